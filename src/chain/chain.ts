@@ -1,0 +1,14 @@
+import { defineChain } from "viem";
+
+/** Junction serves exactly one chain. */
+export const CHAIN_ID = 4663;
+
+/** The viem chain definition for chain 4663, pointed at the configured RPC. */
+export function junctionChain(rpcUrl: string) {
+  return defineChain({
+    id: CHAIN_ID,
+    name: "Junction chain 4663",
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+}

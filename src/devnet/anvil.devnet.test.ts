@@ -1,0 +1,60 @@
+import { execFileSync, spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { createPublicClient, http } from "viem";
+import { describe, expect, it } from "vitest";
+import { startAnvil } from "./anvil.ts";
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Children of a process (Linux /proc via ps), to find the anvil behind a guard. */
+const childrenOf = (pid: number) =>
+  execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)], { encoding: "utf8" })
+    .split("\n")
+    .map((line) => Number(line.trim()))
+    .filter((n) => n > 0);
+
+async function waitFor(condition: () => boolean, ms: number) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return condition();
+}
+
+describe("anvil process", () => {
+  it("stops cleanly and frees its port", async () => {
+    const anvil = await startAnvil({ chainId: 4663 });
+    const client = createPublicClient({ transport: http(anvil.rpcUrl) });
+    expect(await client.getChainId()).toBe(4663);
+    const [anvilPid] = childrenOf(anvil.pid);
+    expect(anvilPid).toBeGreaterThan(0);
+    await anvil.stop();
+    expect(alive(anvil.pid)).toBe(false);
+    expect(await waitFor(() => !alive(anvilPid!), 5_000)).toBe(true);
+    await expect(client.getChainId()).rejects.toThrow();
+  });
+
+  it("leaves no orphan when the owning process is SIGKILLed", async () => {
+    const owner = spawn(process.execPath, ["--import", "tsx", "test/fixtures/hold-anvil.ts"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: owner.stdout! }).once("line", resolve);
+      owner.once("exit", () => reject(new Error("owner exited early")));
+    });
+    const { guard } = JSON.parse(line) as { guard: number };
+    const [anvilPid] = childrenOf(guard);
+    expect(alive(anvilPid!)).toBe(true);
+
+    owner.kill("SIGKILL");
+    expect(await waitFor(() => !alive(guard) && !alive(anvilPid!), 10_000)).toBe(true);
+  });
+});

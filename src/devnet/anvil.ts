@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Options for one anvil node. Defaults match the embedded devnet of DESIGN.md "Running it". */
+export type AnvilOptions = {
+  /** Loopback port; 0 picks a free one. */
+  port?: number;
+  chainId?: number;
+  /** Seconds between background blocks; transactions are also mined on arrival (`--mixed-mining`). */
+  blockTime?: number;
+  /** 1 makes `finalized` = latest - 2 and `safe` = latest - 1. */
+  slotsInAnEpoch?: number;
+  hardfork?: string;
+  /** A state file (anvil's JSON state, as `--dump-state` writes it) to start from. */
+  loadState?: string;
+  /** Override the binary (else the `@foundry-rs/anvil-<platform>` npm package, or `ANVIL_PATH`). */
+  binary?: string;
+};
+
+export type Anvil = {
+  rpcUrl: string;
+  port: number;
+  /** The guard process id; anvil itself is its only child. */
+  pid: number;
+  /** Stops anvil and waits for it to exit. Idempotent. */
+  stop: () => Promise<void>;
+};
+
+export class AnvilStartError extends Error {
+  override name = "AnvilStartError";
+}
+
+const ARCH: Record<string, string> = { x64: "amd64", arm64: "arm64" };
+
+/** Resolves the anvil binary shipped by `@foundry-rs/anvil`'s platform package (npm install scripts not needed). */
+export function anvilBinary(): string {
+  if (process.env.ANVIL_PATH) return process.env.ANVIL_PATH;
+  const platform = process.platform === "win32" ? "win32" : process.platform;
+  const pkg = `@foundry-rs/anvil-${platform}-${ARCH[process.arch] ?? process.arch}`;
+  try {
+    const require = createRequire(import.meta.url);
+    const exe = process.platform === "win32" ? "anvil.exe" : "anvil";
+    return join(dirname(require.resolve(`${pkg}/package.json`)), "bin", exe);
+  } catch {
+    throw new AnvilStartError(
+      `anvil binary not found: install dependencies (npm install) or set ANVIL_PATH (looked for ${pkg})`,
+    );
+  }
+}
+
+const GUARD = join(dirname(fileURLToPath(import.meta.url)), "anvil-guard.mjs");
+const READY = /Listening on ([\d.]+):(\d+)/;
+
+/**
+ * Starts anvil on loopback behind a guard process that kills it when this process exits for any reason
+ * (no orphan nodes, even after SIGKILL). Resolves once anvil listens.
+ */
+export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
+  const args = [
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(options.port ?? 0),
+    "--chain-id",
+    String(options.chainId ?? 4663),
+    "--hardfork",
+    options.hardfork ?? "prague",
+    "--slots-in-an-epoch",
+    String(options.slotsInAnEpoch ?? 1),
+    "--accounts",
+    "10",
+    "--balance",
+    "1000000",
+  ];
+  if (options.loadState) args.push("--load-state", options.loadState);
+  if (options.blockTime && options.blockTime > 0)
+    args.push("--block-time", String(options.blockTime), "--mixed-mining");
+
+  const child = spawn(process.execPath, [GUARD, options.binary ?? anvilBinary(), ...args], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  const port = await waitForListening(child);
+  let stopped: Promise<void> | undefined;
+  return {
+    rpcUrl: `http://127.0.0.1:${port}`,
+    port,
+    pid: child.pid ?? -1,
+    stop: () => {
+      stopped ??= new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.stdin?.end();
+      });
+      return stopped;
+    },
+  };
+}
+
+function waitForListening(child: ChildProcess): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let output = "";
+    const timer = setTimeout(() => fail("anvil did not start listening within 30 s"), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = READY.exec(output);
+      if (!match) return;
+      clearTimeout(timer);
+      // Keep draining anvil's output so a full pipe never blocks it.
+      child.stdout?.removeListener("data", onData);
+      child.stdout?.resume();
+      child.stderr?.resume();
+      resolve(Number(match[2]));
+    };
+    const fail = (message: string) => {
+      clearTimeout(timer);
+      child.stdin?.end();
+      reject(new AnvilStartError(`${message}\n${output.slice(-2000)}`));
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once("exit", (code) => fail(`anvil exited with code ${code} before listening`));
+    child.once("error", (error) => fail(`cannot start anvil: ${error.message}`));
+  });
+}

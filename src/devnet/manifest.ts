@@ -1,0 +1,90 @@
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { z } from "zod";
+import { ADDRESS, DeploymentSchema, HASH32 } from "../config/deployment.ts";
+
+const address = () => ADDRESS.transform((value) => value as `0x${string}`);
+
+const PoolKeySchema = z.strictObject({
+  currency0: address(),
+  currency1: address(),
+  fee: z.number().int(),
+  tickSpacing: z.number().int(),
+  hooks: address(),
+});
+
+/** One seeded pool. `routable` is false for V4 pools with hooks or a dynamic fee, which routing excludes. */
+export const ManifestPoolSchema = z.discriminatedUnion("kind", [
+  z.strictObject({
+    kind: z.literal("v2"),
+    address: address(),
+    token0: address(),
+    token1: address(),
+    symbols: z.tuple([z.string(), z.string()]),
+    fee: z.literal(3000),
+    routable: z.literal(true),
+  }),
+  z.strictObject({
+    kind: z.literal("v3"),
+    address: address(),
+    token0: address(),
+    token1: address(),
+    symbols: z.tuple([z.string(), z.string()]),
+    fee: z.number().int(),
+    tickSpacing: z.number().int(),
+    routable: z.literal(true),
+  }),
+  z.strictObject({
+    kind: z.literal("v4"),
+    poolId: HASH32.transform((value) => value as `0x${string}`),
+    key: PoolKeySchema,
+    symbols: z.tuple([z.string(), z.string()]),
+    fee: z.number().int(),
+    tickSpacing: z.number().int(),
+    hook: z.enum(["none", "swap-hook", "dynamic-fee"]),
+    routable: z.boolean(),
+  }),
+]);
+
+/**
+ * The devnet manifest (`<dataDir>/devnet/manifest.json`): a deployment file plus everything a newcomer or a
+ * test needs to use the devnet. Documented in the README ("The devnet manifest").
+ */
+export const ManifestSchema = DeploymentSchema.extend({
+  /** Bumped when the manifest's shape changes. */
+  format: z.literal(1),
+  /** Identifies the seeded universe (seed, universe plan, bytecode); a warm start reuses state only on a match. */
+  fingerprint: HASH32,
+  seed: z.number().int(),
+  rpcUrl: z.string().url(),
+  deploymentBlockHash: HASH32,
+  hooks: z.strictObject({ swapHook: address(), dynamicFeeHook: address() }),
+  pools: z.array(ManifestPoolSchema),
+  accounts: z.array(
+    z.strictObject({
+      role: z.enum(["deployer", "test"]),
+      address: address(),
+      privateKey: HASH32.transform((value) => value as `0x${string}`),
+    }),
+  ),
+});
+
+export type Manifest = z.infer<typeof ManifestSchema>;
+export type ManifestPool = z.infer<typeof ManifestPoolSchema>;
+
+/** Reads a manifest; undefined when missing or unreadable (the devnet then boots cold). */
+export function readManifest(path: string): Manifest | undefined {
+  try {
+    const parsed = ManifestSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes atomically, so a crash never leaves a half-written manifest that a warm start would trust. */
+export function writeManifest(path: string, manifest: Manifest): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(manifest, null, 2)}\n`);
+  renameSync(`${path}.tmp`, path);
+}
