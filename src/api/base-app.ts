@@ -1,0 +1,31 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
+import { createApp } from "./create-app.ts";
+import { type ConfigDeps, registerConfigRoutes } from "./routes/config.ts";
+import { registerHealthRoute } from "./routes/health.ts";
+
+export type BaseAppDeps = ConfigDeps & {
+  latestBlock: () => Promise<bigint>;
+  logError: (error: unknown) => void;
+};
+
+export const API_VERSION = "2.15.0";
+
+/** The app behind {base_url}: public routing and data, builder API, transfer estimates, the API reference. */
+export function createBaseApp(deps: BaseAppDeps): OpenAPIHono {
+  const app = createApp(deps.logError);
+  registerHealthRoute(app, deps.latestBlock);
+  registerConfigRoutes(app, deps);
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "Junction API",
+      version: API_VERSION,
+      description:
+        "Swap routing, builder attribution and transfer estimates on chain 4663. The service compares swap paths, simulates every candidate and returns quotes and unsigned transactions; it never signs or submits.",
+    },
+    servers: [{ url: "/", description: "{base_url}" }],
+  });
+  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Junction API reference" }));
+  return app;
+}

@@ -1,0 +1,63 @@
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/**
+ * The closed list of error codes the API returns, each with its one HTTP status. Every error response,
+ * on every surface, is `{ "error": { "code", "message", "issues"? } }`: no stack, no remote body, no
+ * credential, no calldata. New failure kinds get a code here, never a free-form 500.
+ */
+export const ERROR_CODES = {
+  INVALID_REQUEST: 400,
+  UNKNOWN_PARAMETER: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const satisfies Record<string, ContentfulStatusCode>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export type ErrorIssue = { path: string; message: string };
+
+/** An error the API answers with its code's status; `message` must be safe to show to any client. */
+export class ApiError extends Error {
+  override name = "ApiError";
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly issues?: ErrorIssue[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+  get status(): ContentfulStatusCode {
+    return ERROR_CODES[this.code];
+  }
+}
+
+export function errorBody(code: ErrorCode, message: string, issues?: ErrorIssue[]) {
+  return { error: { code, message, ...(issues?.length ? { issues } : {}) } };
+}
+
+/** Hono `onError`: known errors keep their code; anything else is logged and answered with a bare INTERNAL. */
+export function handleError(log: (error: unknown) => void) {
+  return (error: Error, c: Context) => {
+    if (error instanceof ApiError) {
+      for (const [name, value] of Object.entries(error.headers ?? {})) c.header(name, value);
+      return c.json(errorBody(error.code, error.message, error.issues), error.status);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      // Hono raises these for malformed requests (e.g. an unparsable JSON body).
+      return c.json(errorBody("INVALID_REQUEST", "the request could not be parsed"), 400);
+    }
+    log(error);
+    return c.json(errorBody("INTERNAL", "internal error"), 500);
+  };
+}
+
+export function notFound(c: Context) {
+  return c.json(errorBody("NOT_FOUND", `no route for ${c.req.method} ${c.req.path}`), 404);
+}

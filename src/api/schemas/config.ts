@@ -1,0 +1,89 @@
+import { z } from "@hono/zod-openapi";
+
+const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+const Hash32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+
+export const CapabilitiesSchema = z
+  .object({
+    zaps: z.literal(false).openapi({ description: "Swap-and-deposit (zaps) is not enabled." }),
+    deposits: z
+      .literal(false)
+      .openapi({ description: "Check before showing a deposit action: false means do not show one." }),
+    transferCreation: z
+      .literal(false)
+      .openapi({ description: "Transfer creation, funding and deposits are disabled." }),
+    submitsTransactions: z
+      .literal(false)
+      .openapi({ description: "The service never signs or submits; it returns unsigned transactions." }),
+  })
+  .openapi("Capabilities");
+
+export const ConfigResponseSchema = z
+  .object({
+    chainId: z.literal(4663),
+    apiVersion: z.literal("2.15.0").openapi({ description: "Version of the interface description." }),
+    nativeToken: z.object({
+      address: Address.openapi({ description: "The zero address denotes native ETH." }),
+      symbol: z.literal("ETH"),
+      decimals: z.literal(18),
+    }),
+    contracts: z
+      .object({
+        weth9: Address,
+        permit2: Address,
+        v2Factory: Address,
+        v2Router02: Address,
+        v3Factory: Address,
+        v3PositionManager: Address,
+        v3SwapRouter: Address,
+        v3QuoterV2: Address,
+        v4PoolManager: Address,
+        v4PositionManager: Address,
+        v4StateView: Address,
+        v4Quoter: Address,
+        universalRouter: Address,
+        v2PairInitCodeHash: Hash32,
+        v3PoolInitCodeHash: Hash32,
+      })
+      .openapi({
+        description: "Addresses of the contracts on chain 4663 the service routes through and reads.",
+      }),
+    providers: z
+      .array(
+        z.object({
+          id: z.enum(["service", "aggregator-a", "aggregator-b", "aggregator-a-direct"]),
+          kind: z.enum(["direct-pools", "aggregator", "firm-quote"]),
+          enabled: z.boolean(),
+          reason: z.string().optional(),
+        }),
+      )
+      .openapi({ description: "Quote sources and whether each is enabled on this deployment." }),
+    fees: z.object({
+      maxServiceFeeBps: z
+        .literal(50)
+        .openapi({ description: "The swap's output fee never exceeds 50 bps (0.50%)." }),
+      serviceFeeModel: z.literal("pair-dependent-output-fee"),
+      thirdPartyQuotesAddNoFee: z.literal(true),
+      transferRouteFeeBps: z.literal(20),
+      disclosure: z.array(z.string()),
+    }),
+    limits: z.object({
+      quote: z.object({
+        deadlineMs: z.number().int(),
+        concurrency: z.number().int(),
+        admissionsPerMinute: z.number().int(),
+        admissionTtlMs: z.number().int(),
+        maxHops: z.number().int(),
+        maxSplitBranches: z.number().int(),
+        splitGridBps: z.number().int(),
+        splitRefinementBps: z.number().int(),
+        maxPools: z.number().int(),
+        maxFallbackV4Probes: z.number().int(),
+        backupRpcDelayMs: z.number().int(),
+      }),
+      builder: z.record(z.string(), z.unknown()),
+      partner: z.record(z.string(), z.unknown()),
+    }),
+    capabilities: CapabilitiesSchema,
+  })
+  .openapi("Config");

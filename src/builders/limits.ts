@@ -1,0 +1,20 @@
+/** Limits of the builder API (SPEC "Limits"). */
+export const BUILDER_LIMITS = {
+  multiPlanInputs: { min: 1, max: 4 },
+  multiPlanOutputs: { min: 1, max: 4 },
+  outputWeightsTotalBps: 10_000,
+  planLegs: { min: 1, max: 16 },
+  slippageBps: { min: 1, max: 500 },
+  builderFeeBps: { min: 0, max: 50 },
+  /** Free plan: builder quotes per minute, shared across a workspace's keys. */
+  freePlanQuotesPerMinute: 10,
+  historyPageBlocks: 1_000,
+  historyPageEvents: 1_000,
+  historyCursorMaxLength: 1_500,
+} as const;
+
+/** Limits of the partner API's quote (SPEC "Limits"). */
+export const PARTNER_LIMITS = {
+  slippageBps: { min: 0, max: 500, default: 50 },
+  deadlineSeconds: { max: 3_600, default: 600 },
+} as const;

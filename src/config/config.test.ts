@@ -1,0 +1,108 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+const load = (env: Record<string, string>) => loadConfig(env, "/srv/junction");
+
+function rejects(env: Record<string, string>, setting: string, message: RegExp) {
+  try {
+    load(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).setting).toBe(setting);
+    expect((error as Error).message).toMatch(message);
+    return;
+  }
+  throw new Error(`expected ${setting} to be rejected`);
+}
+
+describe("loadConfig", () => {
+  it("defaults to the embedded devnet on loopback ports 8787 and 8788", () => {
+    expect(load({})).toEqual({
+      host: "127.0.0.1",
+      port: 8787,
+      partnerPort: 8788,
+      dataDir: "/srv/junction/data",
+      logLevel: "info",
+      chain: { mode: "devnet", port: 8545, seed: 4663, blockTime: 2 },
+    });
+  });
+
+  it("reads a real chain: RPC, transport kind, backup and deployment file", () => {
+    const config = load({
+      JUNCTION_RPC_URL: "https://rpc.example/4663",
+      JUNCTION_RPC_KIND: "public",
+      JUNCTION_RPC_BACKUP_URL: "https://backup.example/4663",
+      JUNCTION_DEPLOYMENT: "deployment.json",
+      DATABASE_URL: "postgres://127.0.0.1:5432/test",
+    });
+    expect(config.chain).toEqual({
+      mode: "rpc",
+      url: "https://rpc.example/4663",
+      kind: "public",
+      backupUrl: "https://backup.example/4663",
+      deploymentPath: "/srv/junction/deployment.json",
+    });
+    expect(config.databaseUrl).toBe("postgres://127.0.0.1:5432/test");
+  });
+
+  it("names the setting that is wrong", () => {
+    rejects({ JUNCTION_PORT: "80a" }, "JUNCTION_PORT", /integer from 1 to 65535/);
+    rejects({ JUNCTION_PORT: "70000" }, "JUNCTION_PORT", /got 70000/);
+    rejects({ JUNCTION_PARTNER_PORT: "8787" }, "JUNCTION_PARTNER_PORT", /must differ/);
+    rejects({ DATABASE_URL: "mysql://x" }, "DATABASE_URL", /postgres/);
+    rejects({ JUNCTION_LOG_LEVEL: "loud" }, "JUNCTION_LOG_LEVEL", /one of/);
+    rejects(
+      { JUNCTION_RPC_URL: "not a url", JUNCTION_DEPLOYMENT: "d.json" },
+      "JUNCTION_RPC_URL",
+      /must be a URL/,
+    );
+    rejects({ JUNCTION_RPC_URL: "ftp://x", JUNCTION_DEPLOYMENT: "d.json" }, "JUNCTION_RPC_URL", /http/);
+    rejects({ JUNCTION_RPC_URL: "http://x" }, "JUNCTION_DEPLOYMENT", /required/);
+    rejects(
+      { JUNCTION_RPC_URL: "http://x", JUNCTION_DEPLOYMENT: "d", JUNCTION_RPC_KIND: "fast" },
+      "JUNCTION_RPC_KIND",
+      /private/,
+    );
+    rejects({ JUNCTION_DEVNET_SEED: "-1" }, "JUNCTION_DEVNET_SEED", /integer/);
+  });
+
+  it("refuses a backup for a private transport (it never falls back)", () => {
+    rejects(
+      { JUNCTION_RPC_URL: "http://x", JUNCTION_DEPLOYMENT: "d", JUNCTION_RPC_BACKUP_URL: "http://y" },
+      "JUNCTION_RPC_BACKUP_URL",
+      /never falls back/,
+    );
+  });
+
+  it("refuses settings that do not apply to the chosen mode, and unknown JUNCTION_ names", () => {
+    rejects({ JUNCTION_DEPLOYMENT: "d.json" }, "JUNCTION_DEPLOYMENT", /only applies with JUNCTION_RPC_URL/);
+    rejects(
+      { JUNCTION_RPC_URL: "http://x", JUNCTION_DEPLOYMENT: "d", JUNCTION_DEVNET_SEED: "1" },
+      "JUNCTION_DEVNET_SEED",
+      /devnet/,
+    );
+    rejects({ JUNCTION_PROT: "1" }, "JUNCTION_PROT", /unknown setting/);
+  });
+
+  it("reads a JSON config file, with the environment taking precedence", () => {
+    const dir = mkdtempSync(join(tmpdir(), "junction-config-"));
+    const file = join(dir, "junction.json");
+    writeFileSync(
+      file,
+      JSON.stringify({ JUNCTION_PORT: 9000, JUNCTION_PARTNER_PORT: "9001", JUNCTION_DEVNET_SEED: 7 }),
+    );
+    const config = loadConfig({ JUNCTION_CONFIG: file, JUNCTION_PORT: "9100" }, dir);
+    expect(config.port).toBe(9100);
+    expect(config.partnerPort).toBe(9001);
+    expect(config.chain).toMatchObject({ mode: "devnet", seed: 7 });
+
+    writeFileSync(file, JSON.stringify({ JUNCTION_PORTT: 1 }));
+    expect(() => loadConfig({ JUNCTION_CONFIG: file }, dir)).toThrow(/JUNCTION_PORTT: unknown setting/);
+    expect(() => loadConfig({ JUNCTION_CONFIG: join(dir, "missing.json") }, dir)).toThrow(
+      /JUNCTION_CONFIG: cannot read/,
+    );
+  });
+});

@@ -1,0 +1,207 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+
+/**
+ * Every setting Junction reads, in one place. Values come from environment variables, or from a JSON file
+ * named by `JUNCTION_CONFIG` holding the same names as keys (the environment wins). The README's
+ * "Configuration" table mirrors this list.
+ */
+export const SETTINGS = {
+  JUNCTION_CONFIG: "optional JSON file with any of these settings as keys",
+  JUNCTION_HOST: "interface both listeners bind to (default 127.0.0.1)",
+  JUNCTION_PORT: "port of the main API, {base_url} (default 8787)",
+  JUNCTION_PARTNER_PORT: "port of the partner API, {partner_url} (default 8788)",
+  JUNCTION_DATA_DIR: "where the devnet state, manifest and embedded database live (default ./data)",
+  DATABASE_URL:
+    "postgres:// URL of a Postgres server; unset uses the embedded PGlite database in the data dir",
+  JUNCTION_RPC_URL: "JSON-RPC URL of a real node; unset runs the embedded devnet",
+  JUNCTION_RPC_KIND:
+    "`private` (never falls back) or `public` (may use one backup after 250 ms); default private",
+  JUNCTION_RPC_BACKUP_URL: "backup RPC for a public transport",
+  JUNCTION_DEPLOYMENT: "deployment file (contract addresses) for JUNCTION_RPC_URL; required with it",
+  JUNCTION_DEVNET_PORT: "port of the embedded devnet's anvil (default 8545; 0 picks a free one)",
+  JUNCTION_DEVNET_SEED: "seed of the devnet's token and pool universe (default 4663)",
+  JUNCTION_DEVNET_BLOCK_TIME: "seconds between background devnet blocks, so `finalized` advances (default 2)",
+  JUNCTION_LOG_LEVEL: "fatal, error, warn, info, debug or trace (default info)",
+} as const;
+
+export type SettingName = keyof typeof SETTINGS;
+
+export type ChainConfig =
+  | { mode: "devnet"; port: number; seed: number; blockTime: number }
+  | {
+      mode: "rpc";
+      url: string;
+      /** A private transport never falls back to a public one (SPEC comparison rule 15). */
+      kind: "private" | "public";
+      backupUrl?: string;
+      deploymentPath: string;
+    };
+
+export type Config = {
+  host: string;
+  port: number;
+  partnerPort: number;
+  dataDir: string;
+  databaseUrl?: string;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace";
+  chain: ChainConfig;
+};
+
+/** A setting that cannot be used; `setting` names it so the operator knows what to fix. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+  constructor(
+    readonly setting: string,
+    message: string,
+  ) {
+    super(`${setting}: ${message}`);
+  }
+}
+
+type Source = Record<string, string | undefined>;
+
+/** Loads and validates configuration; throws a ConfigError naming the first bad setting. */
+export function loadConfig(env: Source = process.env, cwd = process.cwd()): Config {
+  const source = withConfigFile(env, cwd);
+  for (const name of Object.keys(source)) {
+    if (name.startsWith("JUNCTION_") && !(name in SETTINGS)) {
+      throw new ConfigError(name, `unknown setting (known: ${Object.keys(SETTINGS).join(", ")})`);
+    }
+  }
+  const get = (name: SettingName) => {
+    const value = source[name]?.trim();
+    return value === "" ? undefined : value;
+  };
+
+  const host = get("JUNCTION_HOST") ?? "127.0.0.1";
+  const port = integer(get, "JUNCTION_PORT", 8787, 1, 65535);
+  const partnerPort = integer(get, "JUNCTION_PARTNER_PORT", 8788, 1, 65535);
+  if (port === partnerPort)
+    throw new ConfigError("JUNCTION_PARTNER_PORT", `must differ from JUNCTION_PORT (${port})`);
+  const dataDir = resolve(cwd, get("JUNCTION_DATA_DIR") ?? "data");
+
+  const databaseUrl = get("DATABASE_URL");
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError("DATABASE_URL", "must be a postgres:// or postgresql:// URL");
+  }
+
+  const logLevel = get("JUNCTION_LOG_LEVEL") ?? "info";
+  const levels = ["fatal", "error", "warn", "info", "debug", "trace"] as const;
+  if (!levels.includes(logLevel as never))
+    throw new ConfigError("JUNCTION_LOG_LEVEL", `must be one of ${levels.join(", ")}`);
+
+  return {
+    host,
+    port,
+    partnerPort,
+    dataDir,
+    ...(databaseUrl ? { databaseUrl } : {}),
+    logLevel: logLevel as Config["logLevel"],
+    chain: chainConfig(get, cwd),
+  };
+}
+
+function chainConfig(get: (name: SettingName) => string | undefined, cwd: string): ChainConfig {
+  const url = get("JUNCTION_RPC_URL");
+  if (!url) {
+    for (const name of ["JUNCTION_RPC_KIND", "JUNCTION_RPC_BACKUP_URL", "JUNCTION_DEPLOYMENT"] as const) {
+      if (get(name))
+        throw new ConfigError(name, "only applies with JUNCTION_RPC_URL (unset runs the embedded devnet)");
+    }
+    return {
+      mode: "devnet",
+      port: integer(get, "JUNCTION_DEVNET_PORT", 8545, 0, 65535),
+      seed: integer(get, "JUNCTION_DEVNET_SEED", 4663, 0, 2 ** 32 - 1),
+      blockTime: integer(get, "JUNCTION_DEVNET_BLOCK_TIME", 2, 0, 3600),
+    };
+  }
+  for (const name of [
+    "JUNCTION_DEVNET_PORT",
+    "JUNCTION_DEVNET_SEED",
+    "JUNCTION_DEVNET_BLOCK_TIME",
+  ] as const) {
+    if (get(name))
+      throw new ConfigError(name, "only applies to the embedded devnet; unset JUNCTION_RPC_URL to use it");
+  }
+  rpcUrl("JUNCTION_RPC_URL", url);
+  const kind = get("JUNCTION_RPC_KIND") ?? "private";
+  if (kind !== "private" && kind !== "public")
+    throw new ConfigError("JUNCTION_RPC_KIND", "must be `private` or `public`");
+  const backupUrl = get("JUNCTION_RPC_BACKUP_URL");
+  if (backupUrl) {
+    if (kind === "private") {
+      throw new ConfigError(
+        "JUNCTION_RPC_BACKUP_URL",
+        "a private transport never falls back; set JUNCTION_RPC_KIND=public",
+      );
+    }
+    rpcUrl("JUNCTION_RPC_BACKUP_URL", backupUrl);
+  }
+  const deployment = get("JUNCTION_DEPLOYMENT");
+  if (!deployment)
+    throw new ConfigError(
+      "JUNCTION_DEPLOYMENT",
+      "required with JUNCTION_RPC_URL: the deployment file of contract addresses",
+    );
+  return {
+    mode: "rpc",
+    url,
+    kind,
+    ...(backupUrl ? { backupUrl } : {}),
+    deploymentPath: resolve(cwd, deployment),
+  };
+}
+
+function rpcUrl(name: SettingName, value: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(name, "must be a URL");
+  }
+  if (!["http:", "https:", "ws:", "wss:"].includes(parsed.protocol)) {
+    throw new ConfigError(name, "must be an http(s):// or ws(s):// URL");
+  }
+}
+
+function integer(
+  get: (name: SettingName) => string | undefined,
+  name: SettingName,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
+  const raw = get(name);
+  if (raw === undefined) return fallback;
+  if (!/^[0-9]+$/.test(raw))
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max)
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got ${value}`);
+  return value;
+}
+
+function withConfigFile(env: Source, cwd: string): Source {
+  const path = env.JUNCTION_CONFIG?.trim();
+  if (!path) return env;
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(resolve(cwd, path), "utf8"));
+  } catch (error) {
+    throw new ConfigError("JUNCTION_CONFIG", `cannot read ${path}: ${(error as Error).message}`);
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw new ConfigError("JUNCTION_CONFIG", `${path} must hold a JSON object of settings`);
+  }
+  const fromFile: Source = {};
+  for (const [key, value] of Object.entries(json)) {
+    if (!(key in SETTINGS) || key === "JUNCTION_CONFIG")
+      throw new ConfigError(key, `unknown setting in ${path}`);
+    if (typeof value !== "string" && typeof value !== "number") {
+      throw new ConfigError(key, `must be a string or number in ${path}`);
+    }
+    fromFile[key] = String(value);
+  }
+  return { ...fromFile, ...env };
+}

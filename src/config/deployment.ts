@@ -1,0 +1,75 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+
+export const ADDRESS = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+export const HASH32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex hash");
+const UINT = z.string().regex(/^[0-9]+$/, "must be a decimal integer string");
+
+const address = () => ADDRESS.transform((value) => value as `0x${string}`);
+
+/** Contract addresses the service needs on its chain (Uniswap, WETH9, Permit2). */
+export const ContractsSchema = z.strictObject({
+  weth9: address(),
+  permit2: address(),
+  v2Factory: address(),
+  v2Router02: address(),
+  v3Factory: address(),
+  v3PositionManager: address(),
+  v3SwapRouter: address(),
+  v3QuoterV2: address(),
+  v4PoolManager: address(),
+  v4PositionManager: address(),
+  v4StateView: address(),
+  v4Quoter: address(),
+  universalRouter: address(),
+  v2PairInitCodeHash: HASH32.transform((value) => value as `0x${string}`),
+  v3PoolInitCodeHash: HASH32.transform((value) => value as `0x${string}`),
+});
+
+export const TokenSchema = z.strictObject({
+  address: address(),
+  symbol: z.string().min(1),
+  name: z.string().min(1),
+  decimals: z.number().int().min(0).max(36),
+  /** How the token keeps balances (devnet universe); `standard` on real deployments unless known otherwise. */
+  kind: z.enum(["standard", "fee-on-transfer", "solady-layout", "erc7201-namespaced", "rebasing-shares"]),
+});
+
+/**
+ * What the service reads to run against a chain: the devnet writes it as part of its manifest; for a real
+ * chain `junction deploy` (later) or the operator writes it and points `JUNCTION_DEPLOYMENT` at it.
+ */
+export const DeploymentSchema = z.object({
+  chainId: z.literal(4663),
+  /** First block holding our contracts: event scans start here. */
+  deploymentBlock: UINT,
+  contracts: ContractsSchema,
+  /** The starter token list. */
+  tokens: z.array(TokenSchema),
+});
+
+export type Deployment = z.infer<typeof DeploymentSchema>;
+export type Contracts = Deployment["contracts"];
+export type Token = z.infer<typeof TokenSchema>;
+
+export class DeploymentFileError extends Error {
+  override name = "DeploymentFileError";
+}
+
+/** Reads and validates a deployment file, naming the file and the offending field on failure. */
+export function readDeployment(path: string): Deployment {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new DeploymentFileError(`cannot read deployment file ${path}: ${(error as Error).message}`);
+  }
+  const parsed = DeploymentSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new DeploymentFileError(
+      `deployment file ${path}: ${issue.path.join(".") || "(root)"} ${issue.message}`,
+    );
+  }
+  return parsed.data;
+}

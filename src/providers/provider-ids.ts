@@ -1,0 +1,21 @@
+/**
+ * Quote sources a client may name in `provider` (SPEC builder quote: four values). `service` is Junction's
+ * own search over verified direct pools; the aggregators are third-party sources behind one adapter interface.
+ */
+export const PROVIDER_IDS = ["service", "aggregator-a", "aggregator-b", "aggregator-a-direct"] as const;
+export type ProviderId = (typeof PROVIDER_IDS)[number];
+
+export type ProviderStatus = {
+  id: ProviderId;
+  kind: "direct-pools" | "aggregator" | "firm-quote";
+  enabled: boolean;
+  /** Why a provider is disabled, for operators and integrators. */
+  reason?: string;
+};
+
+export const PROVIDER_KINDS: Record<ProviderId, ProviderStatus["kind"]> = {
+  service: "direct-pools",
+  "aggregator-a": "aggregator",
+  "aggregator-b": "firm-quote",
+  "aggregator-a-direct": "aggregator",
+};

@@ -1,0 +1,115 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import { createPublicClient, http } from "viem";
+import { createBaseApp } from "../api/base-app.ts";
+import { createPartnerApp } from "../api/partner-app.ts";
+import { junctionChain } from "../chain/chain.ts";
+import type { Config } from "../config/config.ts";
+import { type Deployment, readDeployment } from "../config/deployment.ts";
+import { type Devnet, startDevnet } from "../devnet/devnet.ts";
+import { PROVIDER_IDS, PROVIDER_KINDS, type ProviderStatus } from "../providers/provider-ids.ts";
+import type { Logger } from "./logger.ts";
+
+export type Service = {
+  baseUrl: string;
+  partnerUrl: string;
+  rpcUrl: string;
+  deployment: Deployment;
+  devnet?: Devnet;
+  /** Closes both listeners, then stops the devnet (saving its state). Idempotent. */
+  stop: () => Promise<void>;
+};
+
+export class ListenError extends Error {
+  override name = "ListenError";
+}
+
+/**
+ * Starts Junction: the chain (the embedded devnet, or a configured RPC and deployment file), then the
+ * {base_url} and {partner_url} listeners.
+ */
+export async function startService(
+  config: Config,
+  logger: Logger,
+  progress: (line: string) => void = () => {},
+): Promise<Service> {
+  let devnet: Devnet | undefined;
+  let deployment: Deployment;
+  let rpcUrl: string;
+  if (config.chain.mode === "devnet") {
+    devnet = await startDevnet({
+      dataDir: config.dataDir,
+      seed: config.chain.seed,
+      port: config.chain.port,
+      blockTime: config.chain.blockTime,
+      persist: true,
+      progress: (line) => progress(`devnet: ${line}`),
+    });
+    deployment = devnet.manifest;
+    rpcUrl = devnet.rpcUrl;
+  } else {
+    deployment = readDeployment(config.chain.deploymentPath);
+    rpcUrl = config.chain.url;
+  }
+
+  const client = createPublicClient({ chain: junctionChain(rpcUrl), transport: http(rpcUrl), cacheTime: 0 });
+  const latestBlock = () => client.getBlockNumber();
+  const logError = (error: unknown) => logger.error({ err: error }, "unhandled request error");
+  const providers = (): ProviderStatus[] =>
+    PROVIDER_IDS.map((id) =>
+      id === "service"
+        ? { id, kind: PROVIDER_KINDS[id], enabled: true }
+        : { id, kind: PROVIDER_KINDS[id], enabled: false, reason: "not configured" },
+    );
+
+  const servers: ReturnType<typeof serve>[] = [];
+  const stop = async () => {
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    await devnet?.stop();
+  };
+  try {
+    const base = createBaseApp({ contracts: deployment.contracts, providers, latestBlock, logError });
+    const partner = createPartnerApp({ latestBlock, logError });
+    const basePort = await listen(servers, base.fetch, config.host, config.port, "JUNCTION_PORT");
+    const partnerPort = await listen(
+      servers,
+      partner.fetch,
+      config.host,
+      config.partnerPort,
+      "JUNCTION_PARTNER_PORT",
+    );
+    let stopping: Promise<void> | undefined;
+    return {
+      baseUrl: `http://${config.host}:${basePort}`,
+      partnerUrl: `http://${config.host}:${partnerPort}`,
+      rpcUrl,
+      deployment,
+      ...(devnet ? { devnet } : {}),
+      stop: () => {
+        stopping ??= stop();
+        return stopping;
+      },
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+function listen(
+  servers: ReturnType<typeof serve>[],
+  fetch: (request: Request) => Response | Promise<Response>,
+  hostname: string,
+  port: number,
+  setting: string,
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, hostname, port }, (info: AddressInfo) => resolve(info.port));
+    servers.push(server);
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      const reason =
+        error.code === "EADDRINUSE" ? "is already in use" : `cannot be used (${error.code ?? error.message})`;
+      reject(new ListenError(`${setting}: port ${port} on ${hostname} ${reason}`));
+    });
+  });
+}

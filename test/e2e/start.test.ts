@@ -1,0 +1,106 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copySnapshot } from "../devnet.ts";
+
+/** Runs the real `junction start` command, as the README's quick start does, against a copy of the snapshot. */
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+let service: ChildProcess;
+let dataDir: string;
+let output = "";
+let baseUrl: string;
+let partnerUrl: string;
+
+beforeAll(async () => {
+  dataDir = copySnapshot();
+  const [port, partnerPort] = [await freePort(), await freePort()];
+  service = spawn(process.execPath, ["bin/junction.js", "start"], {
+    env: {
+      ...process.env,
+      JUNCTION_DATA_DIR: dataDir,
+      JUNCTION_PORT: String(port),
+      JUNCTION_PARTNER_PORT: String(partnerPort),
+      JUNCTION_DEVNET_PORT: "0",
+      JUNCTION_LOG_LEVEL: "warn",
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  service.stdout!.on("data", (chunk) => {
+    output += chunk;
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 60_000);
+    service.stderr!.on("data", (chunk) => {
+      output += chunk;
+      if (output.includes("junction ready")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    service.once("exit", (code) => reject(new Error(`service exited with ${code}:\n${output}`)));
+  });
+  baseUrl = `http://127.0.0.1:${port}`;
+  partnerUrl = `http://127.0.0.1:${partnerPort}`;
+});
+
+afterAll(() => {
+  service?.kill("SIGKILL");
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("junction start", () => {
+  it("prints progress and both URLs", () => {
+    expect(output).toMatch(/devnet: starting anvil/);
+    expect(output).toContain(baseUrl);
+    expect(output).toContain(partnerUrl);
+  });
+
+  it("serves GET /api/v2/config for chain 4663 with the devnet's contracts", async () => {
+    const response = await fetch(`${baseUrl}/api/v2/config`);
+    expect(response.status).toBe(200);
+    const config = (await response.json()) as { chainId: number; contracts: unknown };
+    expect(config.chainId).toBe(4663);
+    const manifest = (await import(join(dataDir, "devnet", "manifest.json"), { with: { type: "json" } }))
+      .default;
+    expect(config.contracts).toEqual(manifest.contracts);
+  });
+
+  it("answers health on both listeners from the live node", async () => {
+    for (const url of [baseUrl, partnerUrl]) {
+      const response = await fetch(`${url}/healthz`);
+      expect(response.status).toBe(200);
+      const health = (await response.json()) as { block: string };
+      expect(Number(health.block)).toBeGreaterThan(0);
+    }
+  });
+
+  it("shuts down cleanly on SIGTERM: exits 0, stops anvil, saves the chain", async () => {
+    const statePath = join(dataDir, "devnet", "state.json");
+    const savedBefore = statSync(statePath).mtimeMs;
+    // The guard (node) is the service's child and anvil its child; esbuild (tsx's compiler) also runs beside it.
+    const children = (pid: number) =>
+      execFileSync("ps", ["-o", "pid=,comm=", "--ppid", String(pid)], { encoding: "utf8" })
+        .split("\n")
+        .map((line) => line.trim().split(/\s+/))
+        .filter(([pid]) => Number(pid) > 0)
+        .map(([pid, command]) => ({ pid: Number(pid), command: command! }));
+    const guard = children(service.pid!).find((child) => child.command === "node");
+    const anvil = guard && children(guard.pid).find((child) => child.command === "anvil");
+    expect(anvil).toBeDefined();
+    const exit = new Promise<number | null>((resolve) => service.once("exit", resolve));
+    service.kill("SIGTERM");
+    expect(await exit).toBe(0);
+    for (const pid of [guard!.pid, anvil!.pid]) expect(() => process.kill(pid, 0), `pid ${pid}`).toThrow();
+    expect(existsSync(statePath)).toBe(true);
+    expect(statSync(statePath).mtimeMs).toBeGreaterThan(savedBefore);
+  });
+});
