@@ -1,9 +1,8 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { createPublicClient, http } from "viem";
 import { createBaseApp } from "../api/base-app.ts";
 import { createPartnerApp } from "../api/partner-app.ts";
-import { junctionChain } from "../chain/chain.ts";
+import { createChainClient } from "../chain/create-chain-client.ts";
 import type { Config } from "../config/config.ts";
 import { type Deployment, readDeployment } from "../config/deployment.ts";
 import { type Devnet, startDevnet } from "../devnet/devnet.ts";
@@ -52,7 +51,16 @@ export async function startService(
     rpcUrl = config.chain.url;
   }
 
-  const client = createPublicClient({ chain: junctionChain(rpcUrl), transport: http(rpcUrl), cacheTime: 0 });
+  // The devnet is our own node: a private transport. A real RPC uses the configured kind and backup.
+  const client = createChainClient(
+    config.chain.mode === "devnet"
+      ? { url: rpcUrl, kind: "private" }
+      : {
+          url: config.chain.url,
+          kind: config.chain.kind,
+          ...(config.chain.backupUrl ? { backupUrl: config.chain.backupUrl } : {}),
+        },
+  );
   const latestBlock = () => client.getBlockNumber();
   const logError = (error: unknown) => logger.error({ err: error }, "unhandled request error");
   const providers = (): ProviderStatus[] =>

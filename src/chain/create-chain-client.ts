@@ -1,0 +1,37 @@
+import { createPublicClient, http, type PublicClient, type Transport } from "viem";
+import { QUOTE_LIMITS } from "../quote/limits.ts";
+import { junctionChain } from "./chain.ts";
+import { type CoalescingStats, coalescingTransport } from "./coalescing-transport.ts";
+import { hedgedTransport } from "./hedged-transport.ts";
+
+export type RpcSettings = {
+  url: string;
+  /** `private` never falls back; `public` may hedge to one backup after 250 ms (SPEC comparison rule 15). */
+  kind: "private" | "public";
+  backupUrl?: string;
+};
+
+/** Request timeout for one RPC call; the quote deadline (25 s) bounds the whole request anyway. */
+const RPC_TIMEOUT_MS = 10_000;
+
+/**
+ * The service's one chain client: coalescing of identical in-flight reads over either a private transport
+ * (one endpoint, never a public fallback) or a public one hedged to a single backup.
+ */
+export function createChainClient(settings: RpcSettings, stats?: CoalescingStats): PublicClient {
+  const endpoint = (url: string) => http(url, { timeout: RPC_TIMEOUT_MS, retryCount: 0 });
+  let transport: Transport = endpoint(settings.url);
+  if (settings.kind === "public" && settings.backupUrl) {
+    transport = hedgedTransport({
+      primary: transport,
+      backup: endpoint(settings.backupUrl),
+      delayMs: QUOTE_LIMITS.backupRpcDelayMs,
+    });
+  }
+  return createPublicClient({
+    chain: junctionChain(settings.url),
+    transport: coalescingTransport(transport, stats),
+    cacheTime: 0,
+    batch: { multicall: false },
+  }) as PublicClient;
+}

@@ -1,0 +1,28 @@
+import type { PublicClient } from "viem";
+
+/** Neither the node's suggestion nor the block's base fee gave a positive gas price. */
+export class GasPriceUnavailableError extends Error {
+  override name = "GasPriceUnavailableError";
+}
+
+/**
+ * The one explicit gas price shared by every candidate's eth_call, estimateGas and ranking (SPEC comparison
+ * rule 12): the maximum of a positive `eth_gasPrice` suggestion and the checked block's base fee. Never zero:
+ * if neither is positive, there is no price, and the quote cannot be assessed.
+ */
+export async function gasPriceAt(
+  client: Pick<PublicClient, "getGasPrice">,
+  block: { baseFeePerGas: bigint | null },
+): Promise<bigint> {
+  let suggested = 0n;
+  try {
+    suggested = await client.getGasPrice();
+  } catch {
+    // A missing suggestion is not fatal while the base fee is positive; the max rule still holds.
+  }
+  const baseFee = block.baseFeePerGas ?? 0n;
+  const price = suggested > baseFee ? suggested : baseFee;
+  if (price <= 0n)
+    throw new GasPriceUnavailableError("no positive gas price: eth_gasPrice and the base fee are zero");
+  return price;
+}

@@ -1,0 +1,57 @@
+import { createServer, type Server } from "node:http";
+
+export type ProxyMode =
+  | { kind: "pass" }
+  | { kind: "delay"; ms: number }
+  | { kind: "http-error"; status: number }
+  | { kind: "rpc-error"; code: number };
+
+/**
+ * A real JSON-RPC endpoint in front of a node, standing in for a third-party RPC provider whose latency and
+ * failures a test must control: it forwards to `upstream` after an optional delay, or fails with an HTTP
+ * status or a JSON-RPC error. It counts the calls it receives, by method.
+ */
+export type RpcProxy = {
+  url: string;
+  mode: ProxyMode;
+  calls: string[];
+  close: () => Promise<void>;
+};
+
+export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
+  const proxy: RpcProxy = { url: "", mode: { kind: "pass" }, calls: [], close: async () => {} };
+  const server: Server = createServer(async (req, res) => {
+    let body = "";
+    for await (const chunk of req) body += chunk;
+    const parsed = JSON.parse(body) as { id: number; method: string } | { id: number; method: string }[];
+    for (const call of Array.isArray(parsed) ? parsed : [parsed]) proxy.calls.push(call.method);
+    const mode = proxy.mode;
+    if (mode.kind === "delay") await new Promise((resolve) => setTimeout(resolve, mode.ms));
+    if (mode.kind === "http-error") {
+      res.writeHead(mode.status).end("upstream unavailable");
+      return;
+    }
+    if (mode.kind === "rpc-error" && !Array.isArray(parsed)) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({ jsonrpc: "2.0", id: parsed.id, error: { code: mode.code, message: "injected" } }),
+      );
+      return;
+    }
+    const answer = await fetch(upstream, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    res.writeHead(answer.status, { "content-type": "application/json" });
+    res.end(await answer.text());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  proxy.url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  proxy.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return proxy;
+}
