@@ -1,0 +1,40 @@
+import { SwapMathError } from "./errors.ts";
+
+/** 2^256 - 1, the largest uint256. */
+export const MAX_UINT256 = (1n << 256n) - 1n;
+export const MAX_UINT160 = (1n << 160n) - 1n;
+export const MAX_UINT128 = (1n << 128n) - 1n;
+/** 2^96: sqrt prices are Q64.96 (FixedPoint96.Q96). */
+export const Q96 = 1n << 96n;
+
+/**
+ * floor(a * b / denominator) with full 512-bit intermediate precision, as FullMath.mulDiv (v3-core and
+ * v4-core): reverts when the denominator is zero or the result does not fit a uint256. bigint is arbitrary
+ * precision, so the 512-bit product is exact and only the revert conditions need mirroring.
+ */
+export function mulDiv(a: bigint, b: bigint, denominator: bigint): bigint {
+  if (denominator === 0n) throw new SwapMathError("divisionByZero", "mulDiv by zero");
+  const result = (a * b) / denominator;
+  if (result > MAX_UINT256) throw new SwapMathError("overflow", "mulDiv result exceeds uint256");
+  return result;
+}
+
+/** ceil(a * b / denominator), as FullMath.mulDivRoundingUp; same reverts as `mulDiv`. */
+export function mulDivRoundingUp(a: bigint, b: bigint, denominator: bigint): bigint {
+  if (denominator === 0n) throw new SwapMathError("divisionByZero", "mulDivRoundingUp by zero");
+  const product = a * b;
+  let result = product / denominator;
+  if (product % denominator > 0n) result += 1n;
+  if (result > MAX_UINT256) throw new SwapMathError("overflow", "mulDivRoundingUp result exceeds uint256");
+  return result;
+}
+
+/**
+ * ceil(x / y) as UnsafeMath.divRoundingUp. Solidity returns 0 for y == 0 (EVM division); every caller in
+ * the swap math guards against that, so here it is an error rather than a silent zero.
+ */
+export function divRoundingUp(x: bigint, y: bigint): bigint {
+  if (y === 0n) throw new SwapMathError("divisionByZero", "divRoundingUp by zero");
+  const quotient = x / y;
+  return x % y > 0n ? quotient + 1n : quotient;
+}

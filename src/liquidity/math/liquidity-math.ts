@@ -1,0 +1,13 @@
+import { SwapMathError } from "./errors.ts";
+import { MAX_UINT128 } from "./full-math.ts";
+
+/**
+ * Applies a signed liquidity delta to a uint128 liquidity, reverting on underflow or overflow, as
+ * LiquidityMath.addDelta (v3-core "LS"/"LA", v4-core SafeCast). Used when a swap crosses a tick.
+ */
+export function addDelta(liquidity: bigint, delta: bigint): bigint {
+  const result = liquidity + delta;
+  if (result < 0n || result > MAX_UINT128)
+    throw new SwapMathError("liquidityOverflow", `liquidity ${liquidity} + ${delta} leaves uint128`);
+  return result;
+}
