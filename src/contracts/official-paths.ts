@@ -38,6 +38,11 @@ export const OFFICIAL_ARTIFACTS = {
   V4Quoter: { path: "@uniswap/v4-periphery/foundry-out/V4Quoter.sol/V4Quoter.json", format: "forge" },
   /** Hook used on the devnet's hooked V4 pools (which routing must exclude); returns selectors, no deltas. */
   EmptyTestHooks: { path: "@uniswap/v4-core/out/EmptyTestHooks.sol/EmptyTestHooks.json", format: "forge" },
+  /** v4-core's liquidity test router: adds liquidity without the PositionManager (tests of key recovery). */
+  PoolModifyLiquidityTest: {
+    path: "@uniswap/v4-core/out/PoolModifyLiquidityTest.sol/PoolModifyLiquidityTest.json",
+    format: "forge",
+  },
   UniversalRouter: {
     path: "@uniswap/universal-router/artifacts/contracts/UniversalRouter.sol/UniversalRouter.json",
     format: "hardhat",

@@ -1,0 +1,240 @@
+import {
+  type Address,
+  encodeAbiParameters,
+  encodeFunctionData,
+  type Hex,
+  maxUint256,
+  zeroAddress,
+} from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
+import { erc20Abi } from "../../contracts/abis/ERC20.ts";
+import { nonfungiblePositionManagerAbi } from "../../contracts/abis/NonfungiblePositionManager.ts";
+import { poolManagerAbi } from "../../contracts/abis/PoolManager.ts";
+import { poolModifyLiquidityTestAbi } from "../../contracts/abis/PoolModifyLiquidityTest.ts";
+import { officialBytecode } from "../../contracts/official.ts";
+import { v2PairAddress, v3PoolAddress, v4PoolId } from "./canonical.ts";
+import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "./fallback-probe.ts";
+import { poolRef } from "./pool.ts";
+import { createPoolIndex } from "./pool-index.ts";
+import { recoverV4Key } from "./v4-keys.ts";
+
+let devnet: TestDevnet;
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+});
+afterAll(() => devnet?.dispose());
+
+const token = (symbol: string) => devnet.manifest.tokens.find((t) => t.symbol === symbol)!.address;
+const indexFor = (fromBlock: bigint) =>
+  createPoolIndex({
+    client: devnet.publicClient,
+    contracts: devnet.manifest.contracts,
+    fromBlock,
+    logRange: 200n,
+  });
+
+async function send(to: Address, data: Hex, value = 0n) {
+  const wallet = devnet.wallet(8);
+  const hash = await wallet.sendTransaction({
+    account: wallet.account!,
+    chain: wallet.chain,
+    to,
+    data,
+    value,
+  });
+  const receipt = await devnet.publicClient.waitForTransactionReceipt({ hash });
+  expect(receipt.status).toBe("success");
+  return receipt;
+}
+
+/** Creates a V3 pool for an unused (pair, fee) through the official position manager. */
+async function createV3Pool(symbolA: string, symbolB: string, fee: number) {
+  const [a, b] = [token(symbolA), token(symbolB)];
+  const [token0, token1] = BigInt(a) < BigInt(b) ? [a, b] : [b, a];
+  await send(
+    devnet.manifest.contracts.v3PositionManager,
+    encodeFunctionData({
+      abi: nonfungiblePositionManagerAbi,
+      functionName: "createAndInitializePoolIfNecessary",
+      args: [token0, token1, fee, 2n ** 96n],
+    }),
+  );
+  return v3PoolAddress(
+    devnet.manifest.contracts.v3Factory,
+    devnet.manifest.contracts.v3PoolInitCodeHash,
+    a,
+    b,
+    fee,
+  );
+}
+
+describe("pool index", () => {
+  it("discovers every seeded pool, verified, with hooked and dynamic-fee V4 pools excluded", async () => {
+    const index = indexFor(BigInt(devnet.manifest.deploymentBlock));
+    const result = await index.sync();
+    expect(result.added).toBe(devnet.manifest.pools.length);
+    const refs = new Set(index.pools().map(poolRef));
+    for (const pool of devnet.manifest.pools) {
+      const ref = pool.kind === "v4" ? pool.poolId.toLowerCase() : pool.address.toLowerCase();
+      expect(refs.has(ref), `${pool.kind} ${pool.symbols.join("/")}`).toBe(true);
+      const indexed = index.pools().find((p) => poolRef(p) === ref)!;
+      if (indexed.kind === "v4") {
+        expect(indexed.excluded === undefined).toBe(pool.routable);
+        if (pool.kind === "v4" && pool.hook !== "none") {
+          expect(indexed.excluded).toBe(pool.hook === "swap-hook" ? "hooks" : "dynamic-fee");
+        }
+      }
+    }
+    // Native ETH is its own currency: ETH/USDC and WETH/USDC are different pairs.
+    const usdc = token("USDC");
+    const weth = devnet.manifest.contracts.weth9;
+    const wethUsdc = index.poolsForPair(weth, usdc);
+    const ethUsdc = index.poolsForPair(zeroAddress, usdc);
+    expect(new Set(wethUsdc.map((p) => p.kind))).toEqual(new Set(["v2", "v3", "v4"]));
+    expect(ethUsdc.every((p) => p.kind === "v4")).toBe(true);
+    expect(ethUsdc.length).toBeGreaterThanOrEqual(2);
+    expect(index.poolsOf(usdc).length).toBeGreaterThan(wethUsdc.length + ethUsdc.length);
+  });
+
+  it("derives the same canonical addresses the factories created", () => {
+    const { contracts } = devnet.manifest;
+    for (const pool of devnet.manifest.pools) {
+      if (pool.kind === "v2") {
+        expect(
+          v2PairAddress(contracts.v2Factory, contracts.v2PairInitCodeHash, pool.token1, pool.token0),
+        ).toBe(pool.address);
+      } else if (pool.kind === "v3") {
+        const derived = v3PoolAddress(
+          contracts.v3Factory,
+          contracts.v3PoolInitCodeHash,
+          pool.token0,
+          pool.token1,
+          pool.fee,
+        );
+        expect(derived.toLowerCase()).toBe(pool.address.toLowerCase());
+      } else {
+        expect(v4PoolId(pool.key)).toBe(pool.poolId.toLowerCase());
+      }
+    }
+  });
+
+  it("follows new blocks incrementally and rolls back pools a reorg removed", async () => {
+    const index = indexFor(BigInt(devnet.manifest.deploymentBlock));
+    await index.sync();
+    const before = index.pools().length;
+
+    const snapshot = await devnet.testClient.snapshot();
+    const created = await createV3Pool("GEM", "TINY", 500);
+    const grown = await index.sync();
+    expect(grown.added).toBe(1);
+    expect(
+      index.pools().some((p) => p.kind === "v3" && p.address.toLowerCase() === created.toLowerCase()),
+    ).toBe(true);
+
+    // Reorg: the block holding the pool's creation is replaced by empty blocks.
+    await devnet.testClient.revert({ id: snapshot });
+    await devnet.testClient.mine({ blocks: 3 });
+    const after = await index.sync();
+    expect(after.reorg).toBe(true);
+    expect(after.rolledBack).toBe(1);
+    expect(index.pools().length).toBe(before);
+    expect(
+      index.pools().some((p) => p.kind === "v3" && p.address.toLowerCase() === created.toLowerCase()),
+    ).toBe(false);
+  });
+
+  it("finds V4 pools initialized before its first block through their activity (rule 10)", async () => {
+    const { contracts } = devnet.manifest;
+    const client = devnet.publicClient;
+    // A pool initialized directly on the PoolManager and funded through v4-core's test router: it has no
+    // PositionManager key, so only the exact-id Initialize lookup can recover it.
+    const [a, b] = [token("GEM"), token("OP")];
+    const key = {
+      currency0: BigInt(a) < BigInt(b) ? a : b,
+      currency1: BigInt(a) < BigInt(b) ? b : a,
+      fee: 3000,
+      tickSpacing: 60,
+      hooks: zeroAddress,
+    } as const;
+    const poolId = v4PoolId(key);
+    await send(
+      contracts.v4PoolManager,
+      encodeFunctionData({ abi: poolManagerAbi, functionName: "initialize", args: [key, 2n ** 96n] }),
+    );
+    const fromBlock = (await client.getBlockNumber()) + 1n;
+    const wallet = devnet.wallet(8);
+    const routerHash = await wallet.sendTransaction({
+      account: wallet.account!,
+      chain: wallet.chain,
+      data: `${officialBytecode("PoolModifyLiquidityTest").bytecode}${encodeAbiParameters([{ type: "address" }], [contracts.v4PoolManager]).slice(2)}`,
+    });
+    const router = (await client.waitForTransactionReceipt({ hash: routerHash })).contractAddress!;
+    for (const currency of [key.currency0, key.currency1]) {
+      await send(
+        currency,
+        encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [router, maxUint256] }),
+      );
+    }
+    await send(
+      router,
+      encodeFunctionData({
+        abi: poolModifyLiquidityTestAbi,
+        functionName: "modifyLiquidity",
+        args: [
+          key,
+          { tickLower: -600, tickUpper: 600, liquidityDelta: 10n ** 12n, salt: `0x${"0".repeat(64)}` },
+          "0x",
+        ],
+      }),
+    );
+    // And a seeded pool (minted through the PositionManager) with activity after `fromBlock`.
+    const seeded = devnet.manifest.pools.find((p) => p.kind === "v4" && p.routable)!;
+    if (seeded.kind !== "v4") throw new Error("no V4 pool");
+
+    const index = indexFor(fromBlock);
+    await index.sync();
+    const recovered = index.pools().find((p) => p.kind === "v4" && p.poolId === poolId.toLowerCase());
+    expect(recovered).toMatchObject({ kind: "v4", key, discovery: { via: "activity" } });
+    expect(index.pools().every((p) => p.kind === "v4")).toBe(true);
+
+    const direct = await recoverV4Key(client, contracts, poolId, await client.getBlockNumber());
+    expect(direct.status).toBe("recovered");
+    const unknownId = v4PoolId({ ...key, fee: 4242 });
+    expect((await recoverV4Key(client, contracts, unknownId, await client.getBlockNumber())).status).toBe(
+      "not-found",
+    );
+  });
+
+  it("probes at most 28 common hook-free keys, native alternatives included, and finds the live ones (rule 11)", async () => {
+    const { contracts, pools } = devnet.manifest;
+    const [weth, usdc] = [contracts.weth9, token("USDC")];
+    const keys = fallbackV4Keys(weth, usdc, weth);
+    expect(keys).toHaveLength(28);
+    expect(keys.every((k) => k.hooks === zeroAddress)).toBe(true);
+    expect(keys.filter((k) => k.currency0 === zeroAddress)).toHaveLength(14);
+    expect(fallbackV4Keys(token("LINK"), usdc, weth)).toHaveLength(14);
+
+    const found = await probeV4Keys(
+      devnet.publicClient,
+      contracts.v4PoolManager,
+      keys,
+      await devnet.publicClient.getBlockNumber(),
+    );
+    const expected = pools.filter(
+      (p) => p.kind === "v4" && p.routable && keys.some((k) => v4PoolId(k) === p.poolId.toLowerCase()),
+    );
+    expect(found.map((f) => f.poolId).sort()).toEqual(
+      expected.map((p) => (p as { poolId: string }).poolId.toLowerCase()).sort(),
+    );
+    expect(found.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it("merges probed pools without dropping existing ones or passing the cap", () => {
+    const existing = Array.from({ length: 95 }, (_, i) => ({ ref: `e${i}` }));
+    const merged = mergeWithinCap(existing, [{ ref: "e1" }, { ref: "p1" }, { ref: "p2" }], 96);
+    expect(merged).toHaveLength(96);
+    expect(merged.slice(0, 95)).toEqual(existing);
+    expect(merged[95]).toEqual({ ref: "p1" });
+  });
+});

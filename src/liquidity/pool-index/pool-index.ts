@@ -1,0 +1,252 @@
+import type { Address, Hex, Log, PublicClient } from "viem";
+import type { Contracts } from "../../config/deployment.ts";
+import { v2PairAddress, v3PoolAddress, v4Exclusion, v4PoolId } from "./canonical.ts";
+import { INITIALIZE, PAIR_CREATED, POOL_CREATED, V4_MODIFY_LIQUIDITY, V4_SWAP } from "./events.ts";
+import { type Discovery, type IndexedPool, type PoolKey, poolRef } from "./pool.ts";
+import { positionManagerKeys, recoverV4Key } from "./v4-keys.ts";
+
+export type IndexContracts = Pick<
+  Contracts,
+  | "v2Factory"
+  | "v3Factory"
+  | "v4PoolManager"
+  | "v4PositionManager"
+  | "v4StateView"
+  | "v2PairInitCodeHash"
+  | "v3PoolInitCodeHash"
+>;
+
+export type PoolIndexOptions = {
+  client: Pick<PublicClient, "getLogs" | "getBlock" | "readContract" | "multicall">;
+  contracts: IndexContracts;
+  /** First block scanned; pools initialized earlier are still found through their V4 activity. */
+  fromBlock: bigint;
+  /** Blocks per `eth_getLogs` request. */
+  logRange?: bigint;
+};
+
+export type SyncResult = { from: bigint; to: bigint; added: number; rolledBack: number; reorg: boolean };
+
+export type PoolIndex = {
+  /** Brings the index up to `block` (default: latest), undoing whatever a reorg took back. */
+  sync: (block?: { number: bigint; hash: Hex }) => Promise<SyncResult>;
+  syncedTo: () => { number: bigint; hash: Hex } | undefined;
+  pools: () => IndexedPool[];
+  /** Pools holding exactly these two tokens (address(0) is native ETH, distinct from WETH). */
+  poolsForPair: (tokenA: Address, tokenB: Address) => IndexedPool[];
+  /** Pools holding this token. */
+  poolsOf: (token: Address) => IndexedPool[];
+};
+
+type Tip = { number: bigint; hash: Hex };
+const lower = <T extends string>(address: T) => address.toLowerCase() as T;
+const pairKey = (a: Address, b: Address) =>
+  BigInt(a) < BigInt(b) ? `${lower(a)}:${lower(b)}` : `${lower(b)}:${lower(a)}`;
+
+/**
+ * The index of verified direct pools (SPEC comparison rule 1): V2 pairs and V3 pools from the canonical
+ * factories' creation events, each checked against its CREATE2 address, and V4 pools from the
+ * PoolManager's `Initialize` events, each checked against its key hash, with hooked and dynamic-fee pools
+ * kept but excluded. V4 pools seen only through activity (initialized before `fromBlock`) get their key
+ * from the PositionManager, or from one exact-id `Initialize` lookup when that key is missing or
+ * mismatched (rule 10). It follows the chain tip and rolls back what a reorg removes. Addresses are
+ * lowercase throughout.
+ */
+export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
+  const { client, contracts } = options;
+  const logRange = options.logRange ?? 5_000n;
+  const byRef = new Map<string, IndexedPool>();
+  const byPair = new Map<string, Set<string>>();
+  const byToken = new Map<string, Set<string>>();
+  /** Tips of past syncs, newest last: a reorg rolls back to the newest one still canonical. */
+  const tips: Tip[] = [];
+  /** V4 ids whose key could not be resolved; not retried until a reorg. */
+  const unresolved = new Set<string>();
+  let running: Promise<unknown> = Promise.resolve();
+
+  const add = (pool: IndexedPool) => {
+    const ref = poolRef(pool);
+    if (byRef.has(ref)) return false;
+    byRef.set(ref, pool);
+    const pair = pairKey(pool.token0, pool.token1);
+    if (!byPair.has(pair)) byPair.set(pair, new Set());
+    byPair.get(pair)!.add(ref);
+    for (const token of [pool.token0, pool.token1]) {
+      if (!byToken.has(lower(token))) byToken.set(lower(token), new Set());
+      byToken.get(lower(token))!.add(ref);
+    }
+    return true;
+  };
+  const remove = (ref: string) => {
+    const pool = byRef.get(ref);
+    if (!pool) return;
+    byRef.delete(ref);
+    byPair.get(pairKey(pool.token0, pool.token1))?.delete(ref);
+    for (const token of [pool.token0, pool.token1]) byToken.get(lower(token))?.delete(ref);
+  };
+
+  const v4Pool = (rawKey: PoolKey, poolId: Hex, discovery: Discovery): IndexedPool => {
+    const key = {
+      ...rawKey,
+      currency0: lower(rawKey.currency0),
+      currency1: lower(rawKey.currency1),
+      hooks: lower(rawKey.hooks),
+    };
+    const excluded = v4Exclusion(key);
+    return {
+      kind: "v4",
+      poolId: poolId.toLowerCase() as Hex,
+      key,
+      token0: key.currency0,
+      token1: key.currency1,
+      fee: key.fee,
+      tickSpacing: key.tickSpacing,
+      discovery,
+      ...(excluded ? { excluded } : {}),
+    };
+  };
+
+  /** Adds the pool a creation event announces, if it is canonical; returns an unknown V4 id from activity. */
+  const ingest = (log: Log<bigint, number, false, undefined, true, typeof ALL_EVENTS>): Hex | undefined => {
+    const discovery: Discovery = { block: log.blockNumber!, blockHash: log.blockHash!, via: "event" };
+    switch (log.eventName) {
+      case "PairCreated": {
+        const { token0, token1, pair } = log.args as { token0: Address; token1: Address; pair: Address };
+        const canonical = v2PairAddress(contracts.v2Factory, contracts.v2PairInitCodeHash, token0, token1);
+        if (lower(canonical) === lower(pair))
+          add({ kind: "v2", address: pair, token0, token1, fee: 3000, discovery });
+        return undefined;
+      }
+      case "PoolCreated": {
+        const { token0, token1, fee, tickSpacing, pool } = log.args as {
+          token0: Address;
+          token1: Address;
+          fee: number;
+          tickSpacing: number;
+          pool: Address;
+        };
+        const canonical = v3PoolAddress(
+          contracts.v3Factory,
+          contracts.v3PoolInitCodeHash,
+          token0,
+          token1,
+          fee,
+        );
+        if (lower(canonical) === lower(pool))
+          add({ kind: "v3", address: pool, token0, token1, fee, tickSpacing, discovery });
+        return undefined;
+      }
+      case "Initialize": {
+        const { id, currency0, currency1, fee, tickSpacing, hooks } = log.args as {
+          id: Hex;
+          currency0: Address;
+          currency1: Address;
+          fee: number;
+          tickSpacing: number;
+          hooks: Address;
+        };
+        const key = { currency0, currency1, fee, tickSpacing, hooks };
+        if (v4PoolId(key) === lower(id)) add(v4Pool(key, id, discovery));
+        return undefined;
+      }
+      default: {
+        const id = lower((log.args as { id: Hex }).id) as Hex;
+        return byRef.has(id) || unresolved.has(id) ? undefined : id;
+      }
+    }
+  };
+
+  /** Keys for V4 ids known only from activity: PositionManager first, then rule 10's one exact lookup each. */
+  const resolveActivity = async (ids: Hex[], tip: Tip) => {
+    if (ids.length === 0) return;
+    const keys = await positionManagerKeys(client, contracts.v4PositionManager, ids, tip.number);
+    for (const [index, id] of ids.entries()) {
+      const key = keys[index];
+      if (key) {
+        add(v4Pool(key, id, { block: tip.number, blockHash: tip.hash, via: "activity" }));
+        continue;
+      }
+      const recovered = await recoverV4Key(client, contracts, id, tip.number);
+      if (recovered.status === "recovered") {
+        add(
+          v4Pool(recovered.key, id, {
+            block: recovered.block,
+            blockHash: recovered.blockHash,
+            via: "activity",
+          }),
+        );
+      } else {
+        unresolved.add(id);
+      }
+    }
+  };
+
+  /** Undoes everything learned after the newest past tip that is still canonical. */
+  const rollBack = async (): Promise<{ rolledBack: number; reorg: boolean }> => {
+    const last = tips.at(-1);
+    if (!last) return { rolledBack: 0, reorg: false };
+    if ((await hashAt(last.number)) === last.hash) return { rolledBack: 0, reorg: false };
+    while (tips.length > 0 && (await hashAt(tips.at(-1)!.number)) !== tips.at(-1)!.hash) tips.pop();
+    const keepThrough = tips.at(-1)?.number ?? options.fromBlock - 1n;
+    let rolledBack = 0;
+    for (const [ref, pool] of [...byRef]) {
+      if (pool.discovery.block > keepThrough) {
+        remove(ref);
+        rolledBack++;
+      }
+    }
+    unresolved.clear();
+    return { rolledBack, reorg: true };
+  };
+  const hashAt = async (number: bigint) =>
+    (await client.getBlock({ blockNumber: number }).catch(() => undefined))?.hash ?? undefined;
+
+  const syncOnce = async (target?: Tip): Promise<SyncResult> => {
+    const { rolledBack, reorg } = await rollBack();
+    const tip = target ?? (await latestTip());
+    const from = (tips.at(-1)?.number ?? options.fromBlock - 1n) + 1n;
+    let added = byRef.size;
+    const unknown = new Set<Hex>();
+    for (let start = from; start <= tip.number; start += logRange) {
+      const end = start + logRange - 1n < tip.number ? start + logRange - 1n : tip.number;
+      const logs = await client.getLogs({
+        address: [contracts.v2Factory, contracts.v3Factory, contracts.v4PoolManager],
+        events: ALL_EVENTS,
+        fromBlock: start,
+        toBlock: end,
+        strict: true,
+      });
+      for (const log of logs) {
+        const id = ingest(log);
+        if (id) unknown.add(id);
+      }
+    }
+    await resolveActivity(
+      [...unknown].filter((id) => !byRef.has(id)),
+      tip,
+    );
+    added = byRef.size - added;
+    if (from <= tip.number || tips.length === 0) tips.push(tip);
+    if (tips.length > 128) tips.shift();
+    return { from, to: tip.number, added, rolledBack, reorg };
+  };
+  const latestTip = async (): Promise<Tip> => {
+    const block = await client.getBlock({ blockTag: "latest" });
+    return { number: block.number!, hash: block.hash! };
+  };
+
+  return {
+    sync: (target) => {
+      // One sync at a time: concurrent callers queue behind the running one.
+      const next = running.then(() => syncOnce(target));
+      running = next.catch(() => undefined);
+      return next;
+    },
+    syncedTo: () => tips.at(-1),
+    pools: () => [...byRef.values()],
+    poolsForPair: (a, b) => [...(byPair.get(pairKey(a, b)) ?? [])].map((ref) => byRef.get(ref)!),
+    poolsOf: (token) => [...(byToken.get(lower(token)) ?? [])].map((ref) => byRef.get(ref)!),
+  };
+}
+
+const ALL_EVENTS = [PAIR_CREATED, POOL_CREATED, INITIALIZE, V4_SWAP, V4_MODIFY_LIQUIDITY] as const;

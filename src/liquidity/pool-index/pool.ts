@@ -1,0 +1,40 @@
+import type { Address, Hex } from "viem";
+
+/** A hook-free-or-not V4 pool key, exactly as the PoolManager hashes it. */
+export type PoolKey = {
+  currency0: Address;
+  currency1: Address;
+  fee: number;
+  tickSpacing: number;
+  hooks: Address;
+};
+
+/** Where the index learned of a pool: its block, so a reorg can take it back. */
+export type Discovery = { block: bigint; blockHash: Hex; via: "event" | "activity" | "probe" };
+
+type Base = {
+  token0: Address;
+  token1: Address;
+  /** LP fee in hundredths of a bip (V2: 3000). */
+  fee: number;
+  discovery: Discovery;
+};
+
+export type V2Pool = Base & { kind: "v2"; address: Address };
+export type V3Pool = Base & { kind: "v3"; address: Address; tickSpacing: number };
+export type V4Pool = Base & {
+  kind: "v4";
+  poolId: Hex;
+  key: PoolKey;
+  tickSpacing: number;
+  /** Why routing must not use it (hooks or a dynamic fee, SPEC comparison rule 10); absent when routable. */
+  excluded?: "hooks" | "dynamic-fee";
+};
+export type IndexedPool = V2Pool | V3Pool | V4Pool;
+
+/** A stable identity across pool kinds: the address for V2/V3, the pool id for V4. */
+export function poolRef(pool: IndexedPool): string {
+  return pool.kind === "v4" ? pool.poolId.toLowerCase() : pool.address.toLowerCase();
+}
+
+export const isRoutable = (pool: IndexedPool): boolean => pool.kind !== "v4" || pool.excluded === undefined;
