@@ -1,0 +1,78 @@
+import { addDelta } from "../math/liquidity-math.ts";
+import { computeSwapStepExactIn, getSqrtPriceTarget, type SwapMathVariant } from "../math/swap-math.ts";
+import { bitmapWordOf, nextInitializedTickWithinOneWord, usableWordRange } from "../math/tick-bitmap.ts";
+import { getSqrtPriceAtTick, getTickAtSqrtPrice, MAX_TICK, MIN_TICK } from "../math/tick-math.ts";
+import type { ConcentratedPoolState, MissingState, SwapCursor } from "./pool-state.ts";
+
+/** How one iteration of the pool's swap loop moves an exact-input swap. */
+export type StepOutcome =
+  | {
+      kind: "step";
+      /** Input taken by this step, fee included. */
+      consumed: bigint;
+      amountOut: bigint;
+      /** The step ended on its target (a tick boundary or the price limit) rather than running out. */
+      reachedTarget: boolean;
+      /** An initialized tick was crossed (its liquidityNet applied). */
+      crossedInitialized: boolean;
+      cursor: SwapCursor;
+    }
+  | { kind: "missing"; missing: MissingState };
+
+/**
+ * One iteration of the `while` loop of UniswapV3Pool.swap / v4-core Pool.swap for an exact input: find the
+ * next initialized tick within one bitmap word, step towards it (or the price limit), cross it if reached,
+ * and update the tick exactly as the pool does. Returns the missing piece instead when the word or the
+ * crossed tick was not loaded: a guess there could only be optimistic.
+ */
+export function swapStep(
+  pool: ConcentratedPoolState,
+  variant: SwapMathVariant,
+  cursor: SwapCursor,
+  zeroForOne: boolean,
+  amountRemaining: bigint,
+  feePips: bigint,
+  sqrtPriceLimitX96: bigint,
+): StepOutcome {
+  const wordPos = bitmapWordOf(cursor.tick, pool.tickSpacing, zeroForOne);
+  if (wordPos < pool.bitmap.from || wordPos > pool.bitmap.to) {
+    const usable = usableWordRange(pool.tickSpacing);
+    if (wordPos >= usable.min && wordPos <= usable.max)
+      return { kind: "missing", missing: { kind: "bitmapWord", wordPos } };
+  }
+  const word = pool.bitmap.words.get(wordPos) ?? 0n;
+  const found = nextInitializedTickWithinOneWord(word, cursor.tick, pool.tickSpacing, zeroForOne);
+  const tickNext = Math.min(Math.max(found.next, MIN_TICK), MAX_TICK);
+  const sqrtPriceNextX96 = getSqrtPriceAtTick(tickNext);
+  const target = getSqrtPriceTarget(zeroForOne, sqrtPriceNextX96, sqrtPriceLimitX96);
+  const step = computeSwapStepExactIn(
+    variant,
+    cursor.sqrtPriceX96,
+    target,
+    cursor.liquidity,
+    amountRemaining,
+    feePips,
+  );
+
+  let { tick, liquidity } = cursor;
+  let crossedInitialized = false;
+  if (step.sqrtPriceNextX96 === sqrtPriceNextX96) {
+    if (found.initialized) {
+      const net = pool.liquidityNet.get(tickNext);
+      if (net === undefined) return { kind: "missing", missing: { kind: "tick", tick: tickNext } };
+      liquidity = addDelta(liquidity, zeroForOne ? -net : net);
+      crossedInitialized = true;
+    }
+    tick = zeroForOne ? tickNext - 1 : tickNext;
+  } else if (step.sqrtPriceNextX96 !== cursor.sqrtPriceX96) {
+    tick = getTickAtSqrtPrice(step.sqrtPriceNextX96);
+  }
+  return {
+    kind: "step",
+    consumed: step.amountIn + step.feeAmount,
+    amountOut: step.amountOut,
+    reachedTarget: step.sqrtPriceNextX96 === target,
+    crossedInitialized,
+    cursor: { sqrtPriceX96: step.sqrtPriceNextX96, tick, liquidity },
+  };
+}
