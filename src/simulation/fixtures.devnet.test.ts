@@ -1,0 +1,94 @@
+import { createWalletClient, encodeFunctionData, http, parseAbi, zeroAddress } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
+import { junctionChain } from "../chain/chain.ts";
+import { erc20Abi } from "../contracts/abis/ERC20.ts";
+import { createFixtures } from "./fixtures.ts";
+import { SYNTHETIC_CALLER } from "./synthetic-caller.ts";
+
+let devnet: TestDevnet;
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+});
+afterAll(() => devnet?.dispose());
+
+const token = (symbol: string) => devnet.manifest.tokens.find((t) => t.symbol === symbol)!.address;
+/** Any fixed spender works; the executor plays this role in the pipeline. */
+const SPENDER = "0x00000000000000000000000000000000000e0ec0" as const;
+const RECEIVER = "0x000000000000000000000000000000000000bEEF" as const;
+
+describe("simulation fixtures", () => {
+  it("sets an exact balance and allowance for every supported layout, without touching token code", async () => {
+    const fixtureFor = createFixtures(devnet.publicClient);
+    const blockNumber = await devnet.publicClient.getBlockNumber();
+    for (const symbol of ["USDC", "WBTC", "DAI", "SOLA", "NSPC", "TAX", "rUSD"]) {
+      const tokenIn = token(symbol);
+      const amountIn = 123_456_789n;
+      const fixture = await fixtureFor({ tokenIn, amountIn, spender: SPENDER, blockNumber });
+      expect(fixture.status, symbol).toBe("ready");
+      if (fixture.status !== "ready") continue;
+      const codeOverride = fixture.stateOverride.find((o) => o.address === tokenIn);
+      expect(codeOverride?.code, symbol).toBeUndefined();
+
+      // The spender can move exactly amountIn from the synthetic caller, and not one unit more.
+      const move = (amount: bigint) =>
+        devnet.publicClient.call({
+          account: SPENDER,
+          to: tokenIn,
+          blockNumber,
+          stateOverride: fixture.stateOverride,
+          data: encodeFunctionData({
+            abi: erc20Abi,
+            functionName: "transferFrom",
+            args: [SYNTHETIC_CALLER, RECEIVER, amount],
+          }),
+        });
+      await expect(move(amountIn), symbol).resolves.toBeDefined();
+      await expect(move(amountIn + 1n), symbol).rejects.toThrow();
+    }
+  });
+
+  it("funds native ETH input through the caller's balance", async () => {
+    const fixture = await createFixtures(devnet.publicClient)({
+      tokenIn: zeroAddress,
+      amountIn: 5n * 10n ** 18n,
+      spender: SPENDER,
+      blockNumber: await devnet.publicClient.getBlockNumber(),
+    });
+    expect(fixture.status).toBe("ready");
+    if (fixture.status === "ready")
+      expect(fixture.stateOverride[0]!.balance).toBeGreaterThan(5n * 10n ** 18n);
+  });
+
+  it("calls a computed (rebased) balance unsupported instead of faking it", async () => {
+    const rUsd = token("rUSD");
+    const deployer = devnet.manifest.accounts.find((a) => a.role === "deployer")!;
+    const wallet = createWalletClient({
+      chain: junctionChain(devnet.rpcUrl),
+      transport: http(devnet.rpcUrl),
+      account: privateKeyToAccount(deployer.privateKey),
+    });
+    const abi = parseAbi(["function rebase(uint256)", "function totalSupply() view returns (uint256)"]);
+    const supply = await devnet.publicClient.readContract({
+      address: rUsd,
+      abi,
+      functionName: "totalSupply",
+    });
+    const hash = await wallet.writeContract({
+      address: rUsd,
+      abi,
+      functionName: "rebase",
+      args: [(supply * 1013n) / 1000n],
+    });
+    await devnet.publicClient.waitForTransactionReceipt({ hash });
+
+    const fixture = await createFixtures(devnet.publicClient)({
+      tokenIn: rUsd,
+      amountIn: 10n ** 18n,
+      spender: SPENDER,
+      blockNumber: await devnet.publicClient.getBlockNumber(),
+    });
+    expect(fixture).toEqual({ status: "unsupported", reason: "balance-slot-not-found" });
+  });
+});

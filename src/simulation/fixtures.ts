@@ -1,0 +1,85 @@
+import {
+  type Address,
+  encodeFunctionData,
+  type Hex,
+  hexToBigInt,
+  type PublicClient,
+  type StateOverride,
+  toHex,
+  zeroAddress,
+} from "viem";
+import { erc20Abi } from "../contracts/abis/ERC20.ts";
+import { detectTokenSlots, type TokenSlots } from "./storage-slot.ts";
+import { SYNTHETIC_CALLER } from "./synthetic-caller.ts";
+
+/** ETH the synthetic caller holds for gas on top of any native input (overridden, never real). */
+const GAS_ALLOWANCE_WEI = 10n ** 22n;
+
+export type Fixture =
+  | { status: "ready"; caller: Address; stateOverride: StateOverride }
+  | {
+      status: "unsupported";
+      reason: "balance-slot-not-found" | "allowance-slot-not-found" | "fixture-mismatch";
+    };
+
+export type FixtureRequest = { tokenIn: Address; amountIn: bigint; spender: Address; blockNumber: bigint };
+
+/**
+ * Builds the state a candidate is simulated on: the synthetic caller holds exactly `amountIn` of the input
+ * token and has approved exactly `amountIn` to the spender, by overriding the token's own storage (its code
+ * is never replaced). Slots are detected once per token and remembered; every fixture is validated at its
+ * block (SPEC comparison rule 14): the overridden `balanceOf` and `allowance` must read back exactly, or the
+ * candidate is unsupported rather than falsely verified.
+ */
+export function createFixtures(client: Pick<PublicClient, "createAccessList" | "call">) {
+  const slots = new Map<string, Promise<TokenSlots>>();
+
+  const slotsOf = (token: Address, spender: Address, blockNumber: bigint) => {
+    const key = `${token.toLowerCase()}:${spender.toLowerCase()}`;
+    let found = slots.get(key);
+    if (!found) {
+      found = detectTokenSlots(client, token, SYNTHETIC_CALLER, spender, blockNumber);
+      // A failed detection (RPC trouble) is not remembered: the next request tries again.
+      found.catch(() => slots.delete(key));
+      slots.set(key, found);
+    }
+    return found;
+  };
+
+  return async function fixtureFor(request: FixtureRequest): Promise<Fixture> {
+    const { tokenIn, amountIn, spender, blockNumber } = request;
+    if (tokenIn === zeroAddress) {
+      return {
+        status: "ready",
+        caller: SYNTHETIC_CALLER,
+        stateOverride: [{ address: SYNTHETIC_CALLER, balance: amountIn + GAS_ALLOWANCE_WEI }],
+      };
+    }
+    const layout = await slotsOf(tokenIn, spender, blockNumber);
+    if (layout.status === "unsupported") return layout;
+    const value = toHex(amountIn, { size: 32 });
+    const stateOverride: StateOverride = [
+      { address: SYNTHETIC_CALLER, balance: GAS_ALLOWANCE_WEI },
+      {
+        address: tokenIn,
+        stateDiff: [
+          { slot: layout.balanceSlot, value },
+          { slot: layout.allowanceSlot, value },
+        ],
+      },
+    ];
+    const read = async (data: Hex) => {
+      const result = await client.call({ to: tokenIn, data, blockNumber, stateOverride });
+      return result.data ? hexToBigInt(result.data) : undefined;
+    };
+    const [balance, allowance] = await Promise.all([
+      read(encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [SYNTHETIC_CALLER] })),
+      read(
+        encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [SYNTHETIC_CALLER, spender] }),
+      ),
+    ]);
+    if (balance !== amountIn || allowance !== amountIn)
+      return { status: "unsupported", reason: "fixture-mismatch" };
+    return { status: "ready", caller: SYNTHETIC_CALLER, stateOverride };
+  };
+}
