@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.26;
+
+import {SafeTransferLib} from "solady/utils/SafeTransferLib.sol";
+import {IBuilderRegistry} from "./interfaces/IBuilderRegistry.sol";
+import {IExecutor} from "./interfaces/IExecutor.sol";
+import {ISettlementCollector} from "./interfaces/ISettlementCollector.sol";
+import {IPoolManager} from "./interfaces/external/IPoolManager.sol";
+import {RouteCodec} from "./libraries/RouteCodec.sol";
+import {TransientSlot} from "./libraries/TransientSlot.sol";
+import {ExecutorBase} from "./executor/ExecutorBase.sol";
+import {FeeSettlement} from "./executor/FeeSettlement.sol";
+import {RouteRunner} from "./executor/RouteRunner.sol";
+
+/// @title Executor
+/// @notice Junction's swap executor (`tx.to` of every swap the service prepares, and the spender to approve
+///         for ERC-20 input). See `IExecutor` and `contracts/ROUTE_ENCODING.md`.
+/// @dev Experimental and unaudited. Holds no funds between transactions: every swap consumes exactly its
+///      input and pays out exactly its gross output (recipient plus fees).
+contract Executor is RouteRunner, FeeSettlement {
+    constructor(
+        address weth9_,
+        address v2Factory_,
+        bytes32 v2PairInitCodeHash_,
+        address v3Factory_,
+        bytes32 v3PoolInitCodeHash_,
+        IPoolManager poolManager_,
+        IBuilderRegistry registry_,
+        ISettlementCollector collector_
+    )
+        ExecutorBase(
+            weth9_,
+            v2Factory_,
+            v2PairInitCodeHash_,
+            v3Factory_,
+            v3PoolInitCodeHash_,
+            poolManager_,
+            registry_,
+            collector_
+        )
+    {}
+
+    /// @inheritdoc IExecutor
+    function swap(SwapParams calldata p, bytes calldata route) external payable returns (uint256 amountOut) {
+        if (_entered()) revert Reentrancy();
+        TransientSlot.store(LOCK_SLOT, 1);
+        _checkTerms(p);
+        RouteCodec.validate(route, p.amountIn, p.tokenOut);
+        _pullInput(p.tokenIn, p.amountIn);
+        uint256 before = _balanceOfSelf(p.tokenOut);
+        _runRoute(p.tokenIn, route);
+        amountOut = _settle(p, _balanceOfSelf(p.tokenOut) - before);
+        TransientSlot.store(LOCK_SLOT, 0);
+    }
+
+    function _checkTerms(SwapParams calldata p) private view {
+        // forge-lint: disable-next-line(block-timestamp) the deadline is a timestamp by definition
+        if (block.timestamp > p.deadline) revert DeadlineExpired(p.deadline, block.timestamp);
+        if (p.recipient == address(0) || p.recipient == address(this)) revert InvalidRecipient(p.recipient);
+        if (p.tokenIn == p.tokenOut) revert IdenticalTokens(p.tokenIn);
+        if (p.amountIn == 0) revert ZeroAmountIn();
+        uint256 expectedValue = p.tokenIn == address(0) ? p.amountIn : 0;
+        if (msg.value != expectedValue) revert InvalidNativeValue(expectedValue, msg.value);
+    }
+
+    /// @dev Pulls the input from `msg.sender` only, and refuses tokens that deliver a different amount.
+    function _pullInput(address tokenIn, uint256 amountIn) private {
+        if (tokenIn == address(0)) return;
+        uint256 before = SafeTransferLib.balanceOf(tokenIn, address(this));
+        SafeTransferLib.safeTransferFrom(tokenIn, msg.sender, address(this), amountIn);
+        uint256 received = SafeTransferLib.balanceOf(tokenIn, address(this)) - before;
+        if (received != amountIn) revert UnsupportedInputToken(tokenIn, amountIn, received);
+    }
+
+    function _balanceOfSelf(address token) private view returns (uint256) {
+        return token == address(0) ? address(this).balance : SafeTransferLib.balanceOf(token, address(this));
+    }
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.26;
+
+import {RouteCodec} from "../libraries/RouteCodec.sol";
+import {V2Hop} from "./V2Hop.sol";
+import {V3Hop} from "./V3Hop.sol";
+import {V4Hop} from "./V4Hop.sol";
+
+/// @title RouteRunner
+/// @notice Executes a validated route branch by branch, hop by hop. Native ETH is one logical currency
+///         (address(0)) held either as ETH or as WETH9: V2/V3 hops need WETH9, V4 hops need the currency
+///         their key names, and a branch converts only when the next hop needs the other form.
+abstract contract RouteRunner is V2Hop, V3Hop, V4Hop {
+    /// @dev A branch in flight: its current currency and amount, whether native ETH is held as WETH9,
+    ///      and whether the amount already sits in the next V2 pair.
+    struct Leg {
+        address currency;
+        uint256 amount;
+        bool wrapped;
+        bool atPair;
+    }
+
+    /// @notice Runs every branch of `route` (already validated by `RouteCodec.validate`).
+    function _runRoute(address tokenIn, bytes calldata route) internal {
+        uint256 branchCount = RouteCodec.u8(route, 1);
+        uint256 offset = RouteCodec.HEADER_SIZE;
+        for (uint256 b; b < branchCount; ++b) {
+            offset = _runBranch(tokenIn, route, offset);
+        }
+    }
+
+    /// @return The offset just past the branch.
+    function _runBranch(address tokenIn, bytes calldata route, uint256 offset) private returns (uint256) {
+        Leg memory leg = Leg(tokenIn, RouteCodec.u128(route, offset), false, false);
+        uint256 hopCount = RouteCodec.u8(route, offset + 16);
+        offset += RouteCodec.BRANCH_HEADER_SIZE;
+        uint256 h;
+        while (h < hopCount) {
+            if (RouteCodec.u8(route, offset) == RouteCodec.KIND_V4) {
+                uint256 end = offset + RouteCodec.V4_HOP_SIZE;
+                ++h;
+                while (h < hopCount && RouteCodec.u8(route, end) == RouteCodec.KIND_V4) {
+                    end += RouteCodec.V4_HOP_SIZE;
+                    ++h;
+                }
+                if (leg.currency == address(0) && leg.wrapped) _unwrap(leg.amount);
+                (leg.currency, leg.amount) = _swapV4(leg.currency, leg.amount, route[offset:end]);
+                leg.wrapped = false;
+                offset = end;
+            } else {
+                ++h;
+                offset = _poolHop(leg, route, offset, h < hopCount ? RouteCodec.u8(route, offset + _size(route, offset)) : 0);
+            }
+        }
+        if (leg.currency == address(0) && leg.wrapped) _unwrap(leg.amount);
+        return offset;
+    }
+
+    /// @dev One V2 or V3 hop at `offset`; `nextKind` is the following hop's kind (0 at the branch end).
+    function _poolHop(Leg memory leg, bytes calldata route, uint256 offset, uint256 nextKind)
+        private
+        returns (uint256)
+    {
+        address currencyOut = RouteCodec.addr(route, offset + 1);
+        address tokenIn = _poolToken(leg.currency);
+        address tokenOut = _poolToken(currencyOut);
+        if (leg.currency == address(0) && !leg.wrapped && !leg.atPair) _wrap(leg.amount);
+        if (RouteCodec.u8(route, offset) == RouteCodec.KIND_V2) {
+            // Chained V2 hops: this pair pays straight into the next one.
+            address to = nextKind == RouteCodec.KIND_V2
+                ? _v2Pair(tokenOut, _poolToken(RouteCodec.addr(route, offset + RouteCodec.V2_HOP_SIZE + 1)))
+                : address(this);
+            leg.amount = _swapV2(tokenIn, tokenOut, leg.amount, leg.atPair, to);
+            leg.atPair = to != address(this);
+            offset += RouteCodec.V2_HOP_SIZE;
+        } else {
+            leg.amount = _swapV3(tokenIn, tokenOut, RouteCodec.u24(route, offset + 21), leg.amount);
+            leg.atPair = false;
+            offset += RouteCodec.V3_HOP_SIZE;
+        }
+        leg.currency = currencyOut;
+        leg.wrapped = currencyOut == address(0);
+        return offset;
+    }
+
+    function _size(bytes calldata route, uint256 offset) private pure returns (uint256) {
+        return RouteCodec.hopSize(RouteCodec.u8(route, offset));
+    }
+}

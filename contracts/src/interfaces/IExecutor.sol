@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.26;
+
+/// @title IExecutor
+/// @notice Junction's swap executor: runs an exact-input route (up to 3 branches of up to 3 hops) through
+///         canonical Uniswap V2 pairs, V3 pools and hook-free static-fee V4 pools, takes the service fee and
+///         the builder fee from the gross output, and pays the recipient the rest.
+/// @dev The route is a compact byte string, documented in `contracts/ROUTE_ENCODING.md` and parsed by
+///      `RouteCodec`. Pools are never named in it: the executor derives every pool address (CREATE2) or key
+///      itself. It pulls tokens only from `msg.sender`, which must `approve` this contract (the spender).
+interface IExecutor {
+    /// @notice Terms of one swap, as quoted and signed by the user.
+    /// @param tokenIn Input token; address(0) is native ETH, sent as `msg.value`.
+    /// @param tokenOut Output token; address(0) is native ETH.
+    /// @param amountIn Exact input, pulled from `msg.sender` (or `msg.value` for ETH).
+    /// @param minOut The swap reverts unless the recipient receives at least this much (after fees).
+    /// @param recipient Receives the output net of fees.
+    /// @param deadline Unix seconds; the swap reverts after it.
+    /// @param maxRouteFeeBps The service fee the quote disclosed: a cap; the registry policy may charge less.
+    /// @param maxBuilderFeeBps The builder fee the quote disclosed: a cap; never above the builder's max fee.
+    /// @param builderId keccak256 of the builder code the trade is attributed to (zero for none).
+    /// @param quoteId The service's quote id, recorded in the settlement event.
+    /// @param keyIdHash Hash of the API key id that prepared the swap, recorded in the settlement event.
+    struct SwapParams {
+        address tokenIn;
+        address tokenOut;
+        uint256 amountIn;
+        uint256 minOut;
+        address recipient;
+        uint256 deadline;
+        uint16 maxRouteFeeBps;
+        uint16 maxBuilderFeeBps;
+        bytes32 builderId;
+        bytes32 quoteId;
+        bytes32 keyIdHash;
+    }
+
+    /// @notice The executor was re-entered while a swap was running.
+    error Reentrancy();
+    /// @notice `block.timestamp` is past the swap's deadline.
+    error DeadlineExpired(uint256 deadline, uint256 timestamp);
+    /// @notice The recipient is the zero address or the executor itself.
+    error InvalidRecipient(address recipient);
+    /// @notice `tokenIn` equals `tokenOut`.
+    error IdenticalTokens(address token);
+    /// @notice `amountIn` is zero.
+    error ZeroAmountIn();
+    /// @notice `msg.value` must equal `amountIn` for native input and be zero otherwise.
+    error InvalidNativeValue(uint256 expected, uint256 actual);
+    /// @notice The input token delivered a different amount than requested (fee-on-transfer, rebasing).
+    error UnsupportedInputToken(address token, uint256 expected, uint256 received);
+    /// @notice The recipient would receive less than `minOut`.
+    error InsufficientOutput(uint256 amountOut, uint256 minOut);
+    /// @notice A swap callback came from someone other than the pool (or PoolManager) being swapped with.
+    error UnauthorizedCallback(address caller);
+    /// @notice Native ETH arrived from someone other than WETH9 or the PoolManager.
+    error UnexpectedNativeSender(address sender);
+    /// @notice The CREATE2-derived canonical V2 pair or V3 pool for a hop has no code.
+    error PoolNotDeployed(address pool);
+    /// @notice A pool consumed less than the exact input (its price limit was reached).
+    error PartialFill(uint256 expected, int256 consumed);
+    /// @notice Sending native ETH to `to` failed.
+    error NativeTransferFailed(address to, uint256 amount);
+
+    /// @notice The route's version byte is not supported (only 0x01 is).
+    error UnsupportedRouteVersion(uint256 version);
+    /// @notice A route has 1 to 3 branches.
+    error InvalidBranchCount(uint256 count);
+    /// @notice A branch has 1 to 3 hops.
+    error InvalidHopCount(uint256 count);
+    /// @notice A hop kind byte other than 1 (V2), 2 (V3) or 3 (V4).
+    error UnknownHopKind(uint256 kind);
+    /// @notice The route is truncated or has trailing bytes.
+    error MalformedRoute(uint256 length);
+    /// @notice A branch's amountIn is zero.
+    error ZeroBranchAmount(uint256 branch);
+    /// @notice The branches' amounts do not add up to `amountIn`.
+    error BranchAmountsMismatch(uint256 sum, uint256 amountIn);
+    /// @notice A branch's last hop does not output `tokenOut`.
+    error BranchEndsInWrongCurrency(address currency, address tokenOut);
+    /// @notice A V4 hop names a dynamic or out-of-range fee, or a tick spacing outside 1..32767.
+    error InvalidV4PoolKey(uint24 fee, int24 tickSpacing);
+
+    /// @notice Runs `route` for `p`: pulls `p.amountIn` from `msg.sender` (or takes `msg.value`), swaps,
+    ///         charges `min(quoted, policy)` fees from the gross output, pays the recipient and records the
+    ///         settlement in the SettlementCollector.
+    /// @param p The swap terms.
+    /// @param route The route, encoded as described in `contracts/ROUTE_ENCODING.md`.
+    /// @return amountOut What the recipient received (balance change for ERC-20, amount sent for ETH).
+    function swap(SwapParams calldata p, bytes calldata route) external payable returns (uint256 amountOut);
+}
