@@ -6,14 +6,20 @@ import { createChainClient } from "../chain/create-chain-client.ts";
 import type { Config } from "../config/config.ts";
 import { type Deployment, readDeployment } from "../config/deployment.ts";
 import { type Devnet, startDevnet } from "../devnet/devnet.ts";
+import { followChain } from "../liquidity/pool-index/follow.ts";
+import { createPoolIndex, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { PROVIDER_IDS, PROVIDER_KINDS, type ProviderStatus } from "../providers/provider-ids.ts";
 import type { Logger } from "./logger.ts";
+
+/** How often the pool index follows the chain tip. */
+const INDEX_FOLLOW_MS = 2_000;
 
 export type Service = {
   baseUrl: string;
   partnerUrl: string;
   rpcUrl: string;
   deployment: Deployment;
+  index: PoolIndex;
   devnet?: Devnet;
   /** Closes both listeners, then stops the devnet (saving its state). Idempotent. */
   stop: () => Promise<void>;
@@ -62,6 +68,7 @@ export async function startService(
         },
   );
   const latestBlock = () => client.getBlockNumber();
+
   const logError = (error: unknown) => logger.error({ err: error }, "unhandled request error");
   const providers = (): ProviderStatus[] =>
     PROVIDER_IDS.map((id) =>
@@ -70,12 +77,25 @@ export async function startService(
         : { id, kind: PROVIDER_KINDS[id], enabled: false, reason: "not configured" },
     );
 
+  const index = createPoolIndex({
+    client,
+    contracts: deployment.contracts,
+    fromBlock: BigInt(deployment.deploymentBlock),
+  });
+  let follower: ReturnType<typeof followChain> | undefined;
   const servers: ReturnType<typeof serve>[] = [];
   const stop = async () => {
     await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    await follower?.stop();
     await devnet?.stop();
   };
   try {
+    const indexed = await index.sync();
+    progress(`indexed ${index.pools().length} pools through block ${indexed.to}`);
+    follower = followChain(index, {
+      intervalMs: INDEX_FOLLOW_MS,
+      onError: (error) => logger.warn({ err: error }, "pool index sync failed; retrying"),
+    });
     const base = createBaseApp({ contracts: deployment.contracts, providers, latestBlock, logError });
     const partner = createPartnerApp({ latestBlock, logError });
     const basePort = await listen(servers, base.fetch, config.host, config.port, "JUNCTION_PORT");
@@ -92,6 +112,7 @@ export async function startService(
       partnerUrl: `http://${config.host}:${partnerPort}`,
       rpcUrl,
       deployment,
+      index,
       ...(devnet ? { devnet } : {}),
       stop: () => {
         stopping ??= stop();
