@@ -1,0 +1,65 @@
+import { type Address, zeroAddress } from "viem";
+import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
+import { quoteV2ExactIn } from "../liquidity/v2/get-amount-out.ts";
+import type { V2PoolSnapshot } from "../liquidity/v2/snapshot.ts";
+import type { V3PoolSnapshot } from "../liquidity/v3/snapshot.ts";
+import { v3ExactInPath } from "../liquidity/v3/swap.ts";
+import type { V4PoolSnapshot } from "../liquidity/v4/snapshot.ts";
+import { v4ExactInPath } from "../liquidity/v4/swap.ts";
+
+export type PoolSnapshot = V2PoolSnapshot | V3PoolSnapshot | V4PoolSnapshot;
+
+/** One hop's quote. Anything short of a full fill is unusable for an exact-input route, never rounded up. */
+export type HopQuote =
+  | { ok: true; amountOut: bigint; ticksCrossed: number }
+  | { ok: false; reason: "price-limit" | "incomplete-state" | "zero-output" };
+
+/** A pool traversed in one direction: the unit routes are built from. */
+export type Edge = {
+  pool: IndexedPool;
+  /** The currencies as the pool holds them (address(0) for a native V4 leg; WETH for V2/V3). */
+  tokenIn: Address;
+  tokenOut: Address;
+  zeroForOne: boolean;
+  quote: (amountIn: bigint) => HopQuote;
+};
+
+/**
+ * Both directions of a pool over its snapshot. Concentrated pools reuse one stepped path per direction,
+ * so quoting many amounts (the split search's curves) costs little more than one.
+ */
+export function edgesOf(pool: IndexedPool, snapshot: PoolSnapshot): Edge[] {
+  return [true, false].map((zeroForOne) => {
+    const quote = hopQuoter(snapshot, zeroForOne);
+    return {
+      pool,
+      tokenIn: zeroForOne ? pool.token0 : pool.token1,
+      tokenOut: zeroForOne ? pool.token1 : pool.token0,
+      zeroForOne,
+      quote,
+    };
+  });
+}
+
+function hopQuoter(snapshot: PoolSnapshot, zeroForOne: boolean): (amountIn: bigint) => HopQuote {
+  if (snapshot.kind === "v2") {
+    return (amountIn) => {
+      const amountOut = quoteV2ExactIn(snapshot, zeroForOne, amountIn);
+      return amountOut > 0n ? { ok: true, amountOut, ticksCrossed: 0 } : { ok: false, reason: "zero-output" };
+    };
+  }
+  const path =
+    snapshot.kind === "v3" ? v3ExactInPath(snapshot, zeroForOne) : v4ExactInPath(snapshot, zeroForOne);
+  return (amountIn) => {
+    const result = path(amountIn);
+    if (result.status === "incomplete") return { ok: false, reason: "incomplete-state" };
+    if (result.status === "priceLimit") return { ok: false, reason: "price-limit" };
+    if (result.amountOut === 0n) return { ok: false, reason: "zero-output" };
+    return { ok: true, amountOut: result.amountOut, ticksCrossed: result.ticksCrossed };
+  };
+}
+
+/** Routing treats native ETH and WETH as one asset: the executor wraps and unwraps between hops. */
+export function assetKey(token: Address, weth: Address): string {
+  return token === zeroAddress || BigInt(token) === 0n ? weth.toLowerCase() : token.toLowerCase();
+}

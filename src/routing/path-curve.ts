@@ -1,0 +1,36 @@
+import { hopGas } from "./gas-model.ts";
+import type { Path } from "./paths.ts";
+
+/** A path's output for one input; `undefined` when any hop cannot fill it (never an optimistic number). */
+export type PathPoint = { amountOut: bigint; ticksCrossed: number[]; gas: number } | undefined;
+
+/** Quotes `amountIn` through every hop of a path in turn. */
+export function quotePath(path: Path, amountIn: bigint): PathPoint {
+  let amount = amountIn;
+  const ticksCrossed: number[] = [];
+  let gas = 0;
+  for (const edge of path) {
+    const hop = edge.quote(amount);
+    if (!hop.ok) return undefined;
+    amount = hop.amountOut;
+    ticksCrossed.push(hop.ticksCrossed);
+    gas += hopGas(edge.pool.kind, hop.ticksCrossed);
+  }
+  return { amountOut: amount, ticksCrossed, gas };
+}
+
+/** The share of `amountIn` that `percent` (0..100) stands for; 100 is exactly `amountIn`. */
+export const shareOf = (amountIn: bigint, percent: number): bigint => (amountIn * BigInt(percent)) / 100n;
+
+/**
+ * A path's outputs at every whole percent of `amountIn` (index = percent): the table the split search reads,
+ * so trying an allocation costs lookups, not swaps.
+ */
+export function pathCurve(path: Path, amountIn: bigint): PathPoint[] {
+  const points: PathPoint[] = [{ amountOut: 0n, ticksCrossed: [], gas: 0 }];
+  for (let percent = 1; percent <= 100; percent++) {
+    const amount = shareOf(amountIn, percent);
+    points.push(amount > 0n ? quotePath(path, amount) : undefined);
+  }
+  return points;
+}

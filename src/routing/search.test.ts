@@ -1,0 +1,109 @@
+import { type Address, zeroAddress } from "viem";
+import { describe, expect, it } from "vitest";
+import type { V2Pool } from "../liquidity/pool-index/pool.ts";
+import { edgesOf } from "./edge.ts";
+import { quotePath } from "./path-curve.ts";
+import { enumeratePaths } from "./paths.ts";
+import { searchRoutes } from "./split-search.ts";
+
+const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
+const [A, B, C, WETH] = [addr(0xa), addr(0xb), addr(0xc), addr(0xe)];
+let next = 0x100;
+function v2(token0: Address, token1: Address, reserve0: bigint, reserve1: bigint) {
+  const address = addr(next++);
+  const pool: V2Pool = {
+    kind: "v2",
+    address,
+    token0,
+    token1,
+    fee: 3000,
+    discovery: { block: 1n, blockHash: `0x${"0".repeat(64)}`, via: "event" },
+  };
+  return edgesOf(pool, { kind: "v2", address, blockNumber: 1n, reserve0, reserve1 });
+}
+const E18 = 10n ** 18n;
+
+describe("path enumeration", () => {
+  it("finds every simple path of up to 3 hops, treating native ETH and WETH as one asset", () => {
+    const edges = [
+      ...v2(A, B, E18, E18),
+      ...v2(A, WETH, E18, E18),
+      ...v2(WETH, B, E18, E18),
+      ...v2(A, C, E18, E18),
+      ...v2(C, WETH, E18, E18),
+    ];
+    const paths = enumeratePaths(edges, A, B, WETH);
+    const shapes = paths.map((path) =>
+      path.map((e) => `${e.tokenIn.slice(-1)}>${e.tokenOut.slice(-1)}`).join(" "),
+    );
+    expect(shapes.sort()).toEqual(["a>b", "a>c c>e e>b", "a>e e>b"]);
+    expect(enumeratePaths(edges, A, B, WETH, 2)).toHaveLength(2);
+    // Native ETH in: starts at the WETH asset.
+    expect(
+      enumeratePaths(edges, zeroAddress, B, WETH)
+        .map((p) => p.length)
+        .sort(),
+    ).toEqual([1, 2, 3]);
+  });
+});
+
+describe("split search", () => {
+  it("splits evenly across two identical pools and beats the single path", () => {
+    const edges = [...v2(A, B, 1000n * E18, 1000n * E18), ...v2(A, B, 1000n * E18, 1000n * E18)];
+    const paths = enumeratePaths(edges, A, B, WETH);
+    const amountIn = 200n * E18;
+    const routes = searchRoutes(paths, { amountIn });
+    const [top] = routes;
+    expect(top!.branches).toHaveLength(2);
+    expect(top!.branches.map((b) => b.amountIn)).toEqual([100n * E18, 100n * E18]);
+    const single = routes.find((r) => r.branches.length === 1)!;
+    expect(top!.amountOut).toBeGreaterThan(single.amountOut);
+    for (const route of routes) {
+      expect(route.branches.reduce((sum, b) => sum + b.amountIn, 0n)).toBe(amountIn);
+      expect(route.amountOut).toBe(route.branches.reduce((sum, b) => sum + b.amountOut, 0n));
+    }
+  });
+
+  it("refines to the 1% optimum for unequal pools (checked against an exhaustive 1% sweep)", () => {
+    const edges = [...v2(A, B, 3000n * E18, 3000n * E18), ...v2(A, B, 700n * E18, 700n * E18)];
+    const paths = enumeratePaths(edges, A, B, WETH);
+    const amountIn = 500n * E18;
+    const [top] = searchRoutes(paths, { amountIn });
+    let bestOut = 0n;
+    for (let p = 1; p < 100; p++) {
+      const x = (amountIn * BigInt(p)) / 100n;
+      const out = quotePath(paths[0]!, x)!.amountOut + quotePath(paths[1]!, amountIn - x)!.amountOut;
+      if (out > bestOut) bestOut = out;
+    }
+    expect(top!.amountOut).toBe(bestOut);
+  });
+
+  it("prefers fewer branches when gas costs more than splitting gains", () => {
+    const edges = [...v2(A, B, 1000n * E18, 1000n * E18), ...v2(A, B, 1000n * E18, 1000n * E18)];
+    const paths = enumeratePaths(edges, A, B, WETH);
+    const expensive = (gas: number) => BigInt(gas) * 10n ** 14n; // 12k gas of branch overhead = 1.2 B
+    const [top] = searchRoutes(paths, { amountIn: E18, gasToOut: expensive });
+    expect(top!.branches).toHaveLength(1);
+    expect(top!.score).toBe(top!.amountOut - expensive(top!.gas));
+  });
+
+  it("never routes through a hop that cannot fill", () => {
+    const edges = [...v2(A, B, 10n, 10n)];
+    const paths = enumeratePaths(edges, A, B, WETH);
+    // A 1 wei input into a 10-wei pool rounds to zero output: unusable, so no route at all.
+    expect(searchRoutes(paths, { amountIn: 1n })).toEqual([]);
+  });
+
+  it("uses three pool-disjoint branches when three pools are needed", () => {
+    const edges = [
+      ...v2(A, B, 1000n * E18, 1000n * E18),
+      ...v2(A, B, 1000n * E18, 1000n * E18),
+      ...v2(A, B, 1000n * E18, 1000n * E18),
+    ];
+    const paths = enumeratePaths(edges, A, B, WETH);
+    const [top] = searchRoutes(paths, { amountIn: 600n * E18 });
+    expect(top!.branches).toHaveLength(3);
+    const pools = top!.branches.map((b) => b.path[0]!.pool);
+    expect(new Set(pools).size).toBe(3);
+  });
+});
