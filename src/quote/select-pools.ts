@@ -1,0 +1,68 @@
+import { type Address, zeroAddress } from "viem";
+import { type IndexedPool, isRoutable, poolRef } from "../liquidity/pool-index/pool.ts";
+import { assetKey } from "../routing/edge.ts";
+import { QUOTE_LIMITS } from "./limits.ts";
+
+export type PoolSource = { poolsOf: (token: Address) => IndexedPool[] };
+
+/**
+ * The routable pools a search over (tokenIn → tokenOut) may use, at most `cap` (SPEC "Limits": 96), in
+ * priority order: direct pools; the WETH↔tokenOut pools the gas conversion reads; two-hop connectors; then
+ * three-hop connectors. Intermediate tokens are ranked by how many pools hold them, so the best-connected
+ * hubs are kept when the cap bites. Native ETH and WETH count as one asset.
+ */
+export function selectPools(
+  source: PoolSource,
+  tokenIn: Address,
+  tokenOut: Address,
+  weth: Address,
+  cap: number = QUOTE_LIMITS.maxPools,
+): IndexedPool[] {
+  const key = (token: Address) => assetKey(token, weth);
+  const poolsOfAsset = (asset: string) => {
+    const pools = source.poolsOf(asset as Address);
+    return asset === weth.toLowerCase() ? [...pools, ...source.poolsOf(zeroAddress)] : pools;
+  };
+  const otherSide = (pool: IndexedPool, asset: string) =>
+    key(pool.token0) === asset ? key(pool.token1) : key(pool.token0);
+  const neighbors = (asset: string) => {
+    const byAsset = new Map<string, IndexedPool[]>();
+    for (const pool of poolsOfAsset(asset)) {
+      if (!isRoutable(pool)) continue;
+      const other = otherSide(pool, asset);
+      if (!byAsset.has(other)) byAsset.set(other, []);
+      byAsset.get(other)!.push(pool);
+    }
+    return byAsset;
+  };
+  const degree = (asset: string) => poolsOfAsset(asset).length;
+
+  const [a, b, w] = [key(tokenIn), key(tokenOut), weth.toLowerCase()];
+  const fromA = neighbors(a);
+  const toB = neighbors(b);
+  const chosen = new Map<string, IndexedPool>();
+  const take = (pools: readonly IndexedPool[] | undefined) => {
+    for (const pool of pools ?? []) if (chosen.size < cap) chosen.set(poolRef(pool), pool);
+  };
+
+  take(fromA.get(b));
+  if (b !== w) take(toB.get(w));
+  const byHub = (assets: Iterable<string>) =>
+    [...assets].sort((x, y) => degree(y) - degree(x) || (x < y ? -1 : 1));
+  const middles = byHub([...fromA.keys()].filter((m) => m !== b && toB.has(m)));
+  for (const m of middles) {
+    take(fromA.get(m));
+    take(toB.get(m));
+  }
+  for (const m1 of byHub([...fromA.keys()].filter((m) => m !== b))) {
+    const fromM1 = neighbors(m1);
+    for (const m2 of byHub([...toB.keys()].filter((m) => m !== a && m !== m1))) {
+      const links = fromM1.get(m2);
+      if (!links) continue;
+      take(fromA.get(m1));
+      take(links);
+      take(toB.get(m2));
+    }
+  }
+  return [...chosen.values()];
+}
