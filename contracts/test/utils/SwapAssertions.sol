@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.26;
+
+import {Vm} from "forge-std/Vm.sol";
+import {ISettlementCollector} from "../../src/interfaces/ISettlementCollector.sol";
+import {IExecutor} from "../../src/interfaces/IExecutor.sol";
+import {JunctionFixture} from "./JunctionFixture.sol";
+
+/// @notice Runs a swap and checks every amount exactly: gross output as the official oracle said, each fee
+///         as `floor(gross * bps / 10000)`, recipient + fees == gross, the collector's credits, the one
+///         `Settled` event, and an empty executor afterwards.
+abstract contract SwapAssertions is JunctionFixture {
+    /// @dev The `Settled` event's non-indexed data, decoded in one piece (14 arguments are too many for the
+    ///      legacy code generator's stack).
+    struct SettledData {
+        bytes32 keyIdHash;
+        address recipient;
+        address tokenIn;
+        uint256 amountIn;
+        address tokenOut;
+        uint256 grossAmountOut;
+        uint256 routeFee;
+        uint256 builderFee;
+        uint256 amountOut;
+        address builderRecipient;
+        uint64 policyVersion;
+    }
+
+    struct Balances {
+        uint256 recipient;
+        uint256 treasury;
+        uint256 builder;
+        uint256 collector;
+    }
+
+    function _snapshot(IExecutor.SwapParams memory p) internal view returns (Balances memory b) {
+        b.recipient = _balance(p.tokenOut, p.recipient);
+        b.treasury = collector.claimable(treasury, p.tokenOut);
+        b.builder = collector.claimable(builderWallet, p.tokenOut);
+        b.collector = _balance(p.tokenOut, address(collector));
+    }
+
+    /// @notice Swaps as `payer` and checks the outcome against `expectedGross` and the bps charged.
+    function _swapAndCheck(
+        address payer,
+        IExecutor.SwapParams memory p,
+        bytes memory route,
+        uint256 expectedGross,
+        uint16 routeBps,
+        uint16 builderBps
+    ) internal returns (uint256 amountOut) {
+        Balances memory before = _snapshot(p);
+        uint256 routeFee = (expectedGross * routeBps) / 10_000;
+        uint256 builderFee = (expectedGross * builderBps) / 10_000;
+        uint256 net = expectedGross - routeFee - builderFee;
+
+        vm.recordLogs();
+        amountOut = _swapAs(payer, p, route);
+
+        assertEq(amountOut, net, "amountOut");
+        assertGe(amountOut, p.minOut, "minOut");
+        Balances memory afterwards = _snapshot(p);
+        assertEq(afterwards.recipient - before.recipient, net, "recipient received");
+        assertEq(afterwards.treasury - before.treasury, routeFee, "treasury credit");
+        assertEq(afterwards.builder - before.builder, builderFee, "builder credit");
+        assertEq(afterwards.collector - before.collector, routeFee + builderFee, "collector holds the fees");
+        _assertExecutorEmpty();
+
+        (ISettlementCollector.Settlement memory s, uint256 count) = _settlements(vm.getRecordedLogs());
+        assertEq(count, 1, "one Settled event");
+        assertEq(s.builderId, p.builderId, "event builderId");
+        assertEq(s.quoteId, p.quoteId, "event quoteId");
+        assertEq(s.payer, payer, "event payer");
+        assertEq(s.keyIdHash, p.keyIdHash, "event keyIdHash");
+        assertEq(s.recipient, p.recipient, "event recipient");
+        assertEq(s.tokenIn, p.tokenIn, "event tokenIn");
+        assertEq(s.amountIn, p.amountIn, "event amountIn");
+        assertEq(s.tokenOut, p.tokenOut, "event tokenOut");
+        assertEq(s.grossAmountOut, expectedGross, "event gross");
+        assertEq(s.routeFee, routeFee, "event routeFee");
+        assertEq(s.builderFee, builderFee, "event builderFee");
+        assertEq(s.amountOut, net, "event amountOut");
+        assertEq(s.policyVersion, registry.policyVersion(), "event policyVersion");
+    }
+
+    /// @notice The last `Settled` event in `logs`, and how many there were.
+    function _settlements(Vm.Log[] memory logs)
+        internal
+        view
+        returns (ISettlementCollector.Settlement memory s, uint256 count)
+    {
+        for (uint256 i; i < logs.length; ++i) {
+            Vm.Log memory log = logs[i];
+            if (log.emitter != address(collector) || log.topics[0] != ISettlementCollector.Settled.selector) continue;
+            ++count;
+            SettledData memory d = abi.decode(log.data, (SettledData));
+            s.builderId = log.topics[1];
+            s.quoteId = log.topics[2];
+            s.payer = address(uint160(uint256(log.topics[3])));
+            s.keyIdHash = d.keyIdHash;
+            s.recipient = d.recipient;
+            s.tokenIn = d.tokenIn;
+            s.amountIn = d.amountIn;
+            s.tokenOut = d.tokenOut;
+            s.grossAmountOut = d.grossAmountOut;
+            s.routeFee = d.routeFee;
+            s.builderFee = d.builderFee;
+            s.amountOut = d.amountOut;
+            s.builderRecipient = d.builderRecipient;
+            s.policyVersion = d.policyVersion;
+        }
+    }
+}
