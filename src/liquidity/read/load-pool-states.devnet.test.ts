@@ -1,0 +1,84 @@
+import { createPublicClient, http } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
+import { junctionChain } from "../../chain/chain.ts";
+import type { ManifestPool } from "../../devnet/manifest.ts";
+import { countRequests } from "./count-requests.ts";
+import { extendPoolStates, loadPoolStates, type PoolRef, poolRefId } from "./load-pool-states.ts";
+
+let devnet: TestDevnet;
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+});
+afterAll(() => devnet?.dispose());
+
+function counted() {
+  const { transport, counts } = countRequests(http(devnet.rpcUrl));
+  return {
+    client: createPublicClient({ chain: junctionChain(devnet.rpcUrl), transport, cacheTime: 0 }),
+    counts,
+  };
+}
+
+const refs = (pools: readonly ManifestPool[]): PoolRef[] => pools.filter((p) => p.routable) as PoolRef[];
+
+describe("loadPoolStates", () => {
+  it("loads every routable pool of every kind in three round trips at the pinned block", async () => {
+    const { client, counts } = counted();
+    const blockNumber = await devnet.publicClient.getBlockNumber();
+    const pools = refs(devnet.manifest.pools);
+    const { pools: loads, stats } = await loadPoolStates(client, pools, {
+      blockNumber,
+      v4PoolManager: devnet.manifest.contracts.v4PoolManager,
+    });
+    expect(loads.every((load) => load.status === "loaded")).toBe(true);
+    expect(stats.roundTrips).toBe(3);
+    expect(counts.byMethod.get("eth_call")).toBe(stats.requests);
+    expect(counts.total).toBe(stats.requests);
+    for (const load of loads) {
+      if (load.status !== "loaded") continue;
+      expect(load.snapshot.blockNumber).toBe(blockNumber);
+      if (load.snapshot.kind === "v2") expect(load.snapshot.reserve0).toBeGreaterThan(0n);
+      else {
+        expect(load.snapshot.liquidity).toBeGreaterThan(0n);
+        expect(load.snapshot.liquidityNet.size).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("loads in one round trip when earlier snapshots are given as hints and nothing moved", async () => {
+    const { client } = counted();
+    const blockNumber = await devnet.publicClient.getBlockNumber();
+    const pools = refs(devnet.manifest.pools).filter((p) => p.kind !== "v2");
+    const options = { blockNumber, v4PoolManager: devnet.manifest.contracts.v4PoolManager };
+    const first = await loadPoolStates(client, pools, options);
+    const hints = new Map(
+      first.pools.flatMap((load) =>
+        load.status === "loaded" && load.snapshot.kind !== "v2"
+          ? [[poolRefId(load.snapshot), load.snapshot]]
+          : [],
+      ),
+    );
+    const second = await loadPoolStates(client, pools, { ...options, hints });
+    expect(second.stats.roundTrips).toBe(1);
+    expect(second.pools).toEqual(first.pools);
+  });
+
+  it("extends a snapshot's window to a missing word in two round trips", async () => {
+    const { client } = counted();
+    const blockNumber = await devnet.publicClient.getBlockNumber();
+    const pool = refs(devnet.manifest.pools).find((p) => p.kind === "v3" && p.tickSpacing === 1)!;
+    const options = { blockNumber, v4PoolManager: devnet.manifest.contracts.v4PoolManager };
+    const [load] = (await loadPoolStates(client, [pool], options)).pools;
+    if (load?.status !== "loaded" || load.snapshot.kind !== "v3") throw new Error("no V3 snapshot");
+    const snapshot = load.snapshot;
+    const missing = { kind: "bitmapWord", wordPos: snapshot.bitmap.from - 1 } as const;
+    const extended = await extendPoolStates(client, [{ snapshot, missing }], options);
+    expect(extended.stats.roundTrips).toBeLessThanOrEqual(2);
+    const [result] = extended.pools;
+    if (result?.status !== "loaded" || result.snapshot.kind !== "v3") throw new Error("not extended");
+    expect(result.snapshot.bitmap.from).toBeLessThan(snapshot.bitmap.from);
+    expect(result.snapshot.bitmap.to).toBe(snapshot.bitmap.to);
+    expect(result.snapshot.sqrtPriceX96).toBe(snapshot.sqrtPriceX96);
+  });
+});

@@ -1,0 +1,230 @@
+import type { Address, PublicClient } from "viem";
+import type { MissingState } from "../concentrated/pool-state.ts";
+import type { V2PoolRef } from "../v2/read-state.ts";
+import { v2ReservesRead } from "../v2/read-state.ts";
+import type { V2PoolSnapshot } from "../v2/snapshot.ts";
+import { type V3PoolRef, v3Reads } from "../v3/read-state.ts";
+import type { V3PoolSnapshot } from "../v3/snapshot.ts";
+import { isHookFreeStaticFee, type V4PoolRef, v4Reads } from "../v4/read-state.ts";
+import type { V4PoolSnapshot } from "../v4/snapshot.ts";
+import { ConcentratedLoader, type PendingRead, type PoolLoadFailure } from "./concentrated-loader.ts";
+import { DEPLOYLESS_LIMITS, type ReadLimits, type ReadStats, runReads } from "./run-reads.ts";
+import { DEFAULT_WINDOW_TICKS, growWindow } from "./word-window.ts";
+
+export type PoolRef = V2PoolRef | V3PoolRef | V4PoolRef;
+export type PoolSnapshot = V2PoolSnapshot | V3PoolSnapshot | V4PoolSnapshot;
+export type PoolLoad =
+  | { status: "loaded"; snapshot: PoolSnapshot }
+  | { status: "failed"; reason: PoolLoadFailure; cause?: unknown };
+
+export type LoadOptions = {
+  /** The pinned block every read is made at (never "latest"). */
+  blockNumber: bigint;
+  /** The V4 PoolManager whose storage holds the V4 pools. */
+  v4PoolManager?: Address;
+  /** A deployed Multicall3; without one, viem's deployless multicall is used. */
+  multicallAddress?: Address;
+  /** Ticks either side of the price whose bitmap words are read (`DEFAULT_WINDOW_TICKS`). */
+  windowTicks?: number;
+  /**
+   * Earlier snapshots (any block) by `poolRefId`: their tick and initialized ticks are read speculatively in
+   * the first round, which saves one or two rounds when the bitmap near the price has not changed.
+   */
+  hints?: ReadonlyMap<string, { tick: number; liquidityNet?: ReadonlyMap<number, bigint> }>;
+  limits?: Partial<ReadLimits>;
+};
+
+/** Rounds after which a pool still asking for reads is failed; a pinned block converges in three. */
+const MAX_ROUNDS = 6;
+
+/** The identity of a pool across kinds: its address (V2, V3) or pool id (V4), lower-cased. */
+export function poolRefId(pool: PoolRef | PoolSnapshot): string {
+  return (pool.kind === "v4" ? pool.poolId : pool.address).toLowerCase();
+}
+
+/** One pool of a batch: what to read next, and the snapshot once read. */
+type Job = { plan: () => PendingRead[]; result: () => PoolLoad };
+
+/**
+ * Loads the swap state of many pools of every kind at one pinned block, all pools sharing each round:
+ * round 1 reads V2 reserves and V3/V4 slot0 and liquidity (plus, for hinted pools, their bitmap window and
+ * ticks), round 2 the bitmap words around each price, round 3 the initialized ticks those words reveal.
+ * Each round is one multicall per `maxCallsPerRequest` calls, with every V4 slot in `extsload` calls,
+ * sent together. Pools are answered in input order; one unreadable pool does not fail the others.
+ */
+export async function loadPoolStates(
+  client: Pick<PublicClient, "multicall" | "readContract">,
+  pools: readonly PoolRef[],
+  options: LoadOptions,
+): Promise<{ pools: PoolLoad[]; stats: ReadStats }> {
+  return run(
+    client,
+    pools.map((pool) => jobFor(pool, options)),
+    options,
+  );
+}
+
+/**
+ * Extends snapshots whose swaps came back `incomplete`: reads the missing word plus a window's worth of words
+ * beyond it (or the missing tick), and the ticks they reveal, at the snapshots' own block, in two rounds
+ * shared by all of them.
+ */
+export async function extendPoolStates(
+  client: Pick<PublicClient, "multicall" | "readContract">,
+  requests: readonly { snapshot: V3PoolSnapshot | V4PoolSnapshot; missing: MissingState }[],
+  options: Omit<LoadOptions, "blockNumber" | "hints">,
+): Promise<{ pools: PoolLoad[]; stats: ReadStats }> {
+  const blockNumber = requests[0]?.snapshot.blockNumber ?? 0n;
+  if (requests.some(({ snapshot }) => snapshot.blockNumber !== blockNumber))
+    throw new RangeError("extendPoolStates: every snapshot must be from the same block");
+  const windowTicks = options.windowTicks ?? DEFAULT_WINDOW_TICKS;
+  const jobs = requests.map(({ snapshot, missing }) => {
+    const radius = Math.max(1, Math.ceil(windowTicks / (256 * snapshot.tickSpacing)));
+    const wordPos = missing.kind === "bitmapWord" ? missing.wordPos : snapshot.bitmap.from;
+    const include = growWindow(snapshot.bitmap, wordPos, radius, snapshot.tickSpacing);
+    const identity: ConcentratedIdentity =
+      snapshot.kind === "v3"
+        ? { kind: "v3", address: snapshot.address, fee: snapshot.fee, tickSpacing: snapshot.tickSpacing }
+        : { kind: "v4", poolId: snapshot.poolId, tickSpacing: snapshot.tickSpacing };
+    return concentratedJob(identity, { ...options, blockNumber }, { seed: snapshot, include });
+  });
+  return run(client, jobs, { ...options, blockNumber });
+}
+
+async function run(
+  client: Pick<PublicClient, "multicall" | "readContract">,
+  jobs: Job[],
+  options: LoadOptions,
+): Promise<{ pools: PoolLoad[]; stats: ReadStats }> {
+  const stats: ReadStats = { roundTrips: 0, requests: 0, calls: 0, slots: 0 };
+  const target = {
+    client,
+    blockNumber: options.blockNumber,
+    limits: { ...DEPLOYLESS_LIMITS, ...options.limits },
+    stats,
+    ...(options.multicallAddress ? { multicallAddress: options.multicallAddress } : {}),
+  };
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const pending = jobs.flatMap((job) => job.plan());
+    if (pending.length === 0) break;
+    const outcomes = await runReads(
+      target,
+      pending.map(({ read }) => read),
+    );
+    pending.forEach(({ apply }, index) => {
+      apply(outcomes[index]!);
+    });
+  }
+  return { pools: jobs.map((job) => job.result()), stats };
+}
+
+function jobFor(pool: PoolRef, options: LoadOptions): Job {
+  if (pool.kind === "v2") return v2Job(pool, options.blockNumber);
+  if (pool.kind === "v4" && !isHookFreeStaticFee(pool)) return failedJob("unsupported");
+  const hint = options.hints?.get(poolRefId(pool));
+  const seedHint = hint && { tick: hint.tick, ticks: hint.liquidityNet?.keys() ?? [] };
+  if (pool.kind === "v3")
+    return concentratedJob(
+      { kind: "v3", address: pool.address, fee: pool.fee, tickSpacing: pool.tickSpacing },
+      options,
+      seedHint ? { hint: seedHint } : {},
+    );
+  return concentratedJob(
+    { kind: "v4", poolId: pool.poolId, tickSpacing: pool.key.tickSpacing },
+    options,
+    seedHint ? { hint: seedHint } : {},
+  );
+}
+
+function failedJob(reason: PoolLoadFailure): Job {
+  return { plan: () => [], result: () => ({ status: "failed", reason }) };
+}
+
+function v2Job(pool: V2PoolRef, blockNumber: bigint): Job {
+  let load: PoolLoad | undefined;
+  let requested = false;
+  return {
+    plan: () => {
+      if (requested) return [];
+      requested = true;
+      return [
+        {
+          read: v2ReservesRead(pool),
+          apply: (outcome) => {
+            load = outcome.ok
+              ? {
+                  status: "loaded",
+                  snapshot: {
+                    kind: "v2",
+                    address: pool.address,
+                    blockNumber,
+                    ...(outcome.value as { reserve0: bigint; reserve1: bigint }),
+                  },
+                }
+              : { status: "failed", reason: "unreadable", cause: outcome.error };
+          },
+        },
+      ];
+    },
+    result: () => load ?? { status: "failed", reason: "unreadable" },
+  };
+}
+
+/** What identifies a concentrated pool for reading: enough to rebuild its reads and its snapshot. */
+type ConcentratedIdentity =
+  | { kind: "v3"; address: Address; fee: number; tickSpacing: number }
+  | { kind: "v4"; poolId: `0x${string}`; tickSpacing: number };
+
+function concentratedJob(
+  pool: ConcentratedIdentity,
+  options: LoadOptions,
+  extra: ConstructorParameters<typeof ConcentratedLoader>[3],
+): Job {
+  const reads =
+    pool.kind === "v3"
+      ? {
+          slot0: () => v3Reads.slot0(pool.address),
+          liquidity: () => v3Reads.liquidity(pool.address),
+          word: (wordPos: number) => v3Reads.word(pool.address, wordPos),
+          liquidityNet: (tick: number) => v3Reads.liquidityNet(pool.address, tick),
+        }
+      : v4ReadsFor(pool.poolId, options.v4PoolManager);
+  if (!reads) return failedJob("unsupported");
+  const loader = new ConcentratedLoader(
+    reads,
+    pool.tickSpacing,
+    options.windowTicks ?? DEFAULT_WINDOW_TICKS,
+    extra,
+  );
+  return {
+    plan: () => loader.plan(),
+    result: () => {
+      if (loader.failure) return { status: "failed", ...loader.failure };
+      if (loader.plan().length > 0) return { status: "failed", reason: "unreadable" };
+      const state = loader.state();
+      const slot0 = loader.slot0!;
+      const snapshot: PoolSnapshot =
+        pool.kind === "v3"
+          ? { ...state, kind: "v3", address: pool.address, blockNumber: options.blockNumber, fee: pool.fee }
+          : {
+              ...state,
+              kind: "v4",
+              poolId: pool.poolId,
+              blockNumber: options.blockNumber,
+              lpFee: slot0.lpFee ?? 0,
+              protocolFee: slot0.protocolFee ?? 0,
+            };
+      return { status: "loaded", snapshot };
+    },
+  };
+}
+
+function v4ReadsFor(poolId: `0x${string}`, poolManager: Address | undefined) {
+  if (!poolManager) return undefined;
+  return {
+    slot0: () => v4Reads.slot0(poolManager, poolId),
+    liquidity: () => v4Reads.liquidity(poolManager, poolId),
+    word: (wordPos: number) => v4Reads.word(poolManager, poolId, wordPos),
+    liquidityNet: (tick: number) => v4Reads.liquidityNet(poolManager, poolId, tick),
+  };
+}

@@ -1,0 +1,36 @@
+import { compress, usableWordRange } from "../math/tick-bitmap.ts";
+
+/** A contiguous range of bitmap word positions. */
+export type WordRange = { from: number; to: number };
+
+/**
+ * Ticks either side of the price whose bitmap words are read up front. About a 2.3x price move either
+ * way: 65 words at spacing 1, 9 at spacing 10, 3 at spacing 60 or more. A swap that goes further gets an
+ * `incomplete` result and the caller extends the window.
+ */
+export const DEFAULT_WINDOW_TICKS = 8192;
+
+/** The words a swap starting at `tick` can read within `windowTicks` ticks, clipped to the usable words. */
+export function wordWindow(tick: number, tickSpacing: number, windowTicks: number): WordRange {
+  const center = compress(tick, tickSpacing) >> 8;
+  const radius = Math.max(1, Math.ceil(windowTicks / (256 * tickSpacing)));
+  return clip({ from: center - radius, to: center + radius }, tickSpacing);
+}
+
+/** `range` grown to include `wordPos` and `radius` more words beyond it, clipped to the usable words. */
+export function growWindow(
+  range: WordRange,
+  wordPos: number,
+  radius: number,
+  tickSpacing: number,
+): WordRange {
+  return clip(
+    { from: Math.min(range.from, wordPos - radius), to: Math.max(range.to, wordPos + radius) },
+    tickSpacing,
+  );
+}
+
+function clip(range: WordRange, tickSpacing: number): WordRange {
+  const usable = usableWordRange(tickSpacing);
+  return { from: Math.max(usable.min, range.from), to: Math.min(usable.max, range.to) };
+}

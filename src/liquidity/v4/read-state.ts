@@ -1,0 +1,93 @@
+import {
+  type Address,
+  encodeAbiParameters,
+  type Hex,
+  hexToBigInt,
+  keccak256,
+  numberToHex,
+  zeroAddress,
+} from "viem";
+import type { Read } from "../read/read.ts";
+
+/** A V4 pool to read: the pool index's V4 pools fit this shape. */
+export type V4PoolRef = {
+  kind: "v4";
+  poolId: Hex;
+  key: { currency0: Address; currency1: Address; fee: number; tickSpacing: number; hooks: Address };
+};
+
+/** LPFeeLibrary.DYNAMIC_FEE_FLAG: the key's fee marks a hook-controlled fee. */
+const DYNAMIC_FEE_FLAG = 0x800000;
+
+/**
+ * Whether our math prices this pool: no hook (which could change amounts or fees on every swap) and a
+ * static fee (SPEC comparison rule 10: hooks and dynamic fees stay excluded).
+ */
+export function isHookFreeStaticFee(pool: V4PoolRef): boolean {
+  return pool.key.hooks.toLowerCase() === zeroAddress && pool.key.fee !== DYNAMIC_FEE_FLAG;
+}
+
+/** StateLibrary: `pools` is slot 6 of the PoolManager; Pool.State fields sit at fixed offsets from it. */
+const POOLS_SLOT = 6n;
+const LIQUIDITY_OFFSET = 3n;
+const TICKS_OFFSET = 4n;
+const TICK_BITMAP_OFFSET = 5n;
+
+const slotOf = (value: bigint): Hex => numberToHex(value, { size: 32 });
+
+/** keccak256(abi.encodePacked(key, mappingSlot)) for a 32-byte key, as Solidity hashes mapping entries. */
+function mappingSlot(key: Hex, slot: Hex): Hex {
+  return keccak256(`${key}${slot.slice(2)}` as Hex);
+}
+
+const int256 = (value: number): Hex => encodeAbiParameters([{ type: "int256" }], [BigInt(value)]);
+
+/** The storage slot of `pools[poolId]` (StateLibrary._getPoolStateSlot). */
+export function v4PoolStateSlot(poolId: Hex): bigint {
+  return hexToBigInt(mappingSlot(poolId, slotOf(POOLS_SLOT)));
+}
+
+/**
+ * The V4 reads the swap needs, as PoolManager storage slots (computed as StateLibrary does), so that one
+ * `extsload(bytes32[])` serves every V4 pool of a round.
+ */
+export const v4Reads = {
+  slot0: (
+    poolManager: Address,
+    poolId: Hex,
+  ): Read<{ sqrtPriceX96: bigint; tick: number; protocolFee: number; lpFee: number }> => ({
+    kind: "slot",
+    poolManager,
+    slot: slotOf(v4PoolStateSlot(poolId)),
+    decode: (value) => decodeSlot0(hexToBigInt(value)),
+  }),
+  liquidity: (poolManager: Address, poolId: Hex): Read<bigint> => ({
+    kind: "slot",
+    poolManager,
+    slot: slotOf(v4PoolStateSlot(poolId) + LIQUIDITY_OFFSET),
+    decode: (value) => hexToBigInt(value) & ((1n << 128n) - 1n),
+  }),
+  word: (poolManager: Address, poolId: Hex, wordPos: number): Read<bigint> => ({
+    kind: "slot",
+    poolManager,
+    slot: mappingSlot(int256(wordPos), slotOf(v4PoolStateSlot(poolId) + TICK_BITMAP_OFFSET)),
+    decode: (value) => hexToBigInt(value),
+  }),
+  liquidityNet: (poolManager: Address, poolId: Hex, tick: number): Read<bigint> => ({
+    kind: "slot",
+    poolManager,
+    slot: mappingSlot(int256(tick), slotOf(v4PoolStateSlot(poolId) + TICKS_OFFSET)),
+    // TickInfo's first slot: liquidityGross in the low 128 bits, liquidityNet (int128) in the high 128.
+    decode: (value) => BigInt.asIntN(128, hexToBigInt(value) >> 128n),
+  }),
+};
+
+/** Slot0 packing (v4-core `Slot0`): sqrtPriceX96 (160) | tick (24, signed) | protocolFee (24) | lpFee (24). */
+export function decodeSlot0(word: bigint) {
+  return {
+    sqrtPriceX96: word & ((1n << 160n) - 1n),
+    tick: Number(BigInt.asIntN(24, word >> 160n)),
+    protocolFee: Number((word >> 184n) & 0xffffffn),
+    lpFee: Number((word >> 208n) & 0xffffffn),
+  };
+}
