@@ -1,0 +1,51 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PostgresDialect } from "kysely";
+import { Migrator } from "kysely/migration";
+import pg from "pg";
+import { migrationProvider } from "./migrations.ts";
+import { pglitePool } from "./pglite-pool.ts";
+import type { Database } from "./schema.ts";
+
+export type Store = {
+  db: Kysely<Database>;
+  /** `embedded` is PGlite under the data dir; `postgres` a server at DATABASE_URL. */
+  kind: "embedded" | "postgres";
+  close: () => Promise<void>;
+};
+
+export class StoreMigrationError extends Error {
+  override name = "StoreMigrationError";
+}
+
+/**
+ * Opens the database and brings its schema up to date: a Postgres server when `databaseUrl` is set,
+ * otherwise embedded PGlite in `<dataDir>/db` (or in memory for `dataDir: null`, for tests). One SQL
+ * dialect either way.
+ */
+export async function createStore(options: { databaseUrl?: string; dataDir: string | null }): Promise<Store> {
+  let kind: Store["kind"];
+  let dialect: PostgresDialect;
+  if (options.databaseUrl) {
+    kind = "postgres";
+    dialect = new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }) });
+  } else {
+    kind = "embedded";
+    let path: string | undefined;
+    if (options.dataDir) {
+      path = join(options.dataDir, "db");
+      mkdirSync(path, { recursive: true });
+    }
+    const pglite = await PGlite.create(path);
+    dialect = new PostgresDialect({ pool: pglitePool(pglite) as never });
+  }
+  const db = new Kysely<Database>({ dialect });
+  const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  if (error) {
+    await db.destroy();
+    const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
+    throw new StoreMigrationError(`database migration ${failed} failed: ${(error as Error).message}`);
+  }
+  return { db, kind, close: () => db.destroy() };
+}
