@@ -18,7 +18,10 @@ export type TestDevnet = Devnet & {
   dataDir: string;
   publicClient: ReturnType<typeof createPublicClient>;
   testClient: ReturnType<typeof createTestClient>;
-  /** A wallet for funded test account `index` (1-9), signing locally like a user's wallet. */
+  /**
+   * A wallet for funded account `index` (1-9: governance is 1, the demo builder's owner 2) or the treasury
+   * (10), signing locally like a user's wallet.
+   */
   wallet: (index: number) => ReturnType<typeof createWalletClient>;
   /** Stops the node and removes its data directory. */
   dispose: () => Promise<void>;
@@ -52,7 +55,7 @@ export async function startTestDevnet(options: { blockTime?: number } = {}): Pro
     }).extend(publicActions),
     wallet: (index) => {
       const account = devnet.manifest.accounts[index];
-      if (account?.role !== "test") throw new Error(`no funded test account ${index}`);
+      if (!account || account.role === "deployer") throw new Error(`no funded test account ${index}`);
       return createWalletClient({
         chain,
         transport,

@@ -24,6 +24,9 @@ const contracts: Contracts = {
   universalRouter: address(12),
   v2PairInitCodeHash: "0x96e8ac4277198ff8b6f785478aa9a39f403cb768dd02cbee326c3e7da348845f",
   v3PoolInitCodeHash: "0xe34f199b19b2b4f47f68442619d555527d244f78a3297ea89325f843f87b8b54",
+  executor: address(13),
+  builderRegistry: address(14),
+  settlementCollector: address(15),
 };
 const errors: unknown[] = [];
 const app = createBaseApp({

@@ -7,7 +7,7 @@ const UINT = z.string().regex(/^[0-9]+$/, "must be a decimal integer string");
 
 const address = () => ADDRESS.transform((value) => value as `0x${string}`);
 
-/** Contract addresses the service needs on its chain (Uniswap, WETH9, Permit2). */
+/** Contract addresses the service needs on its chain (Uniswap, WETH9, Permit2, and Junction's own). */
 export const ContractsSchema = z.strictObject({
   weth9: address(),
   permit2: address(),
@@ -24,6 +24,12 @@ export const ContractsSchema = z.strictObject({
   universalRouter: address(),
   v2PairInitCodeHash: HASH32.transform((value) => value as `0x${string}`),
   v3PoolInitCodeHash: HASH32.transform((value) => value as `0x${string}`),
+  /** Junction's executor: `tx.to` of every prepared swap and the spender to approve for ERC-20 input. */
+  executor: address(),
+  /** Builder codes, profiles and the standard service fee schedule (fee policy source). */
+  builderRegistry: address(),
+  /** "The reviewed collector": holds fees and emits the settlement events history reads. */
+  settlementCollector: address(),
 });
 
 export const TokenSchema = z.strictObject({

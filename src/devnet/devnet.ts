@@ -5,6 +5,7 @@ import { createTestClient, type Hex, http, publicActions, toHex, zeroAddress } f
 import { mnemonicToAccount } from "viem/accounts";
 import { officialBytecode } from "../contracts/official.ts";
 import { type Anvil, AnvilStartError, startAnvil } from "./anvil.ts";
+import { deployJunction } from "./deploy-junction.ts";
 import { approveForSeeding, deployTokens } from "./deploy-tokens.ts";
 import { deployUniswap } from "./deploy-uniswap.ts";
 import { devnetFingerprint } from "./fingerprint.ts";
@@ -17,7 +18,14 @@ import { buildUniverse, NATIVE, WRAPPED } from "./universe.ts";
 
 /** anvil's well-known development mnemonic; its accounts are public, so the devnet lists their keys. */
 const MNEMONIC = "test test test test test test test test test test test junk";
+/** anvil funds the first ten accounts of the mnemonic. */
 const ACCOUNT_COUNT = 10;
+/** Roles of the funded accounts: 0 deploys, 1 governs our contracts, 2 owns the demo builder, 2-9 test. */
+const GOVERNANCE_INDEX = 1;
+const DEMO_BUILDER_OWNER_INDEX = 2;
+/** The treasury (service fee recipient) is the mnemonic's next account: no tokens, ETH for claiming. */
+const TREASURY_INDEX = 10;
+const TREASURY_ETH = 100n * 10n ** 18n;
 
 export type DevnetOptions = {
   /** Directory for `devnet/manifest.json` and `devnet/state.json`. */
@@ -164,10 +172,12 @@ async function seed_(
   universe: ReturnType<typeof buildUniverse>,
   progress: (line: string) => void,
 ): Promise<Manifest> {
-  const accounts = Array.from({ length: ACCOUNT_COUNT }, (_, index) => {
+  const accounts = Array.from({ length: ACCOUNT_COUNT + 1 }, (_, index) => {
     const account = mnemonicToAccount(MNEMONIC, { addressIndex: index });
     return { address: account.address, privateKey: toHex(account.getHdKey().privateKey!) };
   });
+  const funded = accounts.slice(0, ACCOUNT_COUNT);
+  const treasury = accounts[TREASURY_INDEX]!.address;
   const deployer = accounts[0]!.address;
   const sender = createSender(client as never, deployer);
   const deploymentBlock = (await client.getBlockNumber()) + 1n;
@@ -181,7 +191,7 @@ async function seed_(
   const tokens = await deployTokens(
     sender,
     universe.tokens,
-    accounts.map((account) => account.address),
+    funded.map((account) => account.address),
   );
   await approveForSeeding(
     sender,
@@ -240,6 +250,18 @@ async function seed_(
     }
   }
 
+  progress("deploying the executor, builder registry and settlement collector");
+  await client.setBalance({ address: treasury, value: TREASURY_ETH });
+  const junction = await deployJunction({
+    deployer: sender,
+    governance: createSender(client as never, accounts[GOVERNANCE_INDEX]!.address),
+    builderOwner: createSender(client as never, accounts[DEMO_BUILDER_OWNER_INDEX]!.address),
+    treasury,
+    uniswap,
+    addressOf,
+  });
+  const { executor, builderRegistry, settlementCollector, ...junctionSetup } = junction;
+
   const block = await client.getBlock({ blockNumber: deploymentBlock });
   return {
     format: 1,
@@ -249,7 +271,8 @@ async function seed_(
     rpcUrl,
     deploymentBlock: deploymentBlock.toString(),
     deploymentBlockHash: block.hash,
-    contracts: uniswap,
+    contracts: { ...uniswap, executor, builderRegistry, settlementCollector },
+    junction: junctionSetup,
     hooks: { swapHook: HOOK_ADDRESSES["swap-hook"], dynamicFeeHook: HOOK_ADDRESSES["dynamic-fee"] },
     tokens: [
       { address: uniswap.weth9, symbol: "WETH", name: "Wrapped Ether", decimals: 18, kind: "standard" },
@@ -262,8 +285,15 @@ async function seed_(
       })),
     ],
     pools,
-    accounts: accounts.map((account, index) => ({ role: index === 0 ? "deployer" : "test", ...account })),
+    accounts: accounts.map((account, index) => ({ role: roleOf(index), ...account })),
   };
+}
+
+function roleOf(index: number): Manifest["accounts"][number]["role"] {
+  if (index === 0) return "deployer";
+  if (index === GOVERNANCE_INDEX) return "governance";
+  if (index === TREASURY_INDEX) return "treasury";
+  return "test";
 }
 
 function sortPair(a: `0x${string}`, b: `0x${string}`): [`0x${string}`, `0x${string}`] {

@@ -1,15 +1,18 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { devnetTokenArtifact } from "../contracts/artifacts/DevnetToken.ts";
+import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { feeOnTransferTokenArtifact } from "../contracts/artifacts/FeeOnTransferToken.ts";
 import { namespacedTokenArtifact } from "../contracts/artifacts/NamespacedToken.ts";
+import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { sharesTokenArtifact } from "../contracts/artifacts/SharesToken.ts";
 import { soladyLayoutTokenArtifact } from "../contracts/artifacts/SoladyLayoutToken.ts";
 import type { Universe } from "./universe.ts";
 
 /** Bump when seeding changes in a way the universe plan does not show (e.g. a new deployment step). */
-const SEEDING_REVISION = 1;
+const SEEDING_REVISION = 2;
 
 const require = createRequire(import.meta.url);
 const OFFICIAL_PACKAGES = [
@@ -23,8 +26,8 @@ const OFFICIAL_PACKAGES = [
 ];
 
 /**
- * Identifies a seeded devnet: the seed and universe plan, our token bytecode, the official package versions
- * and the seeding revision. A saved chain state is reused by a warm start only when this matches.
+ * Identifies a seeded devnet: the seed and universe plan, the bytecode of our tokens and contracts, the
+ * official package versions and the seeding revision. A saved chain state is reused by a warm start only when this matches.
  */
 export function devnetFingerprint(universe: Universe, extra: readonly string[] = []): `0x${string}` {
   const hash = createHash("sha256");
@@ -36,6 +39,9 @@ export function devnetFingerprint(universe: Universe, extra: readonly string[] =
     namespacedTokenArtifact,
     sharesTokenArtifact,
     soladyLayoutTokenArtifact,
+    executorArtifact,
+    builderRegistryArtifact,
+    settlementCollectorArtifact,
   ])
     hash.update(artifact.bytecode);
   for (const name of OFFICIAL_PACKAGES) {

@@ -60,9 +60,33 @@ export const ManifestSchema = DeploymentSchema.extend({
   deploymentBlockHash: HASH32,
   hooks: z.strictObject({ swapHook: address(), dynamicFeeHook: address() }),
   pools: z.array(ManifestPoolSchema),
+  /** How Junction's contracts were set up on this devnet (README "The devnet manifest"). */
+  junction: z.strictObject({
+    governance: address(),
+    treasury: address(),
+    demoBuilder: z.strictObject({
+      code: z.string(),
+      builderId: HASH32.transform((value) => value as `0x${string}`),
+      owner: address(),
+      recipient: address(),
+      builderFeeBps: z.number().int(),
+    }),
+    feeSchedule: z.strictObject({
+      defaultRouteFeeBps: z.number().int(),
+      defaultMaxBuilderFeeBps: z.number().int(),
+      pairs: z.array(
+        z.strictObject({
+          symbols: z.tuple([z.string(), z.string()]),
+          tokenA: address(),
+          tokenB: address(),
+          bps: z.number().int(),
+        }),
+      ),
+    }),
+  }),
   accounts: z.array(
     z.strictObject({
-      role: z.enum(["deployer", "test"]),
+      role: z.enum(["deployer", "governance", "test", "treasury"]),
       address: address(),
       privateKey: HASH32.transform((value) => value as `0x${string}`),
     }),

@@ -44,6 +44,15 @@ export const ConfigResponseSchema = z
         universalRouter: Address,
         v2PairInitCodeHash: Hash32,
         v3PoolInitCodeHash: Hash32,
+        executor: Address.openapi({
+          description: "Junction's executor: `tx.to` of prepared swaps and the spender to approve.",
+        }),
+        builderRegistry: Address.openapi({
+          description: "Builder codes and profiles, and the standard service fee schedule.",
+        }),
+        settlementCollector: Address.openapi({
+          description: "The reviewed collector: holds fees and emits the settlement events history reads.",
+        }),
       })
       .openapi({
         description: "Addresses of the contracts on chain 4663 the service routes through and reads.",
