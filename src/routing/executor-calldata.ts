@@ -1,0 +1,76 @@
+import { type Address, encodeFunctionData, type Hex, zeroAddress, zeroHash } from "viem";
+import { executorArtifact } from "../contracts/artifacts/Executor.ts";
+import { type ExecutorRoute, encodeRoute } from "./route-encoding.ts";
+
+/** Everything one `Executor.swap` needs; amounts in raw units, address(0) for native ETH. */
+export type ExecutorSwap = {
+  executor: Address;
+  tokenIn: Address;
+  tokenOut: Address;
+  amountIn: bigint;
+  /** The transaction reverts unless the recipient receives at least this much after fees. */
+  minOut: bigint;
+  recipient: Address;
+  /** Unix seconds; the transaction reverts after it. */
+  deadline: bigint;
+  /** The service fee the quote disclosed: the executor charges at most this (and at most the policy). */
+  maxRouteFeeBps: number;
+  /** The builder fee the quote disclosed: the executor charges at most this (and at most the builder's cap). */
+  maxBuilderFeeBps: number;
+  /** keccak256 of the builder code (`builderIdOf`); zero for none. */
+  builderId?: Hex;
+  quoteId?: Hex;
+  keyIdHash?: Hex;
+  route: ExecutorRoute;
+};
+
+/** An unsigned transaction: the service never signs or submits (SPEC "What the service does"). */
+export type UnsignedSwapTransaction = { to: Address; data: Hex; value: bigint; chainId: 4663 };
+
+/** Thrown for swap terms the executor would refuse before running the route. */
+export class SwapTermsError extends Error {
+  override name = "SwapTermsError";
+}
+
+const MAX_UINT16 = 65_535;
+
+/**
+ * Builds the `Executor.swap` calldata and value for `swap`: `value` equals `amountIn` for native input and
+ * is zero otherwise (SPEC partner quote `tx.value`). The route is validated against the swap's terms.
+ */
+export function buildExecutorSwap(swap: ExecutorSwap): UnsignedSwapTransaction {
+  if (swap.tokenIn.toLowerCase() === swap.tokenOut.toLowerCase())
+    throw new SwapTermsError("tokenIn and tokenOut must differ");
+  if (swap.amountIn <= 0n) throw new SwapTermsError("amountIn must be positive");
+  if (swap.minOut < 0n) throw new SwapTermsError("minOut must not be negative");
+  if (swap.recipient === zeroAddress || swap.recipient.toLowerCase() === swap.executor.toLowerCase())
+    throw new SwapTermsError("the recipient must be neither the zero address nor the executor");
+  for (const [name, bps] of [
+    ["maxRouteFeeBps", swap.maxRouteFeeBps],
+    ["maxBuilderFeeBps", swap.maxBuilderFeeBps],
+  ] as const)
+    if (!Number.isInteger(bps) || bps < 0 || bps > MAX_UINT16)
+      throw new SwapTermsError(`${name} must be an integer between 0 and ${MAX_UINT16}`);
+  const route = encodeRoute(swap.route, { amountIn: swap.amountIn, tokenOut: swap.tokenOut });
+  const data = encodeFunctionData({
+    abi: executorArtifact.abi,
+    functionName: "swap",
+    args: [
+      {
+        tokenIn: swap.tokenIn,
+        tokenOut: swap.tokenOut,
+        amountIn: swap.amountIn,
+        minOut: swap.minOut,
+        recipient: swap.recipient,
+        deadline: swap.deadline,
+        maxRouteFeeBps: swap.maxRouteFeeBps,
+        maxBuilderFeeBps: swap.maxBuilderFeeBps,
+        builderId: swap.builderId ?? zeroHash,
+        quoteId: swap.quoteId ?? zeroHash,
+        keyIdHash: swap.keyIdHash ?? zeroHash,
+      },
+      route,
+    ],
+  });
+  return { to: swap.executor, data, value: swap.tokenIn === zeroAddress ? swap.amountIn : 0n, chainId: 4663 };
+}
