@@ -6,8 +6,8 @@ import { uniswapV2Router02Abi } from "../contracts/abis/UniswapV2Router02.ts";
 import { v4QuoterAbi } from "../contracts/abis/V4Quoter.ts";
 import type { ManifestPool } from "../devnet/manifest.ts";
 import { createRandom, type Random } from "../devnet/random.ts";
+import { stepEdges } from "./concentrated/step-edges.ts";
 import type { ExactInResult } from "./concentrated/swap-exact-in.ts";
-import { swapStep } from "./concentrated/swap-step.ts";
 import { extendPoolStates, loadPoolStates, type PoolSnapshot } from "./read/load-pool-states.ts";
 import { quoteV2ExactIn } from "./v2/get-amount-out.ts";
 import type { V3PoolSnapshot } from "./v3/snapshot.ts";
@@ -49,21 +49,10 @@ const feeOf = (s: Concentrated, zeroForOne: boolean) =>
 const quote = (s: Concentrated, zeroForOne: boolean, amount: bigint): ExactInResult =>
   s.kind === "v3" ? quoteV3ExactIn(s, zeroForOne, amount) : quoteV4ExactIn(s, zeroForOne, amount);
 
-/** Cumulative inputs at which the swap reaches each step target, as far as the snapshot allows. */
-function edges(s: Concentrated, zeroForOne: boolean) {
-  const limit = zeroForOne ? 4295128740n : 1461446703485210103287273052203988822378723970341n;
-  let cursor = { sqrtPriceX96: s.sqrtPriceX96, tick: s.tick, liquidity: s.liquidity };
-  let consumed = 0n;
-  const found: bigint[] = [];
-  while (cursor.sqrtPriceX96 !== limit) {
-    const step = swapStep(s, s.kind, cursor, zeroForOne, 1n << 250n, feeOf(s, zeroForOne), limit);
-    if (step.kind !== "step") return { found, drained: undefined };
-    consumed += step.consumed;
-    cursor = step.cursor;
-    found.push(consumed);
-  }
-  return { found, drained: consumed };
-}
+const edges = (s: Concentrated, zeroForOne: boolean) => {
+  const { edges: found, end } = stepEdges(s, s.kind, zeroForOne, feeOf(s, zeroForOne));
+  return { found, drained: end.kind === "limit" ? end.drained : undefined };
+};
 
 const logUniform = (random: Random, max: bigint): bigint => {
   if (max <= 1n) return 1n;

@@ -1,7 +1,7 @@
 import type { SwapMathVariant } from "../math/swap-math.ts";
 import type { ConcentratedPoolState, MissingState, SwapCursor } from "./pool-state.ts";
 import { continueExactIn, type ExactInResult, quoterPriceLimit, swapExactIn } from "./swap-exact-in.ts";
-import { swapStep } from "./swap-step.ts";
+import { planStep, type StepPlan, swapStep } from "./swap-step.ts";
 
 /** A point the swap passes for every large enough input: the end of a step that reached its target. */
 type Boundary = { cursor: SwapCursor; consumed: bigint; amountOut: bigint; ticksCrossed: number };
@@ -19,11 +19,15 @@ type Boundary = { cursor: SwapCursor; consumed: bigint; amountOut: bigint; ticks
  */
 export class ExactInPath {
   private readonly boundaries: Boundary[];
+  /** The amount-independent part of the step leaving each boundary, computed once (`planStep`). */
+  private readonly plans: (StepPlan | { missing: MissingState } | undefined)[] = [];
   /** Why the path stops growing: the price limit, missing state, or nothing yet (`open`). */
   private end: { kind: "open" } | { kind: "limit" } | { kind: "missing"; missing: MissingState } = {
     kind: "open",
   };
   private readonly limit: bigint;
+  /** Every amount up to this one is answered by the boundaries found so far plus one partial step. */
+  private coveredUpTo = 0n;
 
   constructor(
     private readonly pool: ConcentratedPoolState,
@@ -42,8 +46,11 @@ export class ExactInPath {
   quote(amountIn: bigint): ExactInResult {
     if (this.end.kind === "limit" && this.boundaries.length === 1)
       return swapExactIn(this.pool, this.variant, this.zeroForOne, this.feePips, amountIn);
-    this.extendTo(amountIn);
-    const from = this.boundaries[this.lastCovered(amountIn)]!;
+    const partial = this.extendTo(amountIn);
+    if (partial) return partial;
+    const index = this.lastCovered(amountIn);
+    const from = this.boundaries[index]!;
+    const plan = amountIn === from.consumed ? undefined : this.planAt(index);
     return continueExactIn(
       this.pool,
       this.variant,
@@ -52,14 +59,24 @@ export class ExactInPath {
       this.limit,
       from,
       amountIn - from.consumed,
+      plan && !("missing" in plan) ? plan : undefined,
     );
   }
 
-  /** Steps on from the last boundary until a step would not reach its target with `amountIn`. */
-  private extendTo(amountIn: bigint): void {
+  /**
+   * Steps on from the last boundary until a step would not reach its target with `amountIn`. That last,
+   * partial step is `amountIn`'s own final step, so its result is returned rather than computed twice.
+   */
+  private extendTo(amountIn: bigint): ExactInResult | undefined {
+    if (amountIn <= this.coveredUpTo) return undefined;
     while (this.end.kind === "open") {
       const last = this.boundaries[this.boundaries.length - 1]!;
-      if (last.consumed >= amountIn) return;
+      if (last.consumed >= amountIn) return undefined;
+      const plan = this.planAt(this.boundaries.length - 1);
+      if ("missing" in plan) {
+        this.end = { kind: "missing", missing: plan.missing };
+        return undefined;
+      }
       const step = swapStep(
         this.pool,
         this.variant,
@@ -68,12 +85,24 @@ export class ExactInPath {
         amountIn - last.consumed,
         this.feePips,
         this.limit,
+        plan,
       );
       if (step.kind === "missing") {
         this.end = { kind: "missing", missing: step.missing };
-        return;
+        return undefined;
       }
-      if (!step.reachedTarget) return;
+      if (!step.reachedTarget) {
+        // Less input reaches no further either: every amount up to this one ends in this segment.
+        this.coveredUpTo = amountIn;
+        if (step.consumed !== amountIn - last.consumed) return undefined;
+        return {
+          status: "filled",
+          amountIn,
+          amountOut: last.amountOut + step.amountOut,
+          after: step.cursor,
+          ticksCrossed: last.ticksCrossed + (step.crossedInitialized ? 1 : 0),
+        };
+      }
       this.boundaries.push({
         cursor: step.cursor,
         consumed: last.consumed + step.consumed,
@@ -82,6 +111,16 @@ export class ExactInPath {
       });
       if (step.cursor.sqrtPriceX96 === this.limit) this.end = { kind: "limit" };
     }
+    return undefined;
+  }
+
+  private planAt(index: number): StepPlan | { missing: MissingState } {
+    let plan = this.plans[index];
+    if (!plan) {
+      plan = planStep(this.pool, this.boundaries[index]!.cursor, this.zeroForOne, this.limit);
+      this.plans[index] = plan;
+    }
+    return plan;
   }
 
   /**

@@ -1,11 +1,14 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { usableWordRange } from "../math/tick-bitmap.ts";
 import { getSqrtPriceAtTick, MIN_SQRT_PRICE } from "../math/tick-math.ts";
 import type { ConcentratedPoolState } from "./pool-state.ts";
 import { stateFromPositions } from "./state-from-positions.ts";
 import { type ExactInResult, swapExactIn } from "./swap-exact-in.ts";
 import { amountIn, syntheticPool } from "./synthetic-pools.test-support.ts";
+
+// Property runs are CPU-bound; a shared, busy machine must not turn them into timeouts.
+vi.setConfig({ testTimeout: 30_000 });
 
 const fee = fc.constantFrom(0n, 100n, 500n, 3000n, 10000n, 123_456n);
 const out = (result: ExactInResult) => (result.status === "incomplete" ? undefined : result.amountOut);

@@ -1,8 +1,51 @@
 import { addDelta } from "../math/liquidity-math.ts";
-import { computeSwapStepExactIn, getSqrtPriceTarget, type SwapMathVariant } from "../math/swap-math.ts";
+import {
+  amountInToTarget,
+  computeSwapStepExactIn,
+  getSqrtPriceTarget,
+  type SwapMathVariant,
+} from "../math/swap-math.ts";
 import { bitmapWordOf, nextInitializedTickWithinOneWord, usableWordRange } from "../math/tick-bitmap.ts";
 import { getSqrtPriceAtTick, getTickAtSqrtPrice, MAX_TICK, MIN_TICK } from "../math/tick-math.ts";
 import type { ConcentratedPoolState, MissingState, SwapCursor } from "./pool-state.ts";
+
+/**
+ * The part of a step that does not depend on the input left: the next initialized tick within one bitmap
+ * word (clamped to the tick range), its price, the step's target, and the input that reaches it.
+ */
+export type StepPlan = {
+  tickNext: number;
+  initialized: boolean;
+  sqrtPriceNextX96: bigint;
+  target: bigint;
+  inputToTarget: bigint;
+};
+
+/** Plans the step from `cursor`, or names the bitmap word it needs and the snapshot lacks. */
+export function planStep(
+  pool: ConcentratedPoolState,
+  cursor: SwapCursor,
+  zeroForOne: boolean,
+  sqrtPriceLimitX96: bigint,
+): StepPlan | { missing: MissingState } {
+  const wordPos = bitmapWordOf(cursor.tick, pool.tickSpacing, zeroForOne);
+  if (wordPos < pool.bitmap.from || wordPos > pool.bitmap.to) {
+    const usable = usableWordRange(pool.tickSpacing);
+    if (wordPos >= usable.min && wordPos <= usable.max) return { missing: { kind: "bitmapWord", wordPos } };
+  }
+  const word = pool.bitmap.words.get(wordPos) ?? 0n;
+  const found = nextInitializedTickWithinOneWord(word, cursor.tick, pool.tickSpacing, zeroForOne);
+  const tickNext = Math.min(Math.max(found.next, MIN_TICK), MAX_TICK);
+  const sqrtPriceNextX96 = getSqrtPriceAtTick(tickNext);
+  const target = getSqrtPriceTarget(zeroForOne, sqrtPriceNextX96, sqrtPriceLimitX96);
+  return {
+    tickNext,
+    initialized: found.initialized,
+    sqrtPriceNextX96,
+    target,
+    inputToTarget: amountInToTarget(cursor.sqrtPriceX96, target, cursor.liquidity),
+  };
+}
 
 /** How one iteration of the pool's swap loop moves an exact-input swap. */
 export type StepOutcome =
@@ -33,18 +76,12 @@ export function swapStep(
   amountRemaining: bigint,
   feePips: bigint,
   sqrtPriceLimitX96: bigint,
+  /** The step's plan when the caller already has it (`planStep` from the same cursor). */
+  plan?: StepPlan,
 ): StepOutcome {
-  const wordPos = bitmapWordOf(cursor.tick, pool.tickSpacing, zeroForOne);
-  if (wordPos < pool.bitmap.from || wordPos > pool.bitmap.to) {
-    const usable = usableWordRange(pool.tickSpacing);
-    if (wordPos >= usable.min && wordPos <= usable.max)
-      return { kind: "missing", missing: { kind: "bitmapWord", wordPos } };
-  }
-  const word = pool.bitmap.words.get(wordPos) ?? 0n;
-  const found = nextInitializedTickWithinOneWord(word, cursor.tick, pool.tickSpacing, zeroForOne);
-  const tickNext = Math.min(Math.max(found.next, MIN_TICK), MAX_TICK);
-  const sqrtPriceNextX96 = getSqrtPriceAtTick(tickNext);
-  const target = getSqrtPriceTarget(zeroForOne, sqrtPriceNextX96, sqrtPriceLimitX96);
+  const planned = plan ?? planStep(pool, cursor, zeroForOne, sqrtPriceLimitX96);
+  if ("missing" in planned) return { kind: "missing", missing: planned.missing };
+  const { tickNext, sqrtPriceNextX96, target } = planned;
   const step = computeSwapStepExactIn(
     variant,
     cursor.sqrtPriceX96,
@@ -52,12 +89,13 @@ export function swapStep(
     cursor.liquidity,
     amountRemaining,
     feePips,
+    planned.inputToTarget,
   );
 
   let { tick, liquidity } = cursor;
   let crossedInitialized = false;
   if (step.sqrtPriceNextX96 === sqrtPriceNextX96) {
-    if (found.initialized) {
+    if (planned.initialized) {
       const net = pool.liquidityNet.get(tickNext);
       if (net === undefined) return { kind: "missing", missing: { kind: "tick", tick: tickNext } };
       liquidity = addDelta(liquidity, zeroForOne ? -net : net);

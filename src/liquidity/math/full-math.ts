@@ -22,9 +22,7 @@ export function mulDiv(a: bigint, b: bigint, denominator: bigint): bigint {
 /** ceil(a * b / denominator), as FullMath.mulDivRoundingUp; same reverts as `mulDiv`. */
 export function mulDivRoundingUp(a: bigint, b: bigint, denominator: bigint): bigint {
   if (denominator === 0n) throw new SwapMathError("divisionByZero", "mulDivRoundingUp by zero");
-  const product = a * b;
-  let result = product / denominator;
-  if (product % denominator > 0n) result += 1n;
+  const result = (a * b + denominator - 1n) / denominator;
   if (result > MAX_UINT256) throw new SwapMathError("overflow", "mulDivRoundingUp result exceeds uint256");
   return result;
 }
@@ -35,6 +33,5 @@ export function mulDivRoundingUp(a: bigint, b: bigint, denominator: bigint): big
  */
 export function divRoundingUp(x: bigint, y: bigint): bigint {
   if (y === 0n) throw new SwapMathError("divisionByZero", "divRoundingUp by zero");
-  const quotient = x / y;
-  return x % y > 0n ? quotient + 1n : quotient;
+  return (x + y - 1n) / y;
 }

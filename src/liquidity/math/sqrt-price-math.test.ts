@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SwapMathError } from "./errors.ts";
 import { MAX_UINT128 } from "./full-math.ts";
 import {
@@ -9,6 +9,9 @@ import {
   getNextSqrtPriceFromOutput,
 } from "./sqrt-price-math.ts";
 import { MAX_SQRT_PRICE, MIN_SQRT_PRICE } from "./tick-math.ts";
+
+// Property runs are CPU-bound; a shared, busy machine must not turn them into timeouts.
+vi.setConfig({ testTimeout: 30_000 });
 
 const Q96 = 1n << 96n;
 const E18 = 10n ** 18n;

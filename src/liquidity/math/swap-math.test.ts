@@ -1,8 +1,11 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MAX_UINT128 } from "./full-math.ts";
 import { computeSwapStepExactIn, getSqrtPriceTarget, MAX_SWAP_FEE } from "./swap-math.ts";
 import { MAX_SQRT_PRICE, MIN_SQRT_PRICE } from "./tick-math.ts";
+
+// Property runs are CPU-bound; a shared, busy machine must not turn them into timeouts.
+vi.setConfig({ testTimeout: 30_000 });
 
 const price = fc.bigInt({ min: MIN_SQRT_PRICE, max: MAX_SQRT_PRICE - 1n });
 const liquidity = fc.bigInt({ min: 0n, max: MAX_UINT128 });

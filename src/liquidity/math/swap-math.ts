@@ -27,6 +27,17 @@ export function getSqrtPriceTarget(zeroForOne: boolean, sqrtPriceNextX96: bigint
 }
 
 /**
+ * The input (fee excluded, rounded up) that moves the price from `current` to `target`: the first thing
+ * computeSwapStep computes for an exact input. It depends only on the step, not on the amount, so a caller
+ * quoting many amounts from the same point can compute it once and pass it in.
+ */
+export function amountInToTarget(sqrtPriceCurrentX96: bigint, sqrtPriceTargetX96: bigint, liquidity: bigint) {
+  return sqrtPriceCurrentX96 >= sqrtPriceTargetX96
+    ? getAmount0Delta(sqrtPriceTargetX96, sqrtPriceCurrentX96, liquidity, true)
+    : getAmount1Delta(sqrtPriceCurrentX96, sqrtPriceTargetX96, liquidity, true);
+}
+
+/**
  * One exact-input swap step within a single tick range: SwapMath.computeSwapStep with an exact input
  * (v3-core: `amountRemaining >= 0`; v4-core: `amountRemaining < 0`); `amountRemaining` here is the
  * positive input still to swap.
@@ -45,12 +56,11 @@ export function computeSwapStepExactIn(
   liquidity: bigint,
   amountRemaining: bigint,
   feePips: bigint,
+  inputToTarget = amountInToTarget(sqrtPriceCurrentX96, sqrtPriceTargetX96, liquidity),
 ): SwapStep {
   const zeroForOne = sqrtPriceCurrentX96 >= sqrtPriceTargetX96;
   const amountRemainingLessFee = mulDiv(amountRemaining, MAX_SWAP_FEE - feePips, MAX_SWAP_FEE);
-  let amountIn = zeroForOne
-    ? getAmount0Delta(sqrtPriceTargetX96, sqrtPriceCurrentX96, liquidity, true)
-    : getAmount1Delta(sqrtPriceCurrentX96, sqrtPriceTargetX96, liquidity, true);
+  let amountIn = inputToTarget;
   let sqrtPriceNextX96: bigint;
   let feeAmount: bigint;
   if (amountRemainingLessFee >= amountIn) {

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SwapMathError } from "./errors.ts";
 import {
   getSqrtPriceAtTick,
@@ -9,6 +9,9 @@ import {
   MIN_SQRT_PRICE,
   MIN_TICK,
 } from "./tick-math.ts";
+
+// Property runs are CPU-bound; a shared, busy machine must not turn them into timeouts.
+vi.setConfig({ testTimeout: 30_000 });
 
 const tick = fc.integer({ min: MIN_TICK, max: MAX_TICK });
 const sqrtPrice = fc.bigInt({ min: MIN_SQRT_PRICE, max: MAX_SQRT_PRICE - 1n });
@@ -22,6 +25,25 @@ function greatestTickAtOrBelow(price: bigint): number {
     else high = middle - 1;
   }
   return low;
+}
+
+/** TickMath.getTickAtSqrtPrice ported literally (fixed-point log2, 14 squarings): the oracle for the fast one. */
+function solidityGetTickAtSqrtPrice(sqrtPriceX96: bigint): number {
+  const ratio = sqrtPriceX96 << 32n;
+  const msb = ratio.toString(2).length - 1;
+  let r = msb >= 128 ? ratio >> BigInt(msb - 127) : ratio << BigInt(127 - msb);
+  let log2 = BigInt(msb - 128) << 64n;
+  for (let shift = 63n; shift >= 50n; shift--) {
+    r = (r * r) >> 127n;
+    const f = r >> 128n;
+    log2 |= f << shift;
+    r >>= f;
+  }
+  const logSqrt10001 = log2 * 255738958999603826347141n;
+  const tickLow = Number((logSqrt10001 - 3402992956809132418596140100660247210n) >> 128n);
+  const tickHigh = Number((logSqrt10001 + 291339464771989622907027621153398088495n) >> 128n);
+  if (tickLow === tickHigh) return tickLow;
+  return getSqrtPriceAtTick(tickHigh) <= sqrtPriceX96 ? tickHigh : tickLow;
 }
 
 describe("TickMath", () => {
@@ -72,6 +94,25 @@ describe("TickMath", () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+
+  it("getTickAtSqrtPrice equals the Solidity algorithm on random prices and right at tick boundaries", () => {
+    fc.assert(
+      fc.property(sqrtPrice, (price) => {
+        expect(getTickAtSqrtPrice(price)).toBe(solidityGetTickAtSqrtPrice(price));
+      }),
+      { numRuns: 20_000 },
+    );
+    const nearBoundary = fc
+      .tuple(tick, fc.constantFrom(-2n, -1n, 0n, 1n, 2n, 1n << 20n, -(1n << 20n), 1n << 60n))
+      .map(([t, delta]) => getSqrtPriceAtTick(t) + delta)
+      .filter((p) => p >= MIN_SQRT_PRICE && p < MAX_SQRT_PRICE);
+    fc.assert(
+      fc.property(nearBoundary, (price) => {
+        expect(getTickAtSqrtPrice(price)).toBe(solidityGetTickAtSqrtPrice(price));
+      }),
+      { numRuns: 20_000 },
     );
   });
 

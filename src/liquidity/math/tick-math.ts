@@ -49,31 +49,30 @@ export function getSqrtPriceAtTick(tick: number): bigint {
   return (ratio >> 32n) + (ratio & 0xffffffffn ? 1n : 0n);
 }
 
-const LOG_SQRT10001 = 255738958999603826347141n;
-const TICK_LOW_OFFSET = 3402992956809132418596140100660247210n;
-const TICK_HIGH_OFFSET = 291339464771989622907027621153398088495n;
+/** 2 / ln(1.0001): ticks per unit of ln(sqrt price). */
+const TICKS_PER_LN_SQRT = 2 / Math.log(1.0001);
+const LN_Q96 = 96 * Math.LN2;
 
 /**
- * The greatest tick whose sqrt price is at most `sqrtPriceX96`, exactly as TickMath.getTickAtSqrtPrice:
- * the same fixed-point log2 (14 squarings), the same error bounds, and the same final check against
- * getSqrtPriceAtTick. Valid for MIN_SQRT_PRICE <= sqrtPriceX96 < MAX_SQRT_PRICE.
+ * The greatest tick whose sqrt price is at most `sqrtPriceX96`: what TickMath.getTickAtSqrtPrice returns
+ * (its fixed-point log2 is proven to land on exactly this tick, and the tests hold this function to that
+ * port on random and boundary prices). Valid for MIN_SQRT_PRICE <= sqrtPriceX96 < MAX_SQRT_PRICE.
+ *
+ * Computed by estimating the tick with a float logarithm and settling it with exact getSqrtPriceAtTick
+ * comparisons, about five times faster than replaying the 14 bigint squarings; it runs once per partial
+ * swap step. The float estimate is off by far less than 1e-6 of a tick (a 1e-16 relative error on a
+ * log below 50, and getSqrtPriceAtTick's upward rounding is at most one unit, under 5e-6 of a tick even
+ * at the smallest prices), so a fraction well inside (0.001, 0.999) settles the floor without comparisons.
  */
 export function getTickAtSqrtPrice(sqrtPriceX96: bigint): number {
   if (sqrtPriceX96 < MIN_SQRT_PRICE || sqrtPriceX96 >= MAX_SQRT_PRICE)
     throw new SwapMathError("invalidPrice", `sqrt price ${sqrtPriceX96} outside the tick range`);
-  const ratio = sqrtPriceX96 << 32n;
-  const msb = ratio.toString(2).length - 1;
-  let r = msb >= 128 ? ratio >> BigInt(msb - 127) : ratio << BigInt(127 - msb);
-  let log2 = BigInt(msb - 128) << 64n;
-  for (let shift = 63n; shift >= 50n; shift--) {
-    r = (r * r) >> 127n;
-    const f = r >> 128n;
-    log2 |= f << shift;
-    r >>= f;
-  }
-  const logSqrt10001 = log2 * LOG_SQRT10001;
-  const tickLow = Number((logSqrt10001 - TICK_LOW_OFFSET) >> 128n);
-  const tickHigh = Number((logSqrt10001 + TICK_HIGH_OFFSET) >> 128n);
-  if (tickLow === tickHigh) return tickLow;
-  return getSqrtPriceAtTick(tickHigh) <= sqrtPriceX96 ? tickHigh : tickLow;
+  const estimate = (Math.log(Number(sqrtPriceX96)) - LN_Q96) * TICKS_PER_LN_SQRT;
+  let tick = Math.floor(estimate);
+  const fraction = estimate - tick;
+  if (fraction > 0.001 && fraction < 0.999) return tick;
+  tick = Math.min(Math.max(tick, MIN_TICK), MAX_TICK - 1);
+  while (tick > MIN_TICK && getSqrtPriceAtTick(tick) > sqrtPriceX96) tick--;
+  while (tick < MAX_TICK - 1 && getSqrtPriceAtTick(tick + 1) <= sqrtPriceX96) tick++;
+  return tick;
 }
