@@ -40,8 +40,9 @@ export function poolsAlong(manifest: Manifest, path: readonly string[]): Manifes
 }
 
 /**
- * Loads `pools` at the pinned block `runs` times: cold (no hints) and warm (hinted by the previous
- * snapshot, as a service that quoted the pair a block ago would), counting requests at the transport.
+ * Loads `pools` at the pinned block `runs` times per mode, counting requests at the transport: cold (no
+ * hints), with each pool's tick known (as the pool index could supply), and with the previous snapshots
+ * (as a service that quoted the pair a block ago would have).
  */
 export async function benchLoad(
   rpcUrl: string,
@@ -56,12 +57,18 @@ export async function benchLoad(
   const options = { blockNumber, v4PoolManager: manifest.contracts.v4PoolManager };
   const rows: LoadTiming[] = [];
   let snapshots: PoolSnapshot[] = [];
-  for (const warm of [false, true]) {
+  const modes = [
+    { name: "cold", hint: undefined },
+    { name: "tick hints (pool index)", hint: (s: PoolSnapshot & { tick: number }) => ({ tick: s.tick }) },
+    { name: "snapshot hints (last block)", hint: (s: PoolSnapshot & { tick: number }) => s },
+  ] as const;
+  for (const mode of modes) {
     const walls: number[] = [];
     let last: Omit<LoadTiming, "wallMs" | "label"> | undefined;
     for (let run = 0; run < runs; run++) {
-      const hints = warm
-        ? new Map(snapshots.flatMap((s) => (s.kind === "v2" ? [] : [[poolRefId(s), s] as const])))
+      const hint = mode.hint;
+      const hints = hint
+        ? new Map(snapshots.flatMap((s) => (s.kind === "v2" ? [] : [[poolRefId(s), hint(s)] as const])))
         : undefined;
       const before = counts.total;
       const started = performance.now();
@@ -81,7 +88,7 @@ export async function benchLoad(
         slots: result.stats.slots,
       };
     }
-    rows.push({ label: `${label}, ${warm ? "warm (hinted)" : "cold"}`, ...last!, wallMs: median(walls) });
+    rows.push({ label: `${label}, ${mode.name}`, ...last!, wallMs: median(walls) });
   }
   return { rows, snapshots };
 }

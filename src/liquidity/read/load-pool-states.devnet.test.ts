@@ -64,6 +64,25 @@ describe("loadPoolStates", () => {
     expect(second.pools).toEqual(first.pools);
   });
 
+  it("loads in two round trips when only each pool's tick is known (e.g. from the pool index)", async () => {
+    const { client } = counted();
+    const blockNumber = await devnet.publicClient.getBlockNumber();
+    const pools = refs(devnet.manifest.pools);
+    const options = { blockNumber, v4PoolManager: devnet.manifest.contracts.v4PoolManager };
+    const cold = await loadPoolStates(client, pools, options);
+    // A tick a few hundred ticks off: the window still covers the price, and slot0 corrects it.
+    const hints = new Map(
+      cold.pools.flatMap((load) =>
+        load.status === "loaded" && load.snapshot.kind !== "v2"
+          ? [[poolRefId(load.snapshot), { tick: load.snapshot.tick + 300 }]]
+          : [],
+      ),
+    );
+    const hinted = await loadPoolStates(client, pools, { ...options, hints });
+    expect(hinted.stats.roundTrips).toBe(2);
+    expect(hinted.pools).toEqual(cold.pools);
+  });
+
   it("extends a snapshot's window to a missing word in two round trips", async () => {
     const { client } = counted();
     const blockNumber = await devnet.publicClient.getBlockNumber();
