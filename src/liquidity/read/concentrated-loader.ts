@@ -109,7 +109,16 @@ export class ConcentratedLoader {
     return pending;
   }
 
-  /** The loaded state; call once `plan()` is empty and there is no failure. */
+  /** Whether everything the snapshot needs has been read (slot0, liquidity, the window, its ticks). */
+  isComplete(): boolean {
+    const window = this.window();
+    if (this.failure || this.slot0 === undefined || this.liquidity === undefined || !window) return false;
+    for (let word = window.from; word <= window.to; word++) if (!this.words.has(word)) return false;
+    for (const tick of this.initializedTicks(window)) if (!this.ticks.has(tick)) return false;
+    return true;
+  }
+
+  /** The loaded state; call once `isComplete()`. */
   state(): ConcentratedPoolState {
     const window = this.window()!;
     const words = new Map<number, bigint>();

@@ -83,6 +83,40 @@ describe("loadPoolStates", () => {
     expect(hinted.pools).toEqual(cold.pools);
   });
 
+  it("fails only the pools it cannot price: no contract, an uninitialized V4 id, a hooked V4 pool", async () => {
+    const { client } = counted();
+    const blockNumber = await devnet.publicClient.getBlockNumber();
+    const good = refs(devnet.manifest.pools).slice(0, 3);
+    const hooked = devnet.manifest.pools.find((p) => p.kind === "v4" && !p.routable)!;
+    const noCode = {
+      kind: "v3",
+      address: "0x000000000000000000000000000000000000dEaD",
+      fee: 3000,
+      tickSpacing: 60,
+    } as const;
+    const uninitialized = {
+      kind: "v4",
+      poolId: `0x${"11".repeat(32)}`,
+      key: {
+        currency0: "0x0000000000000000000000000000000000000001",
+        currency1: "0x0000000000000000000000000000000000000002",
+        fee: 3000,
+        tickSpacing: 60,
+        hooks: "0x0000000000000000000000000000000000000000",
+      },
+    } as const;
+    const { pools } = await loadPoolStates(client, [...good, noCode, uninitialized, hooked as PoolRef], {
+      blockNumber,
+      v4PoolManager: devnet.manifest.contracts.v4PoolManager,
+    });
+    expect(pools.slice(0, 3).map((p) => p.status)).toEqual(["loaded", "loaded", "loaded"]);
+    expect(pools.slice(3).map((p) => p.status === "failed" && p.reason)).toEqual([
+      "unreadable",
+      "notInitialized",
+      "unsupported",
+    ]);
+  });
+
   it("extends a snapshot's window to a missing word in two round trips", async () => {
     const { client } = counted();
     const blockNumber = await devnet.publicClient.getBlockNumber();

@@ -80,8 +80,11 @@ export async function extendPoolStates(
   const windowTicks = options.windowTicks ?? DEFAULT_WINDOW_TICKS;
   const jobs = requests.map(({ snapshot, missing }) => {
     const radius = Math.max(1, Math.ceil(windowTicks / (256 * snapshot.tickSpacing)));
-    const wordPos = missing.kind === "bitmapWord" ? missing.wordPos : snapshot.bitmap.from;
-    const include = growWindow(snapshot.bitmap, wordPos, radius, snapshot.tickSpacing);
+    // A missing tick needs no more words: the seeded loader reads every set bit's tick it lacks.
+    const include =
+      missing.kind === "bitmapWord"
+        ? growWindow(snapshot.bitmap, missing.wordPos, radius, snapshot.tickSpacing)
+        : snapshot.bitmap;
     const identity: ConcentratedIdentity =
       snapshot.kind === "v3"
         ? { kind: "v3", address: snapshot.address, fee: snapshot.fee, tickSpacing: snapshot.tickSpacing }
@@ -200,7 +203,7 @@ function concentratedJob(
     plan: () => loader.plan(),
     result: () => {
       if (loader.failure) return { status: "failed", ...loader.failure };
-      if (loader.plan().length > 0) return { status: "failed", reason: "unreadable" };
+      if (!loader.isComplete()) return { status: "failed", reason: "unreadable" };
       const state = loader.state();
       const slot0 = loader.slot0!;
       const snapshot: PoolSnapshot =
