@@ -20,7 +20,7 @@ export type PoolLoad =
 export type LoadOptions = {
   /** The pinned block every read is made at (never "latest"). */
   blockNumber: bigint;
-  /** The V4 PoolManager whose storage holds the V4 pools. */
+  /** The V4 PoolManager whose storage holds the V4 pools (without it V4 pools are `unsupported`). */
   v4PoolManager?: Address;
   /** A deployed Multicall3; without one, viem's deployless multicall is used. */
   multicallAddress?: Address;
@@ -49,8 +49,13 @@ type Job = { plan: () => PendingRead[]; result: () => PoolLoad };
  * Loads the swap state of many pools of every kind at one pinned block, all pools sharing each round:
  * round 1 reads V2 reserves and V3/V4 slot0 and liquidity (plus, for hinted pools, their bitmap window and
  * ticks), round 2 the bitmap words around each price, round 3 the initialized ticks those words reveal.
- * Each round is one multicall per `maxCallsPerRequest` calls, with every V4 slot in `extsload` calls,
- * sent together. Pools are answered in input order; one unreadable pool does not fail the others.
+ * Each round's view calls go in multicalls sized to the request and response limits and its V4 slots in
+ * `extsload` calls, all sent together. Pools are answered in input order; one unreadable pool fails alone
+ * (`unreadable`, `notInitialized`, or `unsupported` for hooked and dynamic-fee V4 pools, SPEC comparison
+ * rule 10), while a request the node did not execute rejects the whole load.
+ *
+ * Hints only decide what is read speculatively: every value still comes from `blockNumber`, so no price
+ * or state is reused across blocks (SPEC comparison rule 14).
  */
 export async function loadPoolStates(
   client: Pick<PublicClient, "multicall" | "readContract">,
