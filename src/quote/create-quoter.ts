@@ -1,0 +1,324 @@
+import { type Address, BaseError, type PublicClient, zeroHash } from "viem";
+import { gasPriceAt } from "../chain/gas-price.ts";
+import { pinBlock } from "../chain/pin-block.ts";
+import type { Contracts } from "../config/deployment.ts";
+import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
+import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "../liquidity/pool-index/fallback-probe.ts";
+import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
+import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
+import { loadPoolStates } from "../liquidity/read/load-pool-states.ts";
+import type { QuoteProvider } from "../providers/provider.ts";
+import { type Edge, edgesOf } from "../routing/edge.ts";
+import { buildExecutorSwap } from "../routing/executor-calldata.ts";
+import { enumeratePaths, type Path } from "../routing/paths.ts";
+import { searchRoutes } from "../routing/split-search.ts";
+import { executorHops, executorRoute } from "../routing/to-executor-route.ts";
+import type { createFixtures } from "../simulation/fixtures.ts";
+import { decodeExecutorOutput, simulateTransaction } from "../simulation/simulate-transaction.ts";
+import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
+import { gasConversion } from "./gas-conversion.ts";
+import { QUOTE_LIMITS } from "./limits.ts";
+import {
+  type Assessment,
+  type Candidate,
+  type QuotedHop,
+  QuoteError,
+  type QuoteRequest,
+  type QuoteResult,
+} from "./quote-types.ts";
+import { rankCandidates } from "./rank.ts";
+import { selectPools } from "./select-pools.ts";
+
+export type QuoterDeps = {
+  client: PublicClient;
+  index: PoolIndex;
+  contracts: Contracts;
+  fixtures: ReturnType<typeof createFixtures>;
+  /** Enabled third-party providers (none until their adapters are configured). */
+  providers: readonly QuoteProvider[];
+};
+
+/** Seconds of validity given to simulated calldata; the public quote returns no transaction. */
+const SIMULATION_DEADLINE_S = 600n;
+
+/**
+ * The comparison pipeline shared by every surface (SPEC "Comparison behavior"): one pinned block and gas
+ * price; verified pools for the pair; the split search; fallback V4 probes only when nothing connects; then
+ * every deduplicated candidate's complete calldata simulated at that block from a synthetic caller with
+ * exact balance and allowance; ranked simulated-first by assessed output net of gas.
+ */
+export function createQuoter(deps: QuoterDeps) {
+  const { client, index, contracts } = deps;
+  const weth = contracts.weth9;
+
+  return async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
+    const { tokenIn, tokenOut, amountIn } = request;
+    if (request.provider && request.provider !== "service") {
+      // Adapters arrive with their own issue; until one is enabled, naming it is a clear 422.
+      if (!deps.providers.some((p) => p.id === request.provider)) {
+        throw new QuoteError(
+          "PROVIDER_DISABLED",
+          `provider ${request.provider} is not enabled on this deployment`,
+        );
+      }
+    }
+    const block = await upstream(() => pinBlock(client));
+    const [gasPrice] = await Promise.all([
+      upstream(() => gasPriceAt(client, block)),
+      checkTokens(client, [tokenIn, tokenOut], block.number),
+      (index.syncedTo()?.number ?? -1n) < block.number ? upstream(() => index.sync(block)) : undefined,
+    ]);
+    signal.throwIfAborted();
+
+    const [loaded, fee] = await Promise.all([
+      upstream(() => loadEdges(selectPools(index, tokenIn, tokenOut, weth), block.number)),
+      upstream(() => routeFee(tokenIn, tokenOut, block.number)),
+    ]);
+    let { edges, pools } = loaded;
+    let paths = executablePaths(edges, tokenIn, tokenOut);
+    if (paths.length === 0) {
+      // SPEC comparison rule 11: probe common hook-free V4 keys only when nothing connects, and only once.
+      const probed = await upstream(() => probeFallback(tokenIn, tokenOut, block.number));
+      const merged = mergeWithinCap(
+        pools.map((pool) => ({ ref: poolRef(pool), pool })),
+        probed.map((pool) => ({ ref: poolRef(pool), pool })),
+        QUOTE_LIMITS.maxPools,
+      );
+      const added = merged.slice(pools.length).map((entry) => entry.pool);
+      if (added.length > 0) {
+        const extra = await upstream(() => loadEdges(added, block.number));
+        edges = [...edges, ...extra.edges];
+        pools = [...pools, ...extra.pools];
+        paths = executablePaths(edges, tokenIn, tokenOut);
+      }
+    }
+    signal.throwIfAborted();
+
+    const gasToOut = gasConversion(edges, tokenOut, weth, gasPrice);
+    const routes = searchRoutes(paths, { amountIn, ...(gasToOut ? { gasToOut } : {}) });
+    const candidates = dedupe(
+      routes.flatMap((route, i) => serviceCandidate(request, route, i, fee.bps, block.timestamp) ?? []),
+    );
+    if (candidates.length === 0)
+      throw new QuoteError("NO_ROUTE", "no verified pool path connects the pair for this amount");
+
+    const assessments = await Promise.all(
+      candidates.map((candidate) => assess(request, candidate, block.number, gasPrice, gasToOut)),
+    );
+    const ranked = rankCandidates(assessments);
+    const selected = ranked[0]!;
+    if (selected.simulation.status === "failed") {
+      throw new QuoteError(
+        "NO_EXECUTABLE_ROUTE",
+        "every candidate reverted when simulated at the quote block",
+      );
+    }
+    const now = await upstream(() => client.getBlock({ blockNumber: block.number }));
+    if (now.hash !== block.hash)
+      throw new QuoteError("BLOCK_REORGED", "the quote block was reorged during assessment; ask again");
+
+    const warnings: string[] = [];
+    if (selected.simulation.status === "unverified") {
+      warnings.push("the selected candidate could not be simulated; it is unverified, not proven executable");
+    }
+    if (!gasToOut)
+      warnings.push("no gas conversion into the output token; candidates are ranked by output alone");
+    return {
+      request,
+      block,
+      gasPrice,
+      policyVersion: fee.policyVersion,
+      selected,
+      comparison: assessments,
+      warnings,
+    };
+  };
+
+  async function loadEdges(
+    pools: IndexedPool[],
+    blockNumber: bigint,
+  ): Promise<{ edges: Edge[]; pools: IndexedPool[] }> {
+    const { pools: loads } = await loadPoolStates(client, pools, {
+      blockNumber,
+      v4PoolManager: contracts.v4PoolManager,
+    });
+    const edges: Edge[] = [];
+    const usable: IndexedPool[] = [];
+    loads.forEach((load, i) => {
+      if (load.status !== "loaded") return;
+      usable.push(pools[i]!);
+      edges.push(...edgesOf(pools[i]!, load.snapshot));
+    });
+    return { edges, pools: usable };
+  }
+
+  function executablePaths(edges: Edge[], tokenIn: Address, tokenOut: Address): Path[] {
+    return enumeratePaths(edges, tokenIn, tokenOut, weth).filter((path) =>
+      executorHops(path, tokenIn, tokenOut, weth),
+    );
+  }
+
+  async function probeFallback(
+    tokenIn: Address,
+    tokenOut: Address,
+    blockNumber: bigint,
+  ): Promise<IndexedPool[]> {
+    const asToken = (token: Address) => (BigInt(token) === 0n ? weth : token);
+    const keys = fallbackV4Keys(asToken(tokenIn), asToken(tokenOut), weth);
+    const found = await probeV4Keys(client, contracts.v4PoolManager, keys, blockNumber);
+    return found.map(({ key, poolId }) => ({
+      kind: "v4",
+      poolId,
+      key,
+      token0: key.currency0,
+      token1: key.currency1,
+      fee: key.fee,
+      tickSpacing: key.tickSpacing,
+      discovery: { block: blockNumber, blockHash: zeroHash, via: "probe" },
+    }));
+  }
+
+  async function routeFee(tokenIn: Address, tokenOut: Address, blockNumber: bigint) {
+    const [bps, policyVersion] = await client.readContract({
+      address: contracts.builderRegistry,
+      abi: builderRegistryArtifact.abi,
+      functionName: "routeFeeBps",
+      args: [tokenIn, tokenOut, zeroHash],
+      blockNumber,
+    });
+    return { bps: Number(bps), policyVersion: Number(policyVersion) };
+  }
+
+  /** Builds a direct-pool candidate's complete calldata, or nothing when the executor could not run it. */
+  function serviceCandidate(
+    request: QuoteRequest,
+    route: ReturnType<typeof searchRoutes>[number],
+    order: number,
+    feeBps: number,
+    timestamp: bigint,
+  ): Candidate | undefined {
+    const encoded = executorRoute(route.branches, request.tokenIn, request.tokenOut, weth);
+    if (!encoded) return undefined;
+    const fee = (route.amountOut * BigInt(feeBps)) / 10_000n;
+    const amountOut = route.amountOut - fee;
+    const tx = buildExecutorSwap({
+      executor: contracts.executor,
+      tokenIn: request.tokenIn,
+      tokenOut: request.tokenOut,
+      amountIn: request.amountIn,
+      // The quote itself is the minimum: a candidate delivering less than it promised fails, never passes.
+      minOut: amountOut,
+      recipient: SYNTHETIC_CALLER,
+      deadline: timestamp + SIMULATION_DEADLINE_S,
+      maxRouteFeeBps: feeBps,
+      maxBuilderFeeBps: 0,
+      route: encoded,
+    });
+    const hopCount = route.branches.reduce((sum, branch) => sum + branch.path.length, 0);
+    return {
+      id: `service-${order + 1}`,
+      provider: "service",
+      amountOut,
+      feeBps,
+      fee,
+      description: `${route.branches.length} branch${route.branches.length > 1 ? "es" : ""}, ${hopCount} hop${hopCount > 1 ? "s" : ""}`,
+      branches: route.branches.map((branch) => ({
+        amountIn: branch.amountIn,
+        amountOut: branch.amountOut,
+        hops: quotedHops(branch.path, branch.amountIn),
+      })),
+      route: encoded,
+      tx: { to: tx.to, data: tx.data, value: tx.value },
+      spender: contracts.executor,
+    };
+  }
+
+  async function assess(
+    request: QuoteRequest,
+    candidate: Candidate,
+    blockNumber: bigint,
+    gasPrice: bigint,
+    gasToOut: ((gas: number | bigint) => bigint) | undefined,
+  ): Promise<Assessment> {
+    const fixture = await deps
+      .fixtures({
+        tokenIn: request.tokenIn,
+        amountIn: request.amountIn,
+        spender: candidate.spender,
+        blockNumber,
+      })
+      .catch(() => ({ status: "unsupported" as const, reason: "rpc" as const }));
+    if (fixture.status !== "ready") {
+      const reason = fixture.reason === "rpc" ? "rpc-unavailable" : "unsupported-token-layout";
+      return {
+        ...candidate,
+        simulation: { status: "unverified", reason, stage: "fixture" },
+        gasCostOut: null,
+      };
+    }
+    const simulation = await simulateTransaction(client, {
+      tx: candidate.tx,
+      from: fixture.caller,
+      stateOverride: fixture.stateOverride,
+      blockNumber,
+      gasPrice,
+      decodeOutput: decodeExecutorOutput,
+    });
+    const gasCostOut = simulation.status === "simulated" && gasToOut ? gasToOut(simulation.gas) : null;
+    return { ...candidate, simulation, gasCostOut };
+  }
+}
+
+/** Each hop's amounts along a path, for display (the same exact math that produced the quote). */
+function quotedHops(path: Path, amountIn: bigint): QuotedHop[] {
+  const hops: QuotedHop[] = [];
+  let amount = amountIn;
+  for (const edge of path) {
+    const quoted = edge.quote(amount);
+    const amountOut = quoted.ok ? quoted.amountOut : 0n;
+    hops.push({
+      pool: edge.pool,
+      tokenIn: edge.tokenIn,
+      tokenOut: edge.tokenOut,
+      amountIn: amount,
+      amountOut,
+    });
+    amount = amountOut;
+  }
+  return hops;
+}
+
+/** Candidates with identical calldata are one candidate (SPEC comparison rule 3). */
+function dedupe(candidates: Candidate[]): Candidate[] {
+  const seen = new Set<string>();
+  return candidates.filter((candidate) => {
+    if (seen.has(candidate.tx.data)) return false;
+    seen.add(candidate.tx.data);
+    return true;
+  });
+}
+
+/** Tokens must have code (native ETH aside): a typo'd address is a 422, not an empty search. */
+async function checkTokens(client: PublicClient, tokens: Address[], blockNumber: bigint): Promise<void> {
+  await Promise.all(
+    tokens.map(async (token) => {
+      if (BigInt(token) === 0n) return;
+      const code = await upstream(() => client.getCode({ address: token, blockNumber }));
+      if (!code || code === "0x") throw new QuoteError("UNKNOWN_TOKEN", `no token contract at ${token}`);
+    }),
+  );
+}
+
+/**
+ * A node that fails to answer (any viem RPC or transport error) becomes UPSTREAM_UNAVAILABLE; our own typed
+ * errors and anything else (a bug, which the API answers as INTERNAL and logs) pass through unchanged.
+ */
+async function upstream<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof BaseError)
+      throw new QuoteError("UPSTREAM_UNAVAILABLE", "the chain node did not answer");
+    throw error;
+  }
+}

@@ -1,0 +1,71 @@
+import type { Address, Hex } from "viem";
+import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
+import type { ProviderId } from "../providers/provider-ids.ts";
+import type { ExecutorRoute } from "../routing/route-encoding.ts";
+import type { Simulation } from "../simulation/simulate-transaction.ts";
+
+export type QuoteRequest = {
+  tokenIn: Address;
+  tokenOut: Address;
+  amountIn: bigint;
+  /** Restricts the comparison to one source; execution checks stay on (SPEC comparison rule 8). */
+  provider?: ProviderId;
+};
+
+export type QuotedHop = {
+  pool: IndexedPool;
+  tokenIn: Address;
+  tokenOut: Address;
+  amountIn: bigint;
+  amountOut: bigint;
+};
+
+/** A candidate entering final assessment: built, with complete calldata, but never returned with it. */
+export type Candidate = {
+  id: string;
+  provider: ProviderId;
+  /** The candidate's original quote, to the recipient (after the service fee on direct-pool routes). */
+  amountOut: bigint;
+  feeBps: number;
+  fee: bigint;
+  description: string;
+  /** Direct-pool candidates only: the branches that produced the quote. */
+  branches: { amountIn: bigint; amountOut: bigint; hops: QuotedHop[] }[];
+  /** Direct-pool candidates: the executor route, to rebuild the calldata for a real recipient. */
+  route?: ExecutorRoute;
+  tx: { to: Address; data: Hex; value: bigint };
+  spender: Address;
+};
+
+export type Assessment = Candidate & {
+  simulation: Simulation;
+  /** gas × gasPrice in output units, when simulated and a conversion exists. */
+  gasCostOut: bigint | null;
+};
+
+export type QuoteResult = {
+  request: QuoteRequest;
+  block: { number: bigint; hash: Hex; timestamp: bigint };
+  gasPrice: bigint;
+  policyVersion: number | null;
+  selected: Assessment;
+  comparison: Assessment[];
+  warnings: string[];
+};
+
+/** Why a quote could not be produced; the API maps each code to its status in one place. */
+export class QuoteError extends Error {
+  override name = "QuoteError";
+  constructor(
+    readonly code:
+      | "UNKNOWN_TOKEN"
+      | "NO_ROUTE"
+      | "NO_EXECUTABLE_ROUTE"
+      | "PROVIDER_DISABLED"
+      | "UPSTREAM_UNAVAILABLE"
+      | "BLOCK_REORGED",
+    message: string,
+  ) {
+    super(message);
+  }
+}

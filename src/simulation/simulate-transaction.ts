@@ -1,0 +1,103 @@
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  decodeErrorResult,
+  decodeFunctionResult,
+  type Hex,
+  type PublicClient,
+  type StateOverride,
+} from "viem";
+import { isTransientRpcError } from "../chain/rpc-errors.ts";
+import { executorArtifact } from "../contracts/artifacts/Executor.ts";
+
+/** The assessment of one candidate transaction at the pinned block (SPEC comparison rules 3, 4, 13). */
+export type Simulation =
+  | { status: "simulated"; amountOut: bigint; gas: bigint }
+  /** It reverted: excluded from selection. `error` names the executor's custom error when it is one. */
+  | { status: "failed"; reason: "reverted" | "insufficient-output"; stage: "simulation"; error?: string }
+  /** It could not be checked: explicitly unverified, never proof of executability. */
+  | {
+      status: "unverified";
+      reason: "unsupported-token-layout" | "rpc-unavailable";
+      stage: "fixture" | "simulation" | "gas-estimate";
+    };
+
+export type SimulationRequest = {
+  tx: { to: Address; data: Hex; value: bigint };
+  from: Address;
+  stateOverride: StateOverride;
+  blockNumber: bigint;
+  /** The one explicit gas price shared by every candidate (rule 12). */
+  gasPrice: bigint;
+  /** Reads the candidate's output from the call's return data. */
+  decodeOutput: (data: Hex) => bigint;
+};
+
+/**
+ * Runs a candidate's complete calldata with `eth_call`, then `eth_estimateGas` with the same state, block
+ * and gas price. Nothing is retried and no limit is lowered (rule 13): a revert is a failure, an RPC that
+ * does not answer makes the candidate unverified.
+ */
+export async function simulateTransaction(
+  client: Pick<PublicClient, "call" | "estimateGas">,
+  request: SimulationRequest,
+): Promise<Simulation> {
+  const call = {
+    account: request.from,
+    to: request.tx.to,
+    data: request.tx.data,
+    value: request.tx.value,
+    blockNumber: request.blockNumber,
+    gasPrice: request.gasPrice,
+    stateOverride: request.stateOverride,
+  };
+  let amountOut: bigint;
+  try {
+    const result = await client.call(call);
+    if (!result.data) return { status: "failed", reason: "reverted", stage: "simulation" };
+    amountOut = request.decodeOutput(result.data);
+  } catch (error) {
+    return classify(error, "simulation");
+  }
+  try {
+    const gas = await client.estimateGas(call);
+    return { status: "simulated", amountOut, gas };
+  } catch (error) {
+    return classify(error, "gas-estimate");
+  }
+}
+
+/** Decodes `Executor.swap`'s return value: the output the recipient received, net of fees. */
+export function decodeExecutorOutput(data: Hex): bigint {
+  return decodeFunctionResult({ abi: executorArtifact.abi, functionName: "swap", data }) as bigint;
+}
+
+function classify(error: unknown, stage: "simulation" | "gas-estimate"): Simulation {
+  if (isTransientRpcError(error)) return { status: "unverified", reason: "rpc-unavailable", stage };
+  const name = executorErrorName(error);
+  return {
+    status: "failed",
+    reason: name === "InsufficientOutput" ? "insufficient-output" : "reverted",
+    stage: "simulation",
+    ...(name ? { error: name } : {}),
+  };
+}
+
+/** The executor custom error's name, from the revert data (never from message text). */
+function executorErrorName(error: unknown): string | undefined {
+  if (!(error instanceof BaseError)) return undefined;
+  const reverted = error.walk(
+    (e) => e instanceof ContractFunctionRevertedError,
+  ) as ContractFunctionRevertedError | null;
+  if (reverted?.data?.errorName) return reverted.data.errorName;
+  const withData = error.walk((e) => typeof (e as { data?: unknown }).data === "string") as {
+    data?: Hex;
+  } | null;
+  if (!withData?.data) return undefined;
+  try {
+    return decodeErrorResult({ abi: executorArtifact.abi, data: withData.data }).errorName;
+  } catch {
+    return undefined;
+  }
+}
