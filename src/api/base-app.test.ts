@@ -2,6 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import type { Contracts } from "../config/deployment.ts";
 import { PROVIDER_IDS } from "../providers/provider-ids.ts";
+import { createAdmission } from "../quote/admission.ts";
 import { createBaseApp } from "./base-app.ts";
 import { createPartnerApp } from "./partner-app.ts";
 import type { ConfigResponseSchema } from "./schemas/config.ts";
@@ -34,6 +35,9 @@ const app = createBaseApp({
   providers: () => PROVIDER_IDS.map((id) => ({ id, kind: "aggregator" as const, enabled: id === "service" })),
   latestBlock: async () => 42n,
   logError: (error) => errors.push(error),
+  // Validation and admission are decided before the pipeline runs; a search that never ends exercises them.
+  quote: () => new Promise(() => {}),
+  admission: createAdmission({ concurrency: 1, deadlineMs: 200 }),
 });
 
 describe("base app", () => {
@@ -100,6 +104,44 @@ describe("base app", () => {
     expect(await response.json()).toEqual({
       error: { code: "NOT_FOUND", message: "no route for GET /api/v2/nope" },
     });
+  });
+
+  const USDC = address(0xc0);
+  const WETH = contracts.weth9;
+  const quoteUrl = (params: Record<string, string>) => `/api/v2/quote?${new URLSearchParams(params)}`;
+  const valid = { chainId: "4663", tokenIn: WETH, tokenOut: USDC, amountIn: "1000" };
+
+  it("rejects bad quote requests with 400 and the offending parameter, before any search", async () => {
+    const cases: [Record<string, string>, string, string?][] = [
+      [{ ...valid, chainId: "1" }, "UNSUPPORTED_CHAIN"],
+      [{ ...valid, tokenOut: WETH }, "IDENTICAL_TOKENS"],
+      [{ ...valid, amountIn: "0" }, "INVALID_REQUEST", "amountIn"],
+      [{ ...valid, amountIn: "007" }, "INVALID_REQUEST", "amountIn"],
+      [{ ...valid, amountIn: (2n ** 256n).toString() }, "INVALID_REQUEST", "amountIn"],
+      [{ ...valid, tokenIn: "0x123" }, "INVALID_REQUEST", "tokenIn"],
+      [{ ...valid, provider: "uniswap" }, "INVALID_REQUEST", "provider"],
+      [{ ...valid, slippage: "5" }, "INVALID_REQUEST"],
+      [{ chainId: "4663", tokenIn: WETH, tokenOut: USDC }, "INVALID_REQUEST", "amountIn"],
+    ];
+    for (const [params, code, path] of cases) {
+      const response = await app.request(quoteUrl(params));
+      expect(response.status, JSON.stringify(params)).toBe(400);
+      const body = (await response.json()) as { error: { code: string; issues?: { path: string }[] } };
+      expect(body.error.code).toBe(code);
+      if (path) expect(body.error.issues?.map((i) => i.path)).toContain(path);
+    }
+  });
+
+  it("answers 429 BUSY with Retry-After when the search slots are taken, and 503 QUOTE_TIMEOUT at the deadline", async () => {
+    const first = app.request(quoteUrl(valid));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const busy = await app.request(quoteUrl({ ...valid, amountIn: "2000" }));
+    expect(busy.status).toBe(429);
+    expect(busy.headers.get("Retry-After")).toBe("2");
+    expect(((await busy.json()) as { error: { code: string } }).error.code).toBe("BUSY");
+    const timedOut = await first;
+    expect(timedOut.status).toBe(503);
+    expect(((await timedOut.json()) as { error: { code: string } }).error.code).toBe("QUOTE_TIMEOUT");
   });
 
   it("publishes an OpenAPI 3.1 document, version 2.15.0, covering its routes", async () => {

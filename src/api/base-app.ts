@@ -3,11 +3,13 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { createApp } from "./create-app.ts";
 import { type ConfigDeps, registerConfigRoutes } from "./routes/config.ts";
 import { registerHealthRoute } from "./routes/health.ts";
+import { type QuoteRouteDeps, registerQuoteRoute } from "./routes/quote.ts";
 
-export type BaseAppDeps = ConfigDeps & {
-  latestBlock: () => Promise<bigint>;
-  logError: (error: unknown) => void;
-};
+export type BaseAppDeps = ConfigDeps &
+  QuoteRouteDeps & {
+    latestBlock: () => Promise<bigint>;
+    logError: (error: unknown) => void;
+  };
 
 export const API_VERSION = "2.15.0";
 
@@ -16,6 +18,7 @@ export function createBaseApp(deps: BaseAppDeps): OpenAPIHono {
   const app = createApp(deps.logError);
   registerHealthRoute(app, deps.latestBlock);
   registerConfigRoutes(app, deps);
+  registerQuoteRoute(app, deps);
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {

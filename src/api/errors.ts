@@ -10,12 +10,30 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 export const ERROR_CODES = {
   INVALID_REQUEST: 400,
   UNKNOWN_PARAMETER: 400,
+  UNSUPPORTED_CHAIN: 400,
+  IDENTICAL_TOKENS: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
+  /** The pinned block stopped being canonical while the quote was assessed: ask again. */
+  BLOCK_REORGED: 409,
+  /** The token has no contract code on the chain. */
+  UNKNOWN_TOKEN: 422,
+  /** No verified pool path and no provider quote connects the pair. */
+  NO_ROUTE: 422,
+  /** Every candidate reverted when simulated. */
+  NO_EXECUTABLE_ROUTE: 422,
+  /** The requested provider is not enabled on this deployment. */
+  PROVIDER_DISABLED: 422,
+  /** Concurrency or rate admission refused; honour Retry-After. */
+  BUSY: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
+  /** The quote exceeded its 25-second deadline. */
+  QUOTE_TIMEOUT: 503,
+  /** The node (or every configured RPC) did not answer. */
+  UPSTREAM_UNAVAILABLE: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -9,6 +9,9 @@ import { type Devnet, startDevnet } from "../devnet/devnet.ts";
 import { followChain } from "../liquidity/pool-index/follow.ts";
 import { createPoolIndex, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { PROVIDER_IDS, PROVIDER_KINDS, type ProviderStatus } from "../providers/provider-ids.ts";
+import { createAdmission } from "../quote/admission.ts";
+import { createQuoter } from "../quote/create-quoter.ts";
+import { createFixtures } from "../simulation/fixtures.ts";
 import type { Logger } from "./logger.ts";
 
 /** How often the pool index follows the chain tip. */
@@ -96,7 +99,21 @@ export async function startService(
       intervalMs: INDEX_FOLLOW_MS,
       onError: (error) => logger.warn({ err: error }, "pool index sync failed; retrying"),
     });
-    const base = createBaseApp({ contracts: deployment.contracts, providers, latestBlock, logError });
+    const quote = createQuoter({
+      client,
+      index,
+      contracts: deployment.contracts,
+      fixtures: createFixtures(client),
+      providers: [],
+    });
+    const base = createBaseApp({
+      contracts: deployment.contracts,
+      providers,
+      latestBlock,
+      logError,
+      quote,
+      admission: createAdmission(),
+    });
     const partner = createPartnerApp({ latestBlock, logError });
     const basePort = await listen(servers, base.fetch, config.host, config.port, "JUNCTION_PORT");
     const partnerPort = await listen(

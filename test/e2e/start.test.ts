@@ -83,6 +83,44 @@ describe("junction start", () => {
     }
   });
 
+  it("quotes WETH to USDC with a simulated, display-only comparison and no calldata", async () => {
+    const manifest = (await import(join(dataDir, "devnet", "manifest.json"), { with: { type: "json" } }))
+      .default as {
+      contracts: { weth9: string };
+      tokens: { symbol: string; address: string }[];
+    };
+    const usdc = manifest.tokens.find((t) => t.symbol === "USDC")!.address;
+    const params = new URLSearchParams({
+      chainId: "4663",
+      tokenIn: manifest.contracts.weth9,
+      tokenOut: usdc,
+      amountIn: (25n * 10n ** 18n).toString(),
+    });
+    const response = await fetch(`${baseUrl}/api/v2/quote?${params}`);
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    const quote = JSON.parse(text) as {
+      amountOut: string;
+      execution: { status: string; amountOut: string; gasPrice: string };
+      comparison: { selected: boolean }[];
+    };
+    expect(quote.execution.status).toBe("simulated");
+    expect(quote.execution.amountOut).toBe(quote.amountOut);
+    expect(BigInt(quote.execution.gasPrice)).toBeGreaterThan(0n);
+    expect(quote.comparison.filter((c) => c.selected)).toHaveLength(1);
+    // Addresses and pool ids only: nothing longer than a 32-byte hash, so no calldata.
+    expect(text).not.toMatch(/0x[0-9a-fA-F]{65,}/);
+
+    const unknown = await fetch(
+      `${baseUrl}/api/v2/quote?${new URLSearchParams({ ...Object.fromEntries(params), tokenOut: `0x${"42".repeat(20)}` })}`,
+    );
+    expect(unknown.status).toBe(422);
+    expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe("UNKNOWN_TOKEN");
+    const disabled = await fetch(`${baseUrl}/api/v2/quote?${params}&provider=aggregator-a`);
+    expect(disabled.status).toBe(422);
+    expect(((await disabled.json()) as { error: { code: string } }).error.code).toBe("PROVIDER_DISABLED");
+  });
+
   it("shuts down cleanly on SIGTERM: exits 0, stops anvil, saves the chain", async () => {
     const statePath = join(dataDir, "devnet", "state.json");
     const savedBefore = statSync(statePath).mtimeMs;

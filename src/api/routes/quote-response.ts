@@ -1,0 +1,67 @@
+import type { z } from "@hono/zod-openapi";
+import { poolRef } from "../../liquidity/pool-index/pool.ts";
+import type { Assessment, QuoteResult } from "../../quote/quote-types.ts";
+import type { QuoteResponseSchema } from "../schemas/quote.ts";
+
+type QuoteResponse = z.infer<typeof QuoteResponseSchema>;
+
+/** The domain result as the public response: amounts as decimal strings, no calldata anywhere (rule 9). */
+export function toQuoteResponse(result: QuoteResult): QuoteResponse {
+  const { request, selected, block, gasPrice } = result;
+  return {
+    chainId: 4663,
+    tokenIn: request.tokenIn,
+    tokenOut: request.tokenOut,
+    amountIn: request.amountIn.toString(),
+    provider: selected.provider,
+    amountOut: selected.amountOut.toString(),
+    fee: { bps: selected.feeBps, amount: selected.fee.toString(), policyVersion: result.policyVersion },
+    block: { number: block.number.toString(), hash: block.hash },
+    route: selected.branches.map((branch) => ({
+      amountIn: branch.amountIn.toString(),
+      amountOut: branch.amountOut.toString(),
+      hops: branch.hops.map((hop) => ({
+        kind: hop.pool.kind,
+        pool: poolRef(hop.pool),
+        tokenIn: hop.tokenIn,
+        tokenOut: hop.tokenOut,
+        fee: hop.pool.fee,
+        ...(hop.pool.kind === "v2" ? {} : { tickSpacing: hop.pool.tickSpacing }),
+        amountIn: hop.amountIn.toString(),
+        amountOut: hop.amountOut.toString(),
+      })),
+    })),
+    execution: { ...execution(selected, gasPrice), block: block.number.toString() },
+    comparison: result.comparison.map((candidate) => ({
+      id: candidate.id,
+      provider: candidate.provider,
+      description: candidate.description,
+      amountOut: candidate.amountOut.toString(),
+      execution: execution(candidate, gasPrice),
+      selected: candidate.id === selected.id,
+    })),
+    warnings: result.warnings,
+  };
+}
+
+function execution(candidate: Assessment, gasPrice: bigint) {
+  const { simulation } = candidate;
+  if (simulation.status === "simulated") {
+    return {
+      status: "simulated" as const,
+      amountOut: simulation.amountOut.toString(),
+      gasPrice: gasPrice.toString(),
+      gas: simulation.gas.toString(),
+      gasCostOut: candidate.gasCostOut === null ? null : candidate.gasCostOut.toString(),
+    };
+  }
+  return {
+    status: simulation.status,
+    amountOut: null,
+    gasPrice: gasPrice.toString(),
+    gas: null,
+    gasCostOut: null,
+    reason: simulation.reason,
+    stage: simulation.stage,
+  };
+}

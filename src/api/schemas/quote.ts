@@ -1,0 +1,111 @@
+import { z } from "@hono/zod-openapi";
+import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
+
+const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+const Uint = z.string().regex(/^[0-9]+$/, "must be a decimal integer string");
+
+/** `GET /api/v2/quote` query: strict, so an unknown parameter is a 400 naming it. */
+export const QuoteQuerySchema = z
+  .strictObject({
+    chainId: z
+      .string()
+      .regex(/^[0-9]+$/, "must be an integer")
+      .openapi({ example: "4663", description: "Must be 4663." }),
+    tokenIn: Address.openapi({ description: "Input token; the zero address is native ETH." }),
+    tokenOut: Address.openapi({ description: "Output token; the zero address is native ETH." }),
+    amountIn: z
+      .string()
+      .regex(/^(0|[1-9][0-9]*)$/, "must be a decimal integer without leading zeros")
+      .openapi({ description: "Exact input in raw base units.", example: "1000000000000000000" }),
+    provider: z
+      .enum(PROVIDER_IDS)
+      .optional()
+      .openapi({ description: "Restrict the comparison to one source." }),
+  })
+  .openapi("QuoteQuery");
+
+const Hop = z.object({
+  kind: z.enum(["v2", "v3", "v4"]),
+  pool: z.string().openapi({ description: "Pool address (V2/V3) or pool id (V4)." }),
+  tokenIn: Address,
+  tokenOut: Address,
+  fee: z.number().int().openapi({ description: "Pool LP fee in hundredths of a bip." }),
+  tickSpacing: z.number().int().optional(),
+  amountIn: Uint,
+  amountOut: Uint,
+});
+
+const Execution = z.object({
+  status: z.enum(["simulated", "unverified", "failed", "expired"]).openapi({
+    description:
+      "simulated: the full calldata ran at the block; unverified: it could not be checked (not proof of executability); failed: it reverted; expired: a firm quote past its deadline.",
+  }),
+  amountOut: Uint.nullable().openapi({
+    description: "Assessed output to the recipient (simulated); null when not simulated.",
+  }),
+  gasPrice: Uint.openapi({
+    description: "The one gas price shared by every candidate; not a fee or fill guarantee.",
+  }),
+  gas: Uint.nullable().openapi({ description: "eth_estimateGas of the full transaction at the block." }),
+  gasCostOut: Uint.nullable().openapi({
+    description: "gas × gasPrice in output-token units; null without a conversion.",
+  }),
+  reason: z
+    .enum([
+      "unsupported-token-layout",
+      "rpc-unavailable",
+      "reverted",
+      "insufficient-output",
+      "expired",
+      "provider-binding-mismatch",
+    ])
+    .optional()
+    .openapi({ description: "Closed reason when not simulated." }),
+  stage: z.enum(["fixture", "simulation", "gas-estimate"]).optional().openapi({
+    description:
+      "Where the check stopped: building the balance/allowance fixture, the call, or the gas estimate.",
+  }),
+});
+
+const ComparisonEntry = z
+  .object({
+    id: z.string(),
+    provider: z.enum(PROVIDER_IDS),
+    description: z.string().openapi({ example: "2 branches, 3 hops" }),
+    amountOut: Uint.openapi({ description: "The candidate's original quote." }),
+    execution: Execution,
+    selected: z.boolean(),
+  })
+  .openapi("ComparisonEntry", {
+    description: "Display only: no calldata; cannot be submitted as a swap plan.",
+  });
+
+export const QuoteResponseSchema = z
+  .object({
+    chainId: z.literal(4663),
+    tokenIn: Address,
+    tokenOut: Address,
+    amountIn: Uint,
+    provider: z.enum(PROVIDER_IDS).openapi({ description: "Source of the selected candidate." }),
+    amountOut: Uint.openapi({
+      description: "The selected candidate's original quote, to the recipient after the service fee.",
+    }),
+    fee: z.object({
+      bps: z
+        .number()
+        .int()
+        .openapi({ description: "Service fee on output, at most 50 bps; 0 on aggregator quotes." }),
+      amount: Uint,
+      policyVersion: z.number().int().nullable(),
+    }),
+    block: z
+      .object({ number: Uint, hash: z.string() })
+      .openapi({ description: "The one block every candidate was assessed at." }),
+    route: z.array(z.object({ amountIn: Uint, amountOut: Uint, hops: z.array(Hop) })).openapi({
+      description: "Branches of the selected direct-pool route (empty for aggregator candidates).",
+    }),
+    execution: Execution.extend({ block: Uint }),
+    comparison: z.array(ComparisonEntry),
+    warnings: z.array(z.string()),
+  })
+  .openapi("Quote");
