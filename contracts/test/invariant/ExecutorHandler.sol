@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.26;
+
+import {CommonBase} from "forge-std/Base.sol";
+import {StdCheats} from "forge-std/StdCheats.sol";
+import {StdUtils} from "forge-std/StdUtils.sol";
+import {Vm} from "forge-std/Vm.sol";
+import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
+import {BuilderRegistry} from "../../src/BuilderRegistry.sol";
+import {Executor} from "../../src/Executor.sol";
+import {SettlementCollector} from "../../src/SettlementCollector.sol";
+import {IExecutor} from "../../src/interfaces/IExecutor.sol";
+import {ISettlementCollector} from "../../src/interfaces/ISettlementCollector.sol";
+import {CallbackSpoofer} from "../hostile/CallbackSpoofer.sol";
+import {ReentrantToken} from "../hostile/ReentrantToken.sol";
+import {Routes} from "../utils/Routes.sol";
+import {IUnlockCallback} from "../../src/interfaces/external/IPoolManager.sol";
+import {IUniswapV3SwapCallback} from "../../src/interfaces/external/IUniswapV3Pool.sol";
+
+/// @notice Drives the executor through random swaps (every route shape, native ETH in and out, fee-on-
+///         transfer output, a reentrant token), random quoted fees against a randomly changing policy,
+///         expired deadlines, wrong msg.value and spoofed callbacks. It keeps its own model of the fee policy
+///         and counts every violation of DESIGN.md's invariants in ghost variables.
+contract ExecutorHandler is CommonBase, StdCheats, StdUtils {
+    struct Env {
+        Executor executor;
+        BuilderRegistry registry;
+        SettlementCollector collector;
+        address tokA;
+        address tokB;
+        address tokC;
+        address tax;
+        address weth;
+        ReentrantToken evil;
+        address gov;
+        address treasury;
+        bytes32 builderId;
+        address builderWallet;
+        bytes32 suspendedId;
+        address suspendedWallet;
+        address poolManager;
+        address[] canonicalPools;
+        address[] actors;
+    }
+
+    address internal constant NATIVE = address(0);
+    uint256 internal constant SHAPES = 10;
+
+    Env internal env;
+    CallbackSpoofer internal spoofer = new CallbackSpoofer();
+
+    // The handler's own model of the fee policy (what governance set through `setPolicy`).
+    uint16 public modelDefaultFee;
+    mapping(bytes32 pair => uint16) internal _modelPairFee;
+    mapping(bytes32 pair => bool) internal _modelPairSet;
+    bool public modelBuilderEnabled = true;
+    uint16 public modelBuilderMax;
+
+    // Ghost variables: every one of the `violations*` must stay zero.
+    uint256 public swapsSucceeded;
+    uint256 public swapsReverted;
+    uint256 public violationsMinOut;
+    uint256 public violationsFees;
+    uint256 public violationsUnpaidBuilder;
+    uint256 public violationsDeadline;
+    uint256 public violationsMsgValue;
+    uint256 public violationsCallback;
+    uint256 public violationsAccounting;
+    uint256 public callbacksRejected;
+    uint256 public reentrancyAttempts;
+
+    constructor(Env memory env_, uint16 defaultFee, bytes32 abPair, uint16 abFee, uint16 builderMax) {
+        env = env_;
+        modelDefaultFee = defaultFee;
+        _modelPairFee[abPair] = abFee;
+        _modelPairSet[abPair] = true;
+        modelBuilderMax = builderMax;
+    }
+
+    // ------------------------------------------------------------------ actions
+
+    /// @notice A random swap with random terms; checks minOut, the fees against the model and the quote,
+    ///         recipient + fees == gross, and that an unpaid builder got nothing.
+    function swap(uint256 shape, uint256 amountSeed, uint16 quotedRoute, uint16 quotedBuilder, uint8 builderSel, uint256 minOutSeed, uint256 actorSeed)
+        external
+    {
+        (IExecutor.SwapParams memory p, bytes memory route) = _build(shape, amountSeed, actorSeed);
+        p.maxRouteFeeBps = uint16(bound(quotedRoute, 0, 120));
+        p.maxBuilderFeeBps = uint16(bound(quotedBuilder, 0, 120));
+        p.builderId = _builder(builderSel);
+        p.minOut = bound(minOutSeed, 0, p.amountIn + p.amountIn / 4);
+        address payer = env.actors[actorSeed % env.actors.length];
+        _swapAndCheck(payer, p, route);
+    }
+
+    /// @notice A swap whose deadline has passed must revert.
+    function swapExpired(uint256 shape, uint256 amountSeed, uint256 ago, uint256 actorSeed) external {
+        (IExecutor.SwapParams memory p, bytes memory route) = _build(shape, amountSeed, actorSeed);
+        p.deadline = block.timestamp - bound(ago, 1, block.timestamp - 1);
+        vm.prank(env.actors[actorSeed % env.actors.length]);
+        try env.executor.swap{value: p.tokenIn == NATIVE ? p.amountIn : 0}(p, route) {
+            ++violationsDeadline;
+        } catch {}
+    }
+
+    /// @notice A swap whose msg.value differs from its native input (or is non-zero for ERC-20 input) must revert.
+    function swapWrongValue(uint256 shape, uint256 amountSeed, uint256 valueSeed, uint256 actorSeed) external {
+        (IExecutor.SwapParams memory p, bytes memory route) = _build(shape, amountSeed, actorSeed);
+        uint256 expected = p.tokenIn == NATIVE ? p.amountIn : 0;
+        uint256 value = bound(valueSeed, 0, p.amountIn * 2);
+        if (value == expected) value = expected + 1;
+        vm.prank(env.actors[actorSeed % env.actors.length]);
+        try env.executor.swap{value: value}(p, route) {
+            ++violationsMsgValue;
+        } catch {}
+    }
+
+    /// @notice Callbacks from anyone but the pool being swapped with (an EOA, a fake pool contract, every
+    ///         canonical pool outside a swap) or the awaited PoolManager must revert.
+    function spoofCallback(uint8 who, int256 amount0, int256 amount1, bool unlock) external {
+        bytes memory call = unlock
+            ? abi.encodeCall(IUnlockCallback.unlockCallback, (abi.encodePacked(env.tokA, uint256(1e18), Routes.v4(env.tokB, 3000, 60))))
+            : abi.encodeCall(IUniswapV3SwapCallback.uniswapV3SwapCallback, (amount0, amount1, ""));
+        bool ok;
+        uint256 choice = who % (env.canonicalPools.length + 3);
+        if (choice == 0) {
+            (ok,) = spoofer.spoofV3(address(env.executor), amount0, amount1);
+            if (unlock) (ok,) = spoofer.spoofUnlock(address(env.executor), "");
+        } else {
+            address caller = choice == 1 ? env.actors[0] : choice == 2 ? env.poolManager : env.canonicalPools[choice - 3];
+            vm.prank(caller);
+            (ok,) = address(env.executor).call(call);
+        }
+        if (ok) ++violationsCallback;
+        else ++callbacksRejected;
+    }
+
+    /// @notice Governance moves the policy: the default fee, the A/B override, the builder's cap, suspension.
+    function setPolicy(uint8 action, uint16 bps) external {
+        bps = uint16(bound(bps, 0, 50));
+        vm.startPrank(env.gov);
+        uint256 which = action % 4;
+        if (which == 0) {
+            env.registry.setDefaultRouteFee(bps);
+            modelDefaultFee = bps;
+        } else if (which == 1) {
+            env.registry.setPairRouteFee(env.tokA, env.tokB, bps);
+            _modelPairFee[_pair(env.tokA, env.tokB)] = bps;
+        } else if (which == 2) {
+            env.registry.setBuilderMaxFee(env.builderId, bps);
+            modelBuilderMax = bps;
+        } else {
+            modelBuilderEnabled = !modelBuilderEnabled;
+            env.registry.setBuilderEnabled(env.builderId, modelBuilderEnabled);
+        }
+        vm.stopPrank();
+    }
+
+    /// @notice A swap in or out of the reentrant token while it attacks: re-entering swap(), spoofing either
+    ///         callback (also as the canonical pool of another fee tier) or settling in the collector.
+    function reentrantSwap(uint8 attack, uint256 amountSeed, bool evilIn, uint256 actorSeed) external {
+        uint256 amount = bound(amountSeed, 1e15, 50_000e18);
+        address evil = address(env.evil);
+        _arm(attack % 5);
+        address payer = env.actors[actorSeed % env.actors.length];
+        (address tokenIn, address tokenOut) = evilIn ? (evil, env.tokA) : (env.tokA, evil);
+        IExecutor.SwapParams memory p = _params(tokenIn, tokenOut, amount, payer);
+        bytes memory route = Routes.route(
+            Routes.branch(amount / 2, Routes.v2(tokenOut)), Routes.branch(amount - amount / 2, Routes.v3(tokenOut, 3000))
+        );
+        ++reentrancyAttempts;
+        _swapAndCheck(payer, p, route);
+        env.evil.disarm();
+    }
+
+    // ------------------------------------------------------------------ checks
+
+    /// @dev The `Settled` event's data (its non-indexed fields).
+    struct SettledData {
+        bytes32 keyIdHash;
+        address recipient;
+        address tokenIn;
+        uint256 amountIn;
+        address tokenOut;
+        uint256 grossAmountOut;
+        uint256 routeFee;
+        uint256 builderFee;
+        uint256 amountOut;
+        address builderRecipient;
+        uint64 policyVersion;
+    }
+
+    struct Before {
+        uint256 recipient;
+        uint256 treasury;
+        uint256 builder;
+    }
+
+    function _swapAndCheck(address payer, IExecutor.SwapParams memory p, bytes memory route) internal {
+        Before memory b = Before(
+            _balance(p.tokenOut, p.recipient),
+            env.collector.claimable(env.treasury, p.tokenOut),
+            env.collector.claimable(env.builderWallet, p.tokenOut)
+        );
+        (uint16 routeBps, uint16 builderBps) = _expectedBps(p);
+        vm.recordLogs();
+        vm.prank(payer);
+        try env.executor.swap{value: p.tokenIn == NATIVE ? p.amountIn : 0}(p, route) returns (uint256 amountOut) {
+            ++swapsSucceeded;
+            uint256 received = _balance(p.tokenOut, p.recipient) - b.recipient;
+            if (received < p.minOut || amountOut < p.minOut || received != amountOut) ++violationsMinOut;
+            _checkSettlement(p, b, routeBps, builderBps, amountOut);
+        } catch {
+            ++swapsReverted;
+        }
+    }
+
+    function _checkSettlement(
+        IExecutor.SwapParams memory p,
+        Before memory b,
+        uint16 routeBps,
+        uint16 builderBps,
+        uint256 amountOut
+    ) internal {
+        (SettledData memory d, uint256 count) = _settled();
+        if (count != 1) ++violationsAccounting;
+        uint256 gross = d.grossAmountOut;
+        // Each fee is exactly floor(gross * min(quoted, policy, 50) / 10000): never above its cap nor the quote.
+        if (d.routeFee != (gross * routeBps) / 10_000 || d.builderFee != (gross * builderBps) / 10_000) ++violationsFees;
+        if (d.routeFee > (gross * 50) / 10_000 || d.builderFee > (gross * 50) / 10_000) ++violationsFees;
+        if (d.routeFee > (gross * p.maxRouteFeeBps) / 10_000 || d.builderFee > (gross * p.maxBuilderFeeBps) / 10_000) {
+            ++violationsFees;
+        }
+        _checkCredits(p, b, d, amountOut);
+    }
+
+    function _checkCredits(IExecutor.SwapParams memory p, Before memory b, SettledData memory d, uint256 amountOut)
+        internal
+    {
+        uint256 builderCredit = env.collector.claimable(env.builderWallet, p.tokenOut) - b.builder;
+        uint256 treasuryCredit = env.collector.claimable(env.treasury, p.tokenOut) - b.treasury;
+        // Fee-on-transfer output: the recipient and the collector receive less than sent, by design.
+        if (p.tokenOut != env.tax) {
+            if (amountOut + d.routeFee + d.builderFee != d.grossAmountOut) ++violationsAccounting;
+            if (builderCredit != d.builderFee || treasuryCredit != d.routeFee) ++violationsAccounting;
+        }
+        // A disabled, unknown or absent builder is never paid.
+        bool paid = p.builderId == env.builderId && modelBuilderEnabled;
+        if (!paid && (d.builderFee != 0 || builderCredit != 0)) ++violationsUnpaidBuilder;
+    }
+
+    function _settled() internal returns (SettledData memory d, uint256 count) {
+        Vm.Log[] memory logs = vm.getRecordedLogs();
+        for (uint256 i; i < logs.length; ++i) {
+            if (logs[i].emitter != address(env.collector) || logs[i].topics[0] != ISettlementCollector.Settled.selector) {
+                continue;
+            }
+            ++count;
+            d = abi.decode(logs[i].data, (SettledData));
+        }
+    }
+
+    function _expectedBps(IExecutor.SwapParams memory p) internal view returns (uint16 routeBps, uint16 builderBps) {
+        bytes32 pair = _pair(p.tokenIn, p.tokenOut);
+        uint16 policy = _modelPairSet[pair] ? _modelPairFee[pair] : modelDefaultFee;
+        routeBps = _min(_min(p.maxRouteFeeBps, policy), 50);
+        uint16 cap = p.builderId == env.builderId && modelBuilderEnabled ? modelBuilderMax : 0;
+        builderBps = _min(_min(p.maxBuilderFeeBps, cap), 50);
+    }
+
+    // ------------------------------------------------------------------ route catalog
+
+    /// @dev One of SHAPES route shapes over the fixture's pools, at a bounded amount.
+    function _build(uint256 shape, uint256 amountSeed, uint256 actorSeed)
+        internal
+        view
+        returns (IExecutor.SwapParams memory p, bytes memory route)
+    {
+        uint256 amount = bound(amountSeed, 1e12, 50_000e18);
+        address recipient = env.actors[(actorSeed / 7) % env.actors.length];
+        (address a, address b, address c) = (env.tokA, env.tokB, env.tokC);
+        uint256 s = shape % SHAPES;
+        if (s == 0) {
+            p = _params(a, b, amount, recipient);
+            route = Routes.single(amount, Routes.v2(b));
+        } else if (s == 1) {
+            p = _params(b, a, amount, recipient);
+            route = Routes.single(amount, Routes.v3(a, 500));
+        } else if (s == 2) {
+            p = _params(b, c, amount, recipient);
+            route = Routes.single(amount, Routes.v4(c, 500, 10));
+        } else if (s == 3) {
+            p = _params(a, NATIVE, amount, recipient);
+            route = Routes.route(Routes.branch(amount, Routes.v2(b), Routes.v3(c, 3000), Routes.v4(NATIVE, 500, 10)));
+        } else if (s == 4) {
+            p = _params(a, b, amount, recipient);
+            uint256 x = amount / 3;
+            route = Routes.route(
+                Routes.branch(x, Routes.v2(b)), Routes.branch(x, Routes.v3(b, 3000)), Routes.branch(amount - 2 * x, Routes.v4(b, 3000, 60))
+            );
+        } else if (s == 5) {
+            amount = bound(amountSeed, 1e12, 5_000e18);
+            p = _params(NATIVE, a, amount, recipient);
+            route = Routes.route(Routes.branch(amount / 2, Routes.v4(a, 3000, 60)), Routes.branch(amount - amount / 2, Routes.v3(a, 3000)));
+        } else if (s == 6) {
+            p = _params(a, NATIVE, amount, recipient);
+            route = Routes.single(amount, Routes.v3(NATIVE, 3000));
+        } else if (s == 7) {
+            amount = bound(amountSeed, 1e12, 5_000e18);
+            p = _params(NATIVE, b, amount, recipient);
+            route = Routes.route(Routes.branch(amount, Routes.v3(a, 3000), Routes.v4(b, 3000, 60)));
+        } else if (s == 8) {
+            p = _params(a, env.tax, amount, recipient);
+            route = Routes.single(amount, Routes.v2(env.tax));
+        } else {
+            p = _params(a, c, amount, recipient);
+            route = Routes.route(Routes.branch(amount, Routes.v4(b, 3000, 60), Routes.v4(c, 500, 10)));
+        }
+    }
+
+    function _params(address tokenIn, address tokenOut, uint256 amountIn, address recipient)
+        internal
+        view
+        returns (IExecutor.SwapParams memory)
+    {
+        return IExecutor.SwapParams({
+            tokenIn: tokenIn,
+            tokenOut: tokenOut,
+            amountIn: amountIn,
+            minOut: 0,
+            recipient: recipient,
+            deadline: block.timestamp + 60,
+            maxRouteFeeBps: 50,
+            maxBuilderFeeBps: 50,
+            builderId: env.builderId,
+            quoteId: keccak256(abi.encode(amountIn)),
+            keyIdHash: bytes32(uint256(1))
+        });
+    }
+
+    function _builder(uint8 sel) internal view returns (bytes32) {
+        uint256 which = sel % 4;
+        if (which == 0) return env.builderId;
+        if (which == 1) return env.suspendedId;
+        if (which == 2) return keccak256(abi.encode("unknown", sel));
+        return bytes32(0);
+    }
+
+    function _arm(uint256 attack) internal {
+        address evil = address(env.evil);
+        if (attack == 0) {
+            IExecutor.SwapParams memory theft = _params(env.tokA, env.tokB, 1e18, evil);
+            env.evil.arm(address(env.executor), abi.encodeCall(IExecutor.swap, (theft, Routes.single(1e18, Routes.v2(env.tokB)))), address(0));
+        } else if (attack == 1) {
+            env.evil.arm(address(env.executor), abi.encodeCall(IUniswapV3SwapCallback.uniswapV3SwapCallback, (1e18, 1e18, "")), address(0));
+        } else if (attack == 2) {
+            // As the canonical EVIL/A pool of the other fee tier, while the 0.3% pool is being swapped with.
+            env.evil.arm(
+                address(env.executor), abi.encodeCall(IUniswapV3SwapCallback.uniswapV3SwapCallback, (1e18, 1e18, "")), env.canonicalPools[0]
+            );
+        } else if (attack == 3) {
+            env.evil.arm(address(env.executor), abi.encodeCall(IUnlockCallback.unlockCallback, (abi.encodePacked(env.tokA, uint256(1e18)))), address(0));
+        } else {
+            ISettlementCollector.Settlement memory fake;
+            fake.tokenOut = env.tokA;
+            fake.routeFee = 1e18;
+            env.evil.arm(address(env.collector), abi.encodeCall(ISettlementCollector.settle, (fake, evil)), address(0));
+        }
+    }
+
+    function _balance(address token, address who) internal view returns (uint256) {
+        return token == NATIVE ? who.balance : IERC20(token).balanceOf(who);
+    }
+
+    function _pair(address x, address y) internal pure returns (bytes32) {
+        return x < y ? keccak256(abi.encodePacked(x, y)) : keccak256(abi.encodePacked(y, x));
+    }
+
+    function _min(uint16 x, uint16 y) internal pure returns (uint16) {
+        return x < y ? x : y;
+    }
+}
