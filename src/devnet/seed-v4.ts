@@ -4,41 +4,15 @@ import {
   encodeFunctionData,
   encodePacked,
   type Hex,
-  keccak256,
   zeroAddress,
 } from "viem";
 import { positionManagerAbi } from "../contracts/abis/PositionManager.ts";
+import { POOL_KEY_ABI, type PoolKey, v4PoolId } from "../liquidity/v4/pool-key.ts";
 import { seedAmounts } from "./pool-pricing.ts";
 import { positionLiquidity, positionsFor } from "./position-ranges.ts";
 import { amountsForLiquidity, sqrtPriceX96 } from "./price-math.ts";
 import type { Sender } from "./sender.ts";
 import type { V4PoolSpec } from "./universe.ts";
-
-export type PoolKey = {
-  currency0: Address;
-  currency1: Address;
-  fee: number;
-  tickSpacing: number;
-  hooks: Address;
-};
-
-const POOL_KEY_ABI = [
-  {
-    type: "tuple",
-    components: [
-      { name: "currency0", type: "address" },
-      { name: "currency1", type: "address" },
-      { name: "fee", type: "uint24" },
-      { name: "tickSpacing", type: "int24" },
-      { name: "hooks", type: "address" },
-    ],
-  },
-] as const;
-
-/** PoolId = keccak256(abi.encode(PoolKey)), as v4-core's PoolIdLibrary computes it. */
-export function poolIdOf(key: PoolKey): Hex {
-  return keccak256(encodeAbiParameters(POOL_KEY_ABI, [key]));
-}
 
 /** PositionManager action codes (v4-periphery `Actions.sol`). */
 const MINT_POSITION = 0x02;
@@ -145,5 +119,5 @@ export async function seedV4Pool(
     label: `V4 ${symbol0}/${symbol1} ${pool.fee}/${pool.tickSpacing}${pool.hook === "none" ? "" : ` ${pool.hook}`}`,
     abi: positionManagerAbi,
   });
-  return { key, poolId: poolIdOf(key), sqrtPriceX96: price };
+  return { key, poolId: v4PoolId(key), sqrtPriceX96: price };
 }

@@ -1,7 +1,7 @@
-import { type Address, type Hex, hexToBigInt, type PublicClient, zeroAddress } from "viem";
+import { type Address, type Hex, hexToBigInt, numberToHex, type PublicClient, zeroAddress } from "viem";
 import { poolManagerAbi } from "../../contracts/abis/PoolManager.ts";
 import { QUOTE_LIMITS } from "../../quote/limits.ts";
-import { v4PoolId, v4PoolStateSlot } from "./canonical.ts";
+import { v4PoolId, v4PoolStateSlot } from "../v4/pool-key.ts";
 import type { PoolKey } from "./pool.ts";
 
 /**
@@ -59,7 +59,7 @@ export async function probeV4Keys(
     address: poolManager,
     abi: poolManagerAbi,
     functionName: "extsload",
-    args: [ids.map(v4PoolStateSlot)],
+    args: [ids.map((id) => numberToHex(v4PoolStateSlot(id), { size: 32 }))],
     blockNumber,
   })) as readonly Hex[];
   const sqrtPriceMask = (1n << 160n) - 1n;

@@ -13,7 +13,8 @@ import { nonfungiblePositionManagerAbi } from "../../contracts/abis/NonfungibleP
 import { poolManagerAbi } from "../../contracts/abis/PoolManager.ts";
 import { poolModifyLiquidityTestAbi } from "../../contracts/abis/PoolModifyLiquidityTest.ts";
 import { officialBytecode } from "../../contracts/official.ts";
-import { v2PairAddress, v3PoolAddress, v4PoolId } from "./canonical.ts";
+import { v4PoolId } from "../v4/pool-key.ts";
+import { v2PairAddress, v3PoolAddress } from "./canonical.ts";
 import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "./fallback-probe.ts";
 import { poolRef } from "./pool.ts";
 import { createPoolIndex } from "./pool-index.ts";

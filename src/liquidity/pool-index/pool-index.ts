@@ -1,6 +1,7 @@
 import type { Address, Hex, Log, PublicClient } from "viem";
 import type { Contracts } from "../../config/deployment.ts";
-import { v2PairAddress, v3PoolAddress, v4Exclusion, v4PoolId } from "./canonical.ts";
+import { v4Exclusion, v4PoolId } from "../v4/pool-key.ts";
+import { v2PairAddress, v3PoolAddress } from "./canonical.ts";
 import { INITIALIZE, PAIR_CREATED, POOL_CREATED, V4_MODIFY_LIQUIDITY, V4_SWAP } from "./events.ts";
 import { type Discovery, type IndexedPool, type PoolKey, poolRef } from "./pool.ts";
 import { positionManagerKeys, recoverV4Key } from "./v4-keys.ts";

@@ -1,13 +1,8 @@
 import type { Address, Hex } from "viem";
 
-/** A hook-free-or-not V4 pool key, exactly as the PoolManager hashes it. */
-export type PoolKey = {
-  currency0: Address;
-  currency1: Address;
-  fee: number;
-  tickSpacing: number;
-  hooks: Address;
-};
+export type { PoolKey } from "../v4/pool-key.ts";
+
+import type { PoolKey } from "../v4/pool-key.ts";
 
 /** Where the index learned of a pool: its block, so a reorg can take it back. */
 export type Discovery = { block: bigint; blockHash: Hex; via: "event" | "activity" | "probe" };

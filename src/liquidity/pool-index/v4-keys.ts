@@ -2,7 +2,7 @@ import type { Address, Hex, PublicClient } from "viem";
 import { readMany } from "../../chain/read-many.ts";
 import { positionManagerAbi } from "../../contracts/abis/PositionManager.ts";
 import { stateViewAbi } from "../../contracts/abis/StateView.ts";
-import { v4PoolId } from "./canonical.ts";
+import { v4PoolId } from "../v4/pool-key.ts";
 import { INITIALIZE } from "./events.ts";
 import type { PoolKey } from "./pool.ts";
 

@@ -1,13 +1,6 @@
-import {
-  type Address,
-  encodeAbiParameters,
-  type Hex,
-  hexToBigInt,
-  keccak256,
-  numberToHex,
-  zeroAddress,
-} from "viem";
+import { type Address, encodeAbiParameters, type Hex, hexToBigInt, keccak256, numberToHex } from "viem";
 import type { Read } from "../read/read.ts";
+import { v4Exclusion, v4PoolStateSlot } from "./pool-key.ts";
 
 /** A V4 pool to read: the pool index's V4 pools fit this shape. */
 export type V4PoolRef = {
@@ -16,19 +9,13 @@ export type V4PoolRef = {
   key: { currency0: Address; currency1: Address; fee: number; tickSpacing: number; hooks: Address };
 };
 
-/** LPFeeLibrary.DYNAMIC_FEE_FLAG: the key's fee marks a hook-controlled fee. */
-const DYNAMIC_FEE_FLAG = 0x800000;
-
-/**
- * Whether our math prices this pool: no hook (which could change amounts or fees on every swap) and a
- * static fee (SPEC comparison rule 10: hooks and dynamic fees stay excluded).
- */
+/** Whether our math prices this pool: no hook and a static fee (SPEC comparison rule 10). */
 export function isHookFreeStaticFee(pool: V4PoolRef): boolean {
-  return pool.key.hooks.toLowerCase() === zeroAddress && pool.key.fee !== DYNAMIC_FEE_FLAG;
+  return v4Exclusion(pool.key) === undefined;
 }
 
 /** StateLibrary: `pools` is slot 6 of the PoolManager; Pool.State fields sit at fixed offsets from it. */
-const POOLS_SLOT = 6n;
+const _POOLS_SLOT = 6n;
 const LIQUIDITY_OFFSET = 3n;
 const TICKS_OFFSET = 4n;
 const TICK_BITMAP_OFFSET = 5n;
@@ -41,11 +28,6 @@ function mappingSlot(key: Hex, slot: Hex): Hex {
 }
 
 const int256 = (value: number): Hex => encodeAbiParameters([{ type: "int256" }], [BigInt(value)]);
-
-/** The storage slot of `pools[poolId]` (StateLibrary._getPoolStateSlot). */
-export function v4PoolStateSlot(poolId: Hex): bigint {
-  return hexToBigInt(mappingSlot(poolId, slotOf(POOLS_SLOT)));
-}
 
 /**
  * The V4 reads the swap needs, as PoolManager storage slots (computed as StateLibrary does), so that one
