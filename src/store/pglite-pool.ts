@@ -19,7 +19,9 @@ export function pglitePool(db: PGlite) {
       return {
         async query(sql: string, parameters: readonly unknown[]) {
           const result = await db.query(sql, parameters as unknown[]);
-          return { command: undefined, rowCount: result.affectedRows ?? 0, rows: result.rows };
+          // Kysely reports affected rows only for these commands, as node-postgres names them.
+          const command = /^\s*(insert|update|delete|merge)\b/i.exec(sql)?.[1]?.toUpperCase();
+          return { command, rowCount: result.affectedRows ?? 0, rows: result.rows };
         },
         release,
       };

@@ -75,6 +75,25 @@ describe.each(backends)("store on %s", (_, open) => {
     );
   });
 
+  it("reports affected rows for updates and deletes", async () => {
+    const id = randomUUID();
+    await store.db.insertInto("workspaces").values({ id, name: "count" }).execute();
+    const updated = await store.db
+      .updateTable("workspaces")
+      .set({ name: "counted" })
+      .where("id", "=", id)
+      .executeTakeFirst();
+    expect(updated.numUpdatedRows).toBe(1n);
+    const none = await store.db
+      .updateTable("workspaces")
+      .set({ name: "x" })
+      .where("id", "=", "missing")
+      .executeTakeFirst();
+    expect(none.numUpdatedRows).toBe(0n);
+    const deleted = await store.db.deleteFrom("workspaces").where("id", "=", id).executeTakeFirst();
+    expect(deleted.numDeletedRows).toBe(1n);
+  });
+
   it("rolls back a failed transaction and keeps the connection usable", async () => {
     const id = randomUUID();
     await expect(
