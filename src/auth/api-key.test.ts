@@ -1,0 +1,32 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { generateApiKey, hashApiKey, parseApiKey } from "./api-key.ts";
+
+describe("API keys", () => {
+  it("have a fixed, scanner-recognisable shape with a visible prefix, and only a hash is kept", () => {
+    const key = generateApiKey();
+    expect(key.secret).toMatch(/^jct_[0-9A-Za-z]{12}_[0-9A-Za-z]{38}$/);
+    expect(key.secret.startsWith(`${key.prefix}_`)).toBe(true);
+    expect(key.hash).toBe(hashApiKey(key.secret));
+    expect(key.hash).not.toContain(key.secret.slice(17));
+    expect(parseApiKey(key.secret)).toEqual({ id: key.id });
+    expect(generateApiKey().secret).not.toBe(key.secret);
+  });
+
+  it("rejects any single-character change through the checksum, before a database lookup", () => {
+    const key = generateApiKey().secret;
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 17, max: key.length - 1 }),
+        fc.constantFrom(..."0123456789abcXYZ"),
+        (at, char) => {
+          const changed = key.slice(0, at) + char + key.slice(at + 1);
+          return changed === key || parseApiKey(changed) === undefined;
+        },
+      ),
+    );
+    expect(parseApiKey(key.slice(0, -1))).toBeUndefined();
+    expect(parseApiKey(`x${key}`)).toBeUndefined();
+    expect(parseApiKey("")).toBeUndefined();
+  });
+});

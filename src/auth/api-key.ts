@@ -1,0 +1,69 @@
+import { createHash, randomBytes } from "node:crypto";
+
+/** Scopes of SPEC "Authentication" 3. */
+export const SCOPES = ["quote", "swap", "tokens", "receipts"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const PREFIX = "jct";
+/** `jct_<12-char id>_<32-char secret><6-char checksum>`: fixed shape, so secret scanners can match it. */
+const KEY_PATTERN = /^jct_([0-9A-Za-z]{12})_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+
+function base62(bytes: Buffer, length: number): string {
+  let out = "";
+  for (const byte of bytes) {
+    if (out.length === length) break;
+    // Rejection sampling keeps every character uniform (248 = 4 × 62).
+    if (byte < 248) out += ALPHABET[byte % 62];
+  }
+  return out.length === length ? out : out + base62(randomBytes(length), length - out.length);
+}
+
+/** CRC-32 (IEEE), as secret scanners compute it, rendered as 6 base-62 characters. */
+function checksum(text: string): string {
+  let crc = 0xffffffff;
+  for (const byte of Buffer.from(text)) {
+    crc ^= byte;
+    for (let i = 0; i < 8; i++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  let value = (crc ^ 0xffffffff) >>> 0;
+  let out = "";
+  for (let i = 0; i < 6; i++) {
+    out = ALPHABET[value % 62] + out;
+    value = Math.floor(value / 62);
+  }
+  return out;
+}
+
+export type NewApiKey = {
+  /** The public key id; also the visible prefix `jct_<id>` shown in listings. */
+  id: string;
+  prefix: string;
+  /** The full key: shown once, never stored. */
+  secret: string;
+  /** SHA-256 of the full key, hex: the only form stored. */
+  hash: string;
+};
+
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+/** A new random key (about 190 bits of secret). */
+export function generateApiKey(): NewApiKey {
+  const id = base62(randomBytes(24), 12);
+  const body = `${PREFIX}_${id}_${base62(randomBytes(64), 32)}`;
+  const secret = body + checksum(body);
+  return { id, prefix: `${PREFIX}_${id}`, secret, hash: hashApiKey(secret) };
+}
+
+/**
+ * Checks a presented key's shape and checksum before any database read: a typo or a truncated paste is
+ * rejected locally. Returns the key id, or undefined when the key is malformed.
+ */
+export function parseApiKey(key: string): { id: string } | undefined {
+  const match = KEY_PATTERN.exec(key);
+  if (!match) return undefined;
+  const body = key.slice(0, -6);
+  return checksum(body) === match[3] ? { id: match[1]! } : undefined;
+}

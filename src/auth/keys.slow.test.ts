@@ -1,0 +1,109 @@
+import { Hono } from "hono";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { handleError } from "../api/errors.ts";
+import { type AuthVariables, requireScope } from "../api/require-scope.ts";
+import { createStore, type Store } from "../store/create-store.ts";
+import {
+  authenticate,
+  createKey,
+  createWorkspace,
+  KeyPolicyError,
+  markActivated,
+  revokeKey,
+} from "./keys.ts";
+
+const backends: [string, () => Promise<Store>][] = [["pglite", () => createStore({ dataDir: null })]];
+if (process.env.DATABASE_URL) {
+  backends.push(["postgres", () => createStore({ databaseUrl: process.env.DATABASE_URL, dataDir: null })]);
+}
+
+describe.each(backends)("workspaces and keys on %s", (_, open) => {
+  let store: Store;
+  beforeAll(async () => {
+    store = await open();
+  });
+  afterAll(() => store?.close());
+
+  it("allows tokens and receipts keys before activation, quote and swap keys only after", async () => {
+    const code = `acme-${Date.now().toString(36)}`;
+    const workspace = await createWorkspace(store.db, { name: "acme", builderCode: code });
+    await expect(
+      createKey(store.db, { workspaceId: workspace.id, name: "ro", scopes: ["tokens", "receipts"] }),
+    ).resolves.toMatchObject({
+      scopes: ["tokens", "receipts"],
+    });
+    await expect(
+      createKey(store.db, { workspaceId: workspace.id, name: "q", scopes: ["quote"] }),
+    ).rejects.toBeInstanceOf(KeyPolicyError);
+    expect(await markActivated(store.db, code, new Date())).toBe(true);
+    const key = await createKey(store.db, {
+      workspaceId: workspace.id,
+      name: "q",
+      scopes: ["quote", "swap"],
+    });
+    expect(await authenticate(store.db, key.secret)).toEqual({
+      keyId: key.id,
+      workspaceId: workspace.id,
+      scopes: ["quote", "swap"],
+    });
+  });
+
+  it("stores only the hash: the secret is nowhere in the database", async () => {
+    const workspace = await createWorkspace(store.db, { name: "hash" });
+    const key = await createKey(store.db, { workspaceId: workspace.id, name: "t", scopes: ["tokens"] });
+    const row = await store.db
+      .selectFrom("api_keys")
+      .selectAll()
+      .where("id", "=", key.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(row)).not.toContain(key.secret.slice(key.prefix.length + 1));
+    expect(row.prefix).toBe(key.prefix);
+  });
+
+  it("refuses missing, malformed, unknown, expired and revoked keys, each for its reason", async () => {
+    const workspace = await createWorkspace(store.db, { name: "life" });
+    const expiring = await createKey(store.db, {
+      workspaceId: workspace.id,
+      name: "e",
+      scopes: ["tokens"],
+      expiresAt: new Date(Date.now() + 60_000),
+    });
+    expect(await authenticate(store.db, undefined)).toEqual({ failure: "missing" });
+    expect(await authenticate(store.db, "jct_nope")).toEqual({ failure: "malformed" });
+    const other = await createKey(store.db, { workspaceId: workspace.id, name: "o", scopes: ["tokens"] });
+    await store.db.deleteFrom("api_keys").where("id", "=", other.id).execute();
+    expect(await authenticate(store.db, other.secret)).toEqual({ failure: "unknown" });
+    expect(await authenticate(store.db, expiring.secret, new Date(Date.now() + 120_000))).toEqual({
+      failure: "expired",
+    });
+    expect(await revokeKey(store.db, expiring.id)).toBe(true);
+    expect(await authenticate(store.db, expiring.secret)).toEqual({ failure: "revoked" });
+  });
+
+  it("answers 401 and 403 through the middleware, and a revocation bites on the next request", async () => {
+    const workspace = await createWorkspace(store.db, { name: "http" });
+    const key = await createKey(store.db, { workspaceId: workspace.id, name: "t", scopes: ["tokens"] });
+    const app = new Hono<{ Variables: AuthVariables }>();
+    app.onError(handleError(() => {}));
+    app.get("/tokens", requireScope(store.db, "tokens"), (c) =>
+      c.json({ workspace: c.get("principal").workspaceId }),
+    );
+    app.get("/receipts", requireScope(store.db, "receipts"), (c) => c.json({}));
+
+    const get = (path: string, apiKey?: string) =>
+      app.request(path, apiKey ? { headers: { "x-api-key": apiKey } } : {});
+    expect((await get("/tokens")).status).toBe(401);
+    const ok = await get("/tokens", key.secret);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ workspace: workspace.id });
+    const forbidden = await get("/receipts", key.secret);
+    expect(forbidden.status).toBe(403);
+    expect(await forbidden.json()).toEqual({
+      error: { code: "FORBIDDEN", message: "the API key lacks the receipts scope" },
+    });
+    await revokeKey(store.db, key.id);
+    const revoked = await get("/tokens", key.secret);
+    expect(revoked.status).toBe(401);
+    expect(await revoked.text()).not.toContain(key.secret);
+  });
+});
