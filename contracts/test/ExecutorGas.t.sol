@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.26;
+
+import {IExecutor} from "../src/interfaces/IExecutor.sol";
+import {JunctionFixture} from "./utils/JunctionFixture.sol";
+import {Routes} from "./utils/Routes.sol";
+
+/// @notice Deterministic gas of one swap per route shape, for `.gas-snapshot` (`npm run snapshot:contracts`).
+///         Metering is paused while the terms are built, so each figure is the `swap` call itself (pools
+///         warm from seeding, storage cold as in a fresh transaction; the 21,000 base and calldata cost of a
+///         real transaction are not included). Every swap carries both fees and the demo-style builder.
+contract ExecutorGasTest is JunctionFixture {
+    uint256 internal constant AMOUNT = 1_000e18;
+
+    /// @dev One earlier swap into each output token, so the collector's credit slots are non-zero: the
+    ///      figures are a steady-state swap's, not the first ever (whose three fresh fee slots cost ~45k more).
+    function setUp() public override {
+        super.setUp();
+        address[4] memory outs = [address(tokA), address(tokB), address(tokC), NATIVE];
+        for (uint256 i; i < outs.length; ++i) {
+            address tokenIn = outs[i] == address(tokA) ? address(tokB) : address(tokA);
+            bytes memory route = outs[i] == NATIVE
+                ? Routes.single(1e18, Routes.v3(NATIVE, 3000))
+                : outs[i] == address(tokC)
+                    ? Routes.single(1e18, Routes.v3(outs[i], 3000))
+                    : Routes.single(1e18, Routes.v2(outs[i]));
+            if (outs[i] == address(tokC)) tokenIn = address(tokB);
+            vm.prank(bob);
+            executor.swap(_params(tokenIn, outs[i], 1e18, bob), route);
+        }
+    }
+
+    function _measure(IExecutor.SwapParams memory p, bytes memory route) internal {
+        uint256 value = p.tokenIn == NATIVE ? p.amountIn : 0;
+        vm.prank(alice);
+        vm.resumeGasMetering();
+        executor.swap{value: value}(p, route);
+        vm.pauseGasMetering();
+    }
+
+    function test_gas_v2_singleHop() public {
+        vm.pauseGasMetering();
+        _measure(_params(address(tokA), address(tokB), AMOUNT, alice), Routes.single(AMOUNT, Routes.v2(address(tokB))));
+    }
+
+    function test_gas_v2_twoHops_pairToPair() public {
+        vm.pauseGasMetering();
+        _measure(
+            _params(address(tokA), address(tokC), AMOUNT, alice),
+            Routes.route(Routes.branch(AMOUNT, Routes.v2(address(tokB)), Routes.v2(address(tokC))))
+        );
+    }
+
+    function test_gas_v3_singleHop() public {
+        vm.pauseGasMetering();
+        _measure(_params(address(tokA), address(tokB), AMOUNT, alice), Routes.single(AMOUNT, Routes.v3(address(tokB), 3000)));
+    }
+
+    function test_gas_v4_singleHop() public {
+        vm.pauseGasMetering();
+        _measure(
+            _params(address(tokB), address(tokC), AMOUNT, alice), Routes.single(AMOUNT, Routes.v4(address(tokC), 500, 10))
+        );
+    }
+
+    function test_gas_v4_twoHopRun() public {
+        vm.pauseGasMetering();
+        _measure(
+            _params(address(tokA), address(tokC), AMOUNT, alice),
+            Routes.route(Routes.branch(AMOUNT, Routes.v4(address(tokB), 3000, 60), Routes.v4(address(tokC), 500, 10)))
+        );
+    }
+
+    function test_gas_mixed_v2_v3_v4_toEth() public {
+        vm.pauseGasMetering();
+        _measure(
+            _params(address(tokA), NATIVE, AMOUNT, bob),
+            Routes.route(
+                Routes.branch(AMOUNT, Routes.v2(address(tokB)), Routes.v3(address(tokC), 3000), Routes.v4(NATIVE, 500, 10))
+            )
+        );
+    }
+
+    function test_gas_split_threeBranches() public {
+        vm.pauseGasMetering();
+        address b = address(tokB);
+        _measure(
+            _params(address(tokA), b, 3 * AMOUNT, alice),
+            Routes.route(
+                Routes.branch(AMOUNT, Routes.v2(b)), Routes.branch(AMOUNT, Routes.v3(b, 3000)), Routes.branch(AMOUNT, Routes.v4(b, 3000, 60))
+            )
+        );
+    }
+
+    function test_gas_ethIn_v4() public {
+        vm.pauseGasMetering();
+        _measure(_params(NATIVE, address(tokA), 1e18, alice), Routes.single(1e18, Routes.v4(address(tokA), 3000, 60)));
+    }
+
+    function test_gas_ethIn_v3_wraps() public {
+        vm.pauseGasMetering();
+        _measure(_params(NATIVE, address(tokA), 1e18, alice), Routes.single(1e18, Routes.v3(address(tokA), 3000)));
+    }
+
+    function test_gas_ethOut_v3_unwraps() public {
+        vm.pauseGasMetering();
+        _measure(_params(address(tokA), NATIVE, AMOUNT, bob), Routes.single(AMOUNT, Routes.v3(NATIVE, 3000)));
+    }
+
+    function test_gas_registry_register() public {
+        vm.prank(bob);
+        registry.register("gas-builder", bob, 10);
+    }
+
+    function test_gas_collector_claim() public {
+        vm.prank(treasury);
+        collector.claim(address(tokB), treasury);
+    }
+}
