@@ -76,12 +76,14 @@ export function createQuoter(deps: QuoterDeps) {
     ]);
     let { edges, pools } = loaded;
     let paths = executablePaths(edges, tokenIn, tokenOut);
+    let fallbackProbe: QuoteResult["search"]["fallbackProbe"] = null;
     if (paths.length === 0) {
       // SPEC comparison rule 11: probe common hook-free V4 keys only when nothing connects, and only once.
       const probed = await upstream(() => probeFallback(tokenIn, tokenOut, block.number));
+      fallbackProbe = { keys: probed.keys, found: probed.pools.length };
       const merged = mergeWithinCap(
         pools.map((pool) => ({ ref: poolRef(pool), pool })),
-        probed.map((pool) => ({ ref: poolRef(pool), pool })),
+        probed.pools.map((pool) => ({ ref: poolRef(pool), pool })),
         QUOTE_LIMITS.maxPools,
       );
       const added = merged.slice(pools.length).map((entry) => entry.pool);
@@ -130,6 +132,7 @@ export function createQuoter(deps: QuoterDeps) {
       policyVersion: fee.policyVersion,
       selected,
       comparison: assessments,
+      search: { pools: pools.length, paths: paths.length, fallbackProbe },
       warnings,
     };
   };
@@ -162,20 +165,23 @@ export function createQuoter(deps: QuoterDeps) {
     tokenIn: Address,
     tokenOut: Address,
     blockNumber: bigint,
-  ): Promise<IndexedPool[]> {
+  ): Promise<{ keys: number; pools: IndexedPool[] }> {
     const asToken = (token: Address) => (BigInt(token) === 0n ? weth : token);
     const keys = fallbackV4Keys(asToken(tokenIn), asToken(tokenOut), weth);
     const found = await probeV4Keys(client, contracts.v4PoolManager, keys, blockNumber);
-    return found.map(({ key, poolId }) => ({
-      kind: "v4",
-      poolId,
-      key,
-      token0: key.currency0,
-      token1: key.currency1,
-      fee: key.fee,
-      tickSpacing: key.tickSpacing,
-      discovery: { block: blockNumber, blockHash: zeroHash, via: "probe" },
-    }));
+    const pools = found.map(
+      ({ key, poolId }): IndexedPool => ({
+        kind: "v4",
+        poolId,
+        key,
+        token0: key.currency0,
+        token1: key.currency1,
+        fee: key.fee,
+        tickSpacing: key.tickSpacing,
+        discovery: { block: blockNumber, blockHash: zeroHash, via: "probe" },
+      }),
+    );
+    return { keys: keys.length, pools };
   }
 
   async function routeFee(tokenIn: Address, tokenOut: Address, blockNumber: bigint) {

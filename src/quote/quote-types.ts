@@ -50,6 +50,8 @@ export type QuoteResult = {
   policyVersion: number | null;
   selected: Assessment;
   comparison: Assessment[];
+  /** What the search looked at: pools loaded, executable paths, and the fallback probe if it ran (rule 11). */
+  search: { pools: number; paths: number; fallbackProbe: { keys: number; found: number } | null };
   warnings: string[];
 };
 

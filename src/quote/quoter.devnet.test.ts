@@ -174,6 +174,44 @@ describe("quote pipeline on the devnet", () => {
     expect(result.warnings.join(" ")).toMatch(/unverified/);
   });
 
+  it("probes common V4 keys only when nothing connects, once, and routes through what it finds (rule 11)", async () => {
+    const withPaths = await run(devnet.manifest.contracts.weth9, token("USDC"), parseEther("1"));
+    expect(withPaths.search.fallbackProbe).toBeNull();
+    expect(withPaths.search.pools).toBeLessThanOrEqual(96);
+
+    // An index that has seen nothing (it starts after every pool was created): only the probe can connect.
+    const { contracts } = devnet.manifest;
+    const blind = createPoolIndex({
+      client: devnet.publicClient,
+      contracts,
+      fromBlock: (await devnet.publicClient.getBlockNumber()) + 1n,
+    });
+    const probing = createQuoter({
+      client: devnet.publicClient as PublicClient,
+      index: blind,
+      contracts,
+      fixtures: createFixtures(devnet.publicClient),
+      providers: [],
+    });
+    const result = await probing(
+      { tokenIn: zeroAddress, tokenOut: token("USDC"), amountIn: parseEther("2") },
+      new AbortController().signal,
+    );
+    expect(result.search.fallbackProbe).toEqual({ keys: 28, found: expect.any(Number) });
+    expect(result.search.fallbackProbe!.found).toBeGreaterThanOrEqual(3);
+    const hops = result.selected.branches.flatMap((b) => b.hops);
+    expect(hops.every((hop) => hop.pool.kind === "v4" && hop.pool.discovery.via === "probe")).toBe(true);
+    expect(result.selected.simulation.status).toBe("simulated");
+
+    // A pair nothing connects, even after probing: one probe, then NO_ROUTE (no second, wider search).
+    await expect(
+      probing(
+        { tokenIn: token("TAX"), tokenOut: token("GEM"), amountIn: 10n ** 18n },
+        new AbortController().signal,
+      ),
+    ).rejects.toMatchObject({ code: "NO_ROUTE" });
+  });
+
   it("answers UNKNOWN_TOKEN for an address without code", async () => {
     await expect(run("0x00000000000000000000000000000000DeaDBeef", token("USDC"), 1n)).rejects.toMatchObject({
       code: "UNKNOWN_TOKEN",

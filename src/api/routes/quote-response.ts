@@ -40,6 +40,7 @@ export function toQuoteResponse(result: QuoteResult): QuoteResponse {
       execution: execution(candidate, gasPrice),
       selected: candidate.id === selected.id,
     })),
+    search: result.search,
     warnings: result.warnings,
   };
 }

@@ -106,6 +106,22 @@ export const QuoteResponseSchema = z
     }),
     execution: Execution.extend({ block: Uint }),
     comparison: z.array(ComparisonEntry),
+    search: z
+      .object({
+        pools: z
+          .number()
+          .int()
+          .openapi({ description: "Verified pools loaded for the search (at most 96)." }),
+        paths: z.number().int().openapi({ description: "Executable paths of up to 3 hops considered." }),
+        fallbackProbe: z
+          .object({ keys: z.number().int(), found: z.number().int() })
+          .nullable()
+          .openapi({
+            description:
+              "The V4 fallback probe, run only when nothing else connected the pair (at most 28 keys).",
+          }),
+      })
+      .openapi({ description: "Diagnostics of the search; not part of the quote's terms." }),
     warnings: z.array(z.string()),
   })
   .openapi("Quote");
