@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.26;
 
-import {CommonBase} from "forge-std/Base.sol";
-import {StdCheats} from "forge-std/StdCheats.sol";
-import {StdUtils} from "forge-std/StdUtils.sol";
-import {Vm} from "forge-std/Vm.sol";
+// forge-std only through Test.sol: importing its files by two paths makes solc-js crash on a cold build.
+import {Test, Vm} from "forge-std/Test.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {BuilderRegistry} from "../../src/BuilderRegistry.sol";
 import {Executor} from "../../src/Executor.sol";
@@ -21,7 +19,7 @@ import {IUniswapV3SwapCallback} from "../../src/interfaces/external/IUniswapV3Po
 ///         transfer output, a reentrant token), random quoted fees against a randomly changing policy,
 ///         expired deadlines, wrong msg.value and spoofed callbacks. It keeps its own model of the fee policy
 ///         and counts every violation of DESIGN.md's invariants in ghost variables.
-contract ExecutorHandler is CommonBase, StdCheats, StdUtils {
+contract ExecutorHandler is Test {
     struct Env {
         Executor executor;
         BuilderRegistry registry;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.26;
 
-import {Vm} from "forge-std/Vm.sol";
+// Vm through Test.sol only: importing forge-std files by two paths makes solc-js crash on a cold build.
+import {Vm} from "forge-std/Test.sol";
 import {ISettlementCollector} from "../../src/interfaces/ISettlementCollector.sol";
 import {IExecutor} from "../../src/interfaces/IExecutor.sol";
 import {JunctionFixture} from "./JunctionFixture.sol";
