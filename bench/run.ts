@@ -1,51 +1,35 @@
-import { cpus } from "node:os";
+import type { Devnet } from "../src/devnet/devnet.ts";
 import { startBenchDevnet } from "./bench-devnet.ts";
-import { benchLoad, poolsAlong } from "./load-bench.ts";
-import { benchQuotes } from "./quote-bench.ts";
+import { calibrateGas } from "./gas-calibration.ts";
+import { benchPools } from "./pool-bench.ts";
 
 /**
- * `npm run bench`: quoting and state-loading numbers on the embedded devnet, printed as markdown tables a
- * reader can compare across commits. Not a test: nothing here asserts a time.
+ * `npm run bench [-- <name>...]`: numbers on the embedded devnet, printed as markdown tables a reader can
+ * compare across commits (progress goes to stderr). Each benchmark runs on its own private devnet; with no
+ * name, all of them run in order. Not tests: nothing here asserts a time.
  */
-const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
-const devnet = await startBenchDevnet(log);
-try {
-  const { manifest, rpcUrl } = devnet;
-  const cpu = cpus();
-  const threeHop = ["LINK", "WETH", "USDC", "DAI"];
-  const pair = await benchLoad(
-    rpcUrl,
-    manifest,
-    `3-hop ${threeHop.join("→")}`,
-    poolsAlong(manifest, threeHop),
-  );
-  const all = await benchLoad(
-    rpcUrl,
-    manifest,
-    "every routable pool",
-    manifest.pools.filter((p) => p.routable),
-    3,
-  );
-  const quotes = benchQuotes(all.snapshots);
+const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promise<string[]> }> = {
+  pools: { about: "per-pool quoting speed and state loading", run: benchPools },
+  gas: { about: "fit GAS_MODEL to executor receipts", run: calibrateGas },
+};
 
-  const lines = [
-    `Machine: ${cpu[0]?.model ?? "unknown cpu"}, ${cpu.length} cores, Node ${process.version}; devnet ${devnet.boot.kind} boot.`,
-    "",
-    "| Pool kind | Pools | Ticks crossed (median) | One quote | 100 amounts (quoteMany) | Per amount |",
-    "|---|---:|---:|---:|---:|---:|",
-    ...quotes.map(
-      (q) =>
-        `| ${q.kind.toUpperCase()} | ${q.pools} | ${q.ticksCrossed} | ${q.singleMicros.toFixed(1)} µs | ${q.hundredMicros.toFixed(0)} µs | ${(q.hundredMicros / 100).toFixed(2)} µs |`,
-    ),
-    "",
-    "| State load at a pinned block | Pools | Round trips | eth_call requests | View calls | V4 slots | Wall time (median) |",
-    "|---|---:|---:|---:|---:|---:|---:|",
-    ...[...pair.rows, ...all.rows].map(
-      (r) =>
-        `| ${r.label} | ${r.pools} | ${r.roundTrips} | ${r.requests} | ${r.calls} | ${r.slots} | ${r.wallMs.toFixed(1)} ms |`,
-    ),
-  ];
-  process.stdout.write(`${lines.join("\n")}\n`);
-} finally {
-  await devnet.stop();
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !(name in BENCHMARKS));
+if (unknown.length > 0) {
+  const list = Object.entries(BENCHMARKS).map(([name, { about }]) => `  ${name.padEnd(8)} ${about}`);
+  process.stderr.write(`unknown benchmark: ${unknown.join(", ")}\nbenchmarks:\n${list.join("\n")}\n`);
+  process.exit(2);
+}
+for (const name of asked.length > 0 ? asked : Object.keys(BENCHMARKS)) {
+  log(`${name}: starting a private devnet`);
+  const devnet = await startBenchDevnet(log);
+  try {
+    const started = performance.now();
+    const lines = await BENCHMARKS[name]!.run(devnet);
+    process.stdout.write(`${lines.join("\n")}\n\n`);
+    log(`${name}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await devnet.stop();
+  }
 }

@@ -9,12 +9,12 @@ export function quotePath(path: Path, amountIn: bigint): PathPoint {
   let amount = amountIn;
   const ticksCrossed: number[] = [];
   let gas = 0;
-  for (const edge of path) {
+  for (const [index, edge] of path.entries()) {
     const hop = edge.quote(amount);
     if (!hop.ok) return undefined;
     amount = hop.amountOut;
     ticksCrossed.push(hop.ticksCrossed);
-    gas += hopGas(edge.pool.kind, hop.ticksCrossed);
+    gas += hopGas(edge.pool.kind, hop.ticksCrossed, path[index - 1]?.pool.kind);
   }
   return { amountOut: amount, ticksCrossed, gas };
 }

@@ -81,7 +81,7 @@ describe("split search", () => {
   it("prefers fewer branches when gas costs more than splitting gains", () => {
     const edges = [...v2(A, B, 1000n * E18, 1000n * E18), ...v2(A, B, 1000n * E18, 1000n * E18)];
     const paths = enumeratePaths(edges, A, B, WETH);
-    const expensive = (gas: number) => BigInt(gas) * 10n ** 14n; // 12k gas of branch overhead = 1.2 B
+    const expensive = (gas: number) => BigInt(gas) * 10n ** 14n; // GAS_MODEL.branch (about 10k gas) = about 1 B
     const [top] = searchRoutes(paths, { amountIn: E18, gasToOut: expensive });
     expect(top!.branches).toHaveLength(1);
     expect(top!.score).toBe(top!.amountOut - expensive(top!.gas));
