@@ -113,13 +113,10 @@ export const QuoteResponseSchema = z
           .int()
           .openapi({ description: "Verified pools loaded for the search (at most 96)." }),
         paths: z.number().int().openapi({ description: "Executable paths of up to 3 hops considered." }),
-        fallbackProbe: z
-          .object({ keys: z.number().int(), found: z.number().int() })
-          .nullable()
-          .openapi({
-            description:
-              "The V4 fallback probe, run only when nothing else connected the pair (at most 28 keys).",
-          }),
+        fallbackProbe: z.object({ keys: z.number().int(), found: z.number().int() }).nullable().openapi({
+          description:
+            "The V4 fallback probe, run only when nothing else connected the pair (at most 28 keys).",
+        }),
       })
       .openapi({ description: "Diagnostics of the search; not part of the quote's terms." }),
     warnings: z.array(z.string()),
