@@ -27,10 +27,21 @@ export const shareOf = (amountIn: bigint, percent: number): bigint => (amountIn 
  * so trying an allocation costs lookups, not swaps.
  */
 export function pathCurve(path: Path, amountIn: bigint): PathPoint[] {
-  const points: PathPoint[] = [{ amountOut: 0n, ticksCrossed: [], gas: 0 }];
-  for (let percent = 1; percent <= 100; percent++) {
+  const pointAt = lazyPathCurve(path, amountIn);
+  return Array.from({ length: 101 }, (_, percent) => pointAt(percent));
+}
+
+/**
+ * `pathCurve` on demand: each percent is quoted the first time it is read and then remembered, with the
+ * same values. The split search reads most paths at three percents only, so it builds few whole curves.
+ */
+export function lazyPathCurve(path: Path, amountIn: bigint): (percent: number) => PathPoint {
+  const points = new Map<number, PathPoint>([[0, { amountOut: 0n, ticksCrossed: [], gas: 0 }]]);
+  return (percent) => {
+    if (points.has(percent)) return points.get(percent);
     const amount = shareOf(amountIn, percent);
-    points.push(amount > 0n ? quotePath(path, amount) : undefined);
-  }
-  return points;
+    const point = amount > 0n ? quotePath(path, amount) : undefined;
+    points.set(percent, point);
+    return point;
+  };
 }

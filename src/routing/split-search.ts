@@ -1,6 +1,6 @@
 import { QUOTE_LIMITS } from "../quote/limits.ts";
 import { GAS_MODEL } from "./gas-model.ts";
-import { type PathPoint, pathCurve, quotePath, shareOf } from "./path-curve.ts";
+import { lazyPathCurve, type PathPoint, quotePath, shareOf } from "./path-curve.ts";
 import { type Path, poolsOf } from "./paths.ts";
 
 export type RouteBranch = { path: Path; amountIn: bigint; amountOut: bigint; ticksCrossed: number[] };
@@ -33,7 +33,8 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   const gasToOut = options.gasToOut ?? (() => 0n);
   const curves = paths.map((path) => ({
     path,
-    points: pathCurve(path, amountIn),
+    // Quoted on demand: most paths are read at 100%, 50% and 33% only (ranking), a few at many grid points.
+    pointAt: lazyPathCurve(path, amountIn),
     pools: new Set(poolsOf(path)),
   }));
   const value = (point: PathPoint) => (point ? point.amountOut - gasToOut(point.gas) : undefined);
@@ -42,7 +43,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   const scoreOf = (parts: [Curve, number][]): bigint | undefined => {
     let total = -gasToOut(GAS_MODEL.base + (parts.length - 1) * GAS_MODEL.branch);
     for (const [curve, percent] of parts) {
-      const v = value(curve.points[percent]);
+      const v = value(curve.pointAt(percent));
       if (v === undefined) return undefined;
       total += v;
     }
@@ -56,7 +57,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   if (single) results.push(single);
 
   const ranked = [...curves]
-    .map((curve) => ({ curve, rank: maxOf([100, 50, 33].map((p) => value(curve.points[p]))) }))
+    .map((curve) => ({ curve, rank: maxOf([100, 50, 33].map((p) => value(curve.pointAt(p)))) }))
     .filter((entry) => entry.rank !== undefined)
     .sort((a, b) => (a.rank! > b.rank! ? -1 : a.rank! < b.rank! ? 1 : 0))
     .slice(0, options.splitCandidates ?? 8)
