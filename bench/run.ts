@@ -2,6 +2,8 @@ import type { Devnet } from "../src/devnet/devnet.ts";
 import { startBenchDevnet } from "./bench-devnet.ts";
 import { calibrateGas } from "./gas-calibration.ts";
 import { benchPools } from "./pool-bench.ts";
+import { benchQuoteLatency } from "./quote-latency.ts";
+import { benchRouteQuality } from "./route-quality.ts";
 
 /**
  * `npm run bench [-- <name>...]`: numbers on the embedded devnet, printed as markdown tables a reader can
@@ -11,6 +13,8 @@ import { benchPools } from "./pool-bench.ts";
 const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promise<string[]> }> = {
   pools: { about: "per-pool quoting speed and state loading", run: benchPools },
   gas: { about: "fit GAS_MODEL to executor receipts", run: calibrateGas },
+  latency: { about: "end-to-end quote latency and RPC round trips", run: benchQuoteLatency },
+  quality: { about: "split search against an exhaustive 1% sweep", run: benchRouteQuality },
 };
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
