@@ -86,7 +86,8 @@ async function execute(result: QuoteResult, accountIndex: number): Promise<bigin
     amountIn,
     minOut: result.selected.amountOut,
     recipient: account.address,
-    deadline: result.block.timestamp + 3600n,
+    // The next block is mined at wall-clock time, which may be far past a restored snapshot's last block.
+    deadline: BigInt(Math.floor(Date.now() / 1000)) + 3600n,
     maxRouteFeeBps: result.selected.feeBps,
     maxBuilderFeeBps: 0,
     route: result.selected.route!,
