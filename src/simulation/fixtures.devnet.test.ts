@@ -28,6 +28,7 @@ describe("simulation fixtures", () => {
       const fixture = await fixtureFor({ tokenIn, amountIn, spender: SPENDER, blockNumber });
       expect(fixture.status, symbol).toBe("ready");
       if (fixture.status !== "ready") continue;
+      expect(await fixture.validation, symbol).toBe("exact");
       const codeOverride = fixture.stateOverride.find((o) => o.address === tokenIn);
       expect(codeOverride?.code, symbol).toBeUndefined();
 

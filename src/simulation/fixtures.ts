@@ -16,11 +16,14 @@ import { SYNTHETIC_CALLER } from "./synthetic-caller.ts";
 const GAS_ALLOWANCE_WEI = 10n ** 22n;
 
 export type Fixture =
-  | { status: "ready"; caller: Address; stateOverride: StateOverride }
   | {
-      status: "unsupported";
-      reason: "balance-slot-not-found" | "allowance-slot-not-found" | "fixture-mismatch";
-    };
+      status: "ready";
+      caller: Address;
+      stateOverride: StateOverride;
+      /** The read-back of balance and allowance at the block, already running: run the simulation beside it. */
+      validation: Promise<"exact" | "mismatch">;
+    }
+  | { status: "unsupported"; reason: "balance-slot-not-found" | "allowance-slot-not-found" };
 
 export type FixtureRequest = { tokenIn: Address; amountIn: bigint; spender: Address; blockNumber: bigint };
 
@@ -29,7 +32,8 @@ export type FixtureRequest = { tokenIn: Address; amountIn: bigint; spender: Addr
  * token and has approved exactly `amountIn` to the spender, by overriding the token's own storage (its code
  * is never replaced). Slots are detected once per token and remembered; every fixture is validated at its
  * block (SPEC comparison rule 14): the overridden `balanceOf` and `allowance` must read back exactly, or the
- * candidate is unsupported rather than falsely verified.
+ * candidate is unsupported rather than falsely verified. The read-back runs concurrently with the
+ * candidate's simulation (same block, same overrides), so it costs no extra round trip.
  */
 export function createFixtures(client: Pick<PublicClient, "createAccessList" | "call">) {
   const slots = new Map<string, Promise<TokenSlots>>();
@@ -53,6 +57,7 @@ export function createFixtures(client: Pick<PublicClient, "createAccessList" | "
         status: "ready",
         caller: SYNTHETIC_CALLER,
         stateOverride: [{ address: SYNTHETIC_CALLER, balance: amountIn + GAS_ALLOWANCE_WEI }],
+        validation: Promise.resolve("exact"),
       };
     }
     const layout = await slotsOf(tokenIn, spender, blockNumber);
@@ -72,14 +77,16 @@ export function createFixtures(client: Pick<PublicClient, "createAccessList" | "
       const result = await client.call({ to: tokenIn, data, blockNumber, stateOverride });
       return result.data ? hexToBigInt(result.data) : undefined;
     };
-    const [balance, allowance] = await Promise.all([
+    const validation = Promise.all([
       read(encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [SYNTHETIC_CALLER] })),
       read(
         encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [SYNTHETIC_CALLER, spender] }),
       ),
-    ]);
-    if (balance !== amountIn || allowance !== amountIn)
-      return { status: "unsupported", reason: "fixture-mismatch" };
-    return { status: "ready", caller: SYNTHETIC_CALLER, stateOverride };
+    ]).then(([balance, allowance]): "exact" | "mismatch" =>
+      balance === amountIn && allowance === amountIn ? "exact" : "mismatch",
+    );
+    // Observed by the caller; never an unhandled rejection if it fails first.
+    validation.catch(() => undefined);
+    return { status: "ready", caller: SYNTHETIC_CALLER, stateOverride, validation };
   };
 }

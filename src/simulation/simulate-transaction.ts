@@ -35,8 +35,8 @@ export type SimulationRequest = {
 };
 
 /**
- * Runs a candidate's complete calldata with `eth_call`, then `eth_estimateGas` with the same state, block
- * and gas price. Nothing is retried and no limit is lowered (rule 13): a revert is a failure, an RPC that
+ * Runs a candidate's complete calldata with `eth_call` and, concurrently, `eth_estimateGas` with the same
+ * state, block and gas price. Nothing is retried and no limit is lowered (rule 13): a revert is a failure, an RPC that
  * does not answer makes the candidate unverified.
  */
 export async function simulateTransaction(
@@ -52,20 +52,13 @@ export async function simulateTransaction(
     gasPrice: request.gasPrice,
     stateOverride: request.stateOverride,
   };
-  let amountOut: bigint;
-  try {
-    const result = await client.call(call);
-    if (!result.data) return { status: "failed", reason: "reverted", stage: "simulation" };
-    amountOut = request.decodeOutput(result.data);
-  } catch (error) {
-    return classify(error, "simulation");
-  }
-  try {
-    const gas = await client.estimateGas(call);
-    return { status: "simulated", amountOut, gas };
-  } catch (error) {
-    return classify(error, "gas-estimate");
-  }
+  // Both at once: the same call at the same block and state; the call's verdict comes first.
+  const [called, estimated] = await Promise.allSettled([client.call(call), client.estimateGas(call)]);
+  if (called.status === "rejected") return classify(called.reason, "simulation");
+  if (!called.value.data) return { status: "failed", reason: "reverted", stage: "simulation" };
+  const amountOut = request.decodeOutput(called.value.data);
+  if (estimated.status === "rejected") return classify(estimated.reason, "gas-estimate");
+  return { status: "simulated", amountOut, gas: estimated.value };
 }
 
 /** Decodes `Executor.swap`'s return value: the output the recipient received, net of fees. */
