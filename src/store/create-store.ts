@@ -1,8 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { Kysely, PostgresDialect } from "kysely";
-import { Migrator } from "kysely/migration";
+import { Kysely, Migrator, PostgresDialect } from "kysely";
 import pg from "pg";
 import { migrationProvider } from "./migrations.ts";
 import { pglitePool } from "./pglite-pool.ts";

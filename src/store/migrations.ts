@@ -1,5 +1,5 @@
+import type { Migration, MigrationProvider } from "kysely";
 import { type Kysely, sql } from "kysely";
-import type { Migration, MigrationProvider } from "kysely/migration";
 
 /**
  * Schema migrations, in order, kept in code so the embedded database and a Postgres server are built by the
