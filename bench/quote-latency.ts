@@ -106,7 +106,7 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
   }) as PublicClient;
   const index = createPoolIndex({ client, contracts, fromBlock: BigInt(manifest.deploymentBlock) });
   await index.sync();
-  const quote = createQuoter({ client, index, contracts, fixtures: createFixtures(client), providers: [] });
+  const quote = createQuoter({ client, index, contracts, fixtures: createFixtures(client) });
 
   const address = (symbol: string): Address =>
     symbol === "ETH"

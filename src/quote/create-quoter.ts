@@ -7,7 +7,6 @@ import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "../liquidity/pool-i
 import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { loadPoolStates } from "../liquidity/read/load-pool-states.ts";
-import type { QuoteProvider } from "../providers/provider.ts";
 import { type Edge, edgesOf } from "../routing/edge.ts";
 import { buildExecutorSwap } from "../routing/executor-calldata.ts";
 import { enumeratePaths, type Path } from "../routing/paths.ts";
@@ -38,8 +37,6 @@ export type QuoterDeps = {
   index: PoolIndex;
   contracts: Contracts;
   fixtures: ReturnType<typeof createFixtures>;
-  /** Enabled third-party providers (none until their adapters are configured). */
-  providers: readonly QuoteProvider[];
 };
 
 /** Seconds of validity given to simulated calldata; the public quote returns no transaction. */
@@ -58,13 +55,12 @@ export function createQuoter(deps: QuoterDeps) {
   return async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
     const { tokenIn, tokenOut, amountIn } = request;
     if (request.provider && request.provider !== "service") {
-      // Adapters arrive with their own issue; until one is enabled, naming it is a clear 422.
-      if (!deps.providers.some((p) => p.id === request.provider)) {
-        throw new QuoteError(
-          "PROVIDER_DISABLED",
-          `provider ${request.provider} is not enabled on this deployment`,
-        );
-      }
+      // Third-party adapters (QuoteProvider) are not integrated yet: naming one is a clear 422, never a
+      // silent fallback to direct pools.
+      throw new QuoteError(
+        "PROVIDER_DISABLED",
+        `provider ${request.provider} is not enabled on this deployment`,
+      );
     }
     const block = await upstream(() => pinBlock(client));
     // The follower keeps the index at the tip; a pool it knows that is newer than the block fails to load

@@ -32,7 +32,6 @@ beforeAll(async () => {
     index,
     contracts,
     fixtures: createFixtures(devnet.publicClient),
-    providers: [],
   });
 });
 afterAll(() => devnet?.dispose());
@@ -192,7 +191,6 @@ describe("quote pipeline on the devnet", () => {
       index: blind,
       contracts,
       fixtures: createFixtures(devnet.publicClient),
-      providers: [],
     });
     const result = await probing(
       { tokenIn: zeroAddress, tokenOut: token("USDC"), amountIn: parseEther("2") },

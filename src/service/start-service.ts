@@ -104,7 +104,6 @@ export async function startService(
       index,
       contracts: deployment.contracts,
       fixtures: createFixtures(client),
-      providers: [],
     });
     const base = createBaseApp({
       contracts: deployment.contracts,
