@@ -9,13 +9,11 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
  */
 export const ERROR_CODES = {
   INVALID_REQUEST: 400,
-  UNKNOWN_PARAMETER: 400,
   UNSUPPORTED_CHAIN: 400,
   IDENTICAL_TOKENS: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
   /** The pinned block stopped being canonical while the quote was assessed: ask again. */
   BLOCK_REORGED: 409,
   /** The token has no contract code on the chain. */
@@ -29,7 +27,6 @@ export const ERROR_CODES = {
   /** Concurrency or rate admission refused; honour Retry-After. */
   BUSY: 429,
   INTERNAL: 500,
-  UNAVAILABLE: 503,
   /** The quote exceeded its 25-second deadline. */
   QUOTE_TIMEOUT: 503,
   /** The node (or every configured RPC) did not answer. */

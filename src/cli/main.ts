@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig, SETTINGS } from "../config/config.ts";
 import { DeploymentFileError } from "../config/deployment.ts";
 import { AnvilStartError } from "../devnet/anvil.ts";
-import { startDevnet } from "../devnet/devnet.ts";
+import { configuredDevnet } from "../devnet/devnet.ts";
 import { createLogger } from "../service/logger.ts";
 import { ListenError, startService } from "../service/start-service.ts";
 
@@ -39,14 +39,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === "devnet") {
     if (config.chain.mode !== "devnet")
       throw new ConfigError("JUNCTION_RPC_URL", "`junction devnet` runs the embedded devnet; unset it");
-    const devnet = await startDevnet({
-      dataDir: config.dataDir,
-      seed: config.chain.seed,
-      port: config.chain.port,
-      blockTime: config.chain.blockTime,
-      persist: true,
-      progress: (line) => progress(`devnet: ${line}`),
-    });
+    const devnet = await configuredDevnet(config.chain, config.dataDir, progress);
     progress(`devnet ready (${devnet.boot.kind} boot in ${(devnet.boot.ms / 1000).toFixed(1)} s)`);
     progress(`  rpc      ${devnet.rpcUrl}  (chain id 4663)`);
     progress(`  manifest ${devnet.manifestPath}`);

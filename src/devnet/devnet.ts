@@ -54,6 +54,22 @@ export type Devnet = {
 
 export const DEFAULT_SEED = 4663;
 
+/** The service's devnet: configured seed, port and block time, state persisted across restarts. */
+export function configuredDevnet(
+  chain: { seed: number; port: number; blockTime: number },
+  dataDir: string,
+  progress: (line: string) => void,
+): Promise<Devnet> {
+  return startDevnet({
+    dataDir,
+    seed: chain.seed,
+    port: chain.port,
+    blockTime: chain.blockTime,
+    persist: true,
+    progress: (line) => progress(`devnet: ${line}`),
+  });
+}
+
 /**
  * Starts the embedded devnet: anvil on loopback with chain id 4663, either restored from saved state
  * (warm, seconds) or freshly deployed and seeded from the official Uniswap artifacts (cold).

@@ -15,6 +15,7 @@ import { swapRouterAbi } from "../contracts/abis/SwapRouter.ts";
 import { uniswapV2Router02Abi } from "../contracts/abis/UniswapV2Router02.ts";
 import { universalRouterAbi } from "../contracts/abis/UniversalRouter.ts";
 import { v4QuoterAbi } from "../contracts/abis/V4Quoter.ts";
+import { POOL_KEY_ABI } from "../liquidity/v4/pool-key.ts";
 
 /**
  * Swaps through one V2, one V3 and one V4 pool with the official periphery (Router02, SwapRouter, Universal
@@ -148,17 +149,7 @@ describe("swaps through the official periphery", () => {
         {
           type: "tuple",
           components: [
-            {
-              name: "poolKey",
-              type: "tuple",
-              components: [
-                { name: "currency0", type: "address" },
-                { name: "currency1", type: "address" },
-                { name: "fee", type: "uint24" },
-                { name: "tickSpacing", type: "int24" },
-                { name: "hooks", type: "address" },
-              ],
-            },
+            { ...POOL_KEY_ABI[0], name: "poolKey" },
             { name: "zeroForOne", type: "bool" },
             { name: "amountIn", type: "uint128" },
             { name: "amountOutMinimum", type: "uint128" },

@@ -1,4 +1,4 @@
-import { type Address, zeroAddress } from "viem";
+import type { Address } from "viem";
 import { assetKey, type Edge } from "../routing/edge.ts";
 import { quotePath } from "../routing/path-curve.ts";
 import { enumeratePaths } from "../routing/paths.ts";
@@ -28,5 +28,3 @@ export function gasConversion(
   if (best === 0n) return undefined;
   return (gas) => (toWei(gas) * best) / REFERENCE_WEI;
 }
-
-export const isNative = (token: Address) => token === zeroAddress || BigInt(token) === 0n;

@@ -5,7 +5,7 @@ import { createPartnerApp } from "../api/partner-app.ts";
 import { createChainClient } from "../chain/create-chain-client.ts";
 import type { Config } from "../config/config.ts";
 import { type Deployment, readDeployment } from "../config/deployment.ts";
-import { type Devnet, startDevnet } from "../devnet/devnet.ts";
+import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
 import { followChain } from "../liquidity/pool-index/follow.ts";
 import { createPoolIndex, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { PROVIDER_IDS, PROVIDER_KINDS, type ProviderStatus } from "../providers/provider-ids.ts";
@@ -45,14 +45,7 @@ export async function startService(
   let deployment: Deployment;
   let rpcUrl: string;
   if (config.chain.mode === "devnet") {
-    devnet = await startDevnet({
-      dataDir: config.dataDir,
-      seed: config.chain.seed,
-      port: config.chain.port,
-      blockTime: config.chain.blockTime,
-      persist: true,
-      progress: (line) => progress(`devnet: ${line}`),
-    });
+    devnet = await configuredDevnet(config.chain, config.dataDir, progress);
     deployment = devnet.manifest;
     rpcUrl = devnet.rpcUrl;
   } else {
