@@ -11,9 +11,27 @@ export const ERROR_CODES = {
   INVALID_REQUEST: 400,
   UNSUPPORTED_CHAIN: 400,
   IDENTICAL_TOKENS: 400,
+  /** Builder API: terms no route or policy can serve (unknown token, no route, fee above the builder's cap). */
+  UNSUPPORTED_TERMS: 400,
+  /** Builder API: an action the endpoint does not perform. */
+  UNSUPPORTED_ACTION: 400,
   UNAUTHORIZED: 401,
+  /** Builder API: the workspace's hourly allowance is spent; Retry-After says when it renews. */
+  ALLOWANCE_EXHAUSTED: 402,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  /** Builder API: no quote or swap plan with this id for this key. */
+  PLAN_NOT_FOUND: 404,
+  /** Builder profile: the code is unknown or not registered on chain. */
+  BUILDER_NOT_FOUND: 404,
+  /** The Idempotency-Key was used with a different request, or its preparation is still running. */
+  IDEMPOTENCY_CONFLICT: 409,
+  /** The quote behind the plan has expired: request a new quote. */
+  PLAN_EXPIRED: 409,
+  /** The quote cannot be settled (no on-chain registry state applies), or its transaction is not final yet. */
+  PLAN_NOT_READY: 409,
+  /** History: the cursor's finalized snapshot is no longer canonical; restart pagination. */
+  SNAPSHOT_NOT_CANONICAL: 409,
   /** The pinned block stopped being canonical while the quote was assessed: ask again. */
   BLOCK_REORGED: 409,
   /** The token has no contract code on the chain. */
@@ -26,11 +44,17 @@ export const ERROR_CODES = {
   PROVIDER_DISABLED: 422,
   /** Concurrency or rate admission refused; honour Retry-After. */
   BUSY: 429,
+  /** Builder API: the workspace's per-minute quota for this endpoint is spent; honour Retry-After. */
+  QUOTA_EXCEEDED: 429,
   INTERNAL: 500,
   /** The quote exceeded its 25-second deadline. */
   QUOTE_TIMEOUT: 503,
   /** The node (or every configured RPC) did not answer. */
   UPSTREAM_UNAVAILABLE: 503,
+  /** Swap preparation failed; its status is saved under the Idempotency-Key (check it before retrying). */
+  PREPARATION_FAILED: 503,
+  /** Builder profile: the registry is not commissioned. */
+  REGISTRY_UNCOMMISSIONED: 503,
 } as const satisfies Record<string, ContentfulStatusCode>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AuthVariables, builderAccess } from "../api/builder-access.ts";
 import { handleError } from "../api/errors.ts";
-import { type AuthVariables, requireScope } from "../api/require-scope.ts";
 import { createStore, type Store } from "../store/create-store.ts";
 import {
   authenticate,
@@ -45,6 +45,9 @@ describe.each(backends)("workspaces and keys on %s", (_, open) => {
       keyId: key.id,
       workspaceId: workspace.id,
       scopes: ["quote", "swap"],
+      builderCode: code,
+      plan: "free",
+      activated: true,
     });
   });
 
@@ -85,10 +88,10 @@ describe.each(backends)("workspaces and keys on %s", (_, open) => {
     const key = await createKey(store.db, { workspaceId: workspace.id, name: "t", scopes: ["tokens"] });
     const app = new Hono<{ Variables: AuthVariables }>();
     app.onError(handleError(() => {}));
-    app.get("/tokens", requireScope(store.db, "tokens"), (c) =>
+    app.get("/tokens", builderAccess(store.db, "tokens"), (c) =>
       c.json({ workspace: c.get("principal").workspaceId }),
     );
-    app.get("/receipts", requireScope(store.db, "receipts"), (c) => c.json({}));
+    app.get("/receipts", builderAccess(store.db, "receipts"), (c) => c.json({}));
 
     const get = (path: string, apiKey?: string) =>
       app.request(path, apiKey ? { headers: { "x-api-key": apiKey } } : {});

@@ -97,7 +97,15 @@ export async function revokeKey(db: Kysely<Database>, keyId: string, at = new Da
   return result.numUpdatedRows > 0n;
 }
 
-export type Principal = { keyId: string; workspaceId: string; scopes: Scope[] };
+/** Who is calling: the key, its scopes and its workspace (builder code, plan, activation). */
+export type Principal = {
+  keyId: string;
+  workspaceId: string;
+  scopes: Scope[];
+  builderCode: string | null;
+  plan: string;
+  activated: boolean;
+};
 export type AuthFailure = "missing" | "malformed" | "unknown" | "expired" | "revoked";
 
 /** Resolves a presented key to its workspace and scopes, or says why it is refused. */
@@ -110,11 +118,28 @@ export async function authenticate(
   if (!parseApiKey(presented)) return { failure: "malformed" };
   const key = await db
     .selectFrom("api_keys")
-    .select(["id", "workspace_id", "scopes", "expires_at", "revoked_at"])
-    .where("key_hash", "=", hashApiKey(presented))
+    .innerJoin("workspaces", "workspaces.id", "api_keys.workspace_id")
+    .select([
+      "api_keys.id",
+      "api_keys.workspace_id",
+      "api_keys.scopes",
+      "api_keys.expires_at",
+      "api_keys.revoked_at",
+      "workspaces.builder_code",
+      "workspaces.plan",
+      "workspaces.activated_at",
+    ])
+    .where("api_keys.key_hash", "=", hashApiKey(presented))
     .executeTakeFirst();
   if (!key) return { failure: "unknown" };
   if (key.revoked_at) return { failure: "revoked" };
   if (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime()) return { failure: "expired" };
-  return { keyId: key.id, workspaceId: key.workspace_id, scopes: key.scopes as Scope[] };
+  return {
+    keyId: key.id,
+    workspaceId: key.workspace_id,
+    scopes: key.scopes as Scope[],
+    builderCode: key.builder_code,
+    plan: key.plan,
+    activated: key.activated_at !== null,
+  };
 }

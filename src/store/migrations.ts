@@ -39,6 +39,72 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  "0002_quotes_preparations_settlements": {
+    async up(db: Kysely<unknown>) {
+      // Amounts are uint256: stored as numeric(78,0), read back as decimal strings (never floats).
+      const uint = sql`numeric(78, 0)`;
+      await db.schema
+        .createTable("builder_quotes")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("key_id", "text", (c) => c.notNull())
+        .addColumn("builder_code", "text", (c) => c.notNull())
+        .addColumn("payer", "text", (c) => c.notNull())
+        .addColumn("recipient", "text", (c) => c.notNull())
+        .addColumn("token_in", "text", (c) => c.notNull())
+        .addColumn("token_out", "text", (c) => c.notNull())
+        .addColumn("amount_in", uint, (c) => c.notNull())
+        .addColumn("gross_amount_out", uint, (c) => c.notNull())
+        .addColumn("route_fee", uint, (c) => c.notNull())
+        .addColumn("builder_fee", uint, (c) => c.notNull())
+        .addColumn("amount_out", uint, (c) => c.notNull())
+        .addColumn("minimum_amount_out", uint, (c) => c.notNull())
+        .addColumn("route_fee_bps", "integer", (c) => c.notNull())
+        .addColumn("builder_fee_bps", "integer", (c) => c.notNull())
+        .addColumn("policy_version", "bigint", (c) => c.notNull())
+        .addColumn("policy_source", "text", (c) => c.notNull())
+        .addColumn("builder_recipient", "text", (c) => c.notNull())
+        .addColumn("settlement_available", "boolean", (c) => c.notNull())
+        .addColumn("block_number", "bigint", (c) => c.notNull())
+        .addColumn("tx_to", "text", (c) => c.notNull())
+        .addColumn("tx_data", "text", (c) => c.notNull())
+        .addColumn("tx_value", uint, (c) => c.notNull())
+        .addColumn("expires_at", "timestamptz", (c) => c.notNull())
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await db.schema
+        .createTable("swap_preparations")
+        .addColumn("key_id", "text", (c) => c.notNull())
+        .addColumn("idempotency_key", "text", (c) => c.notNull())
+        .addColumn("quote_id", "text", (c) => c.notNull().references("builder_quotes.id").onDelete("cascade"))
+        .addColumn("request_hash", "text", (c) => c.notNull())
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("failure", "text")
+        .addColumn("response", "jsonb")
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .addPrimaryKeyConstraint("swap_preparations_pk", ["key_id", "idempotency_key"])
+        .execute();
+      await db.schema
+        .createTable("settlements")
+        .addColumn("quote_id", "text", (c) =>
+          c.primaryKey().references("builder_quotes.id").onDelete("cascade"),
+        )
+        .addColumn("key_id", "text", (c) => c.notNull())
+        .addColumn("hash", "text", (c) => c.notNull())
+        .addColumn("block_number", "bigint", (c) => c.notNull())
+        .addColumn("block_hash", "text", (c) => c.notNull())
+        .addColumn("log_index", "integer", (c) => c.notNull())
+        .addColumn("builder_code", "text", (c) => c.notNull())
+        .addColumn("token_out", "text", (c) => c.notNull())
+        .addColumn("gross_amount_out", uint, (c) => c.notNull())
+        .addColumn("route_fee", uint, (c) => c.notNull())
+        .addColumn("builder_fee", uint, (c) => c.notNull())
+        .addColumn("amount_out", uint, (c) => c.notNull())
+        .addColumn("finalized_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -35,8 +35,78 @@ export type QuotaCounterTable = {
   count: number;
 };
 
+/** numeric(78,0): written as a bigint or decimal string, read back as a decimal string. */
+type Uint = ColumnType<string, bigint | string, bigint | string>;
+/** bigint columns come back from both drivers as decimal strings. */
+type Int8 = ColumnType<string, bigint | number | string, bigint | number | string>;
+
+/** A builder quote as issued: the terms, the fees, and the exact transaction a swap preparation returns. */
+export type BuilderQuoteTable = {
+  /** bytes32 hex carried in the calldata into the settlement event. */
+  id: string;
+  workspace_id: string;
+  key_id: string;
+  builder_code: string;
+  payer: string;
+  recipient: string;
+  token_in: string;
+  token_out: string;
+  amount_in: Uint;
+  gross_amount_out: Uint;
+  route_fee: Uint;
+  builder_fee: Uint;
+  amount_out: Uint;
+  minimum_amount_out: Uint;
+  route_fee_bps: number;
+  builder_fee_bps: number;
+  policy_version: Int8;
+  policy_source: "onchain" | "local-preview";
+  builder_recipient: string;
+  settlement_available: boolean;
+  block_number: Int8;
+  tx_to: string;
+  tx_data: string;
+  tx_value: Uint;
+  expires_at: Timestamp;
+  created_at: Generated<Timestamp>;
+};
+
+/** A swap preparation under an Idempotency-Key: its saved status is the source of truth for retries. */
+export type SwapPreparationTable = {
+  key_id: string;
+  idempotency_key: string;
+  quote_id: string;
+  /** SHA-256 of the request body: the same key with a different body is a conflict. */
+  request_hash: string;
+  status: "pending" | "ready" | "failed";
+  failure: string | null;
+  response: ColumnType<unknown, string | null, string | null> | null;
+  created_at: Generated<Timestamp>;
+  updated_at: Generated<Timestamp>;
+};
+
+/** A verified, finalized attributed settlement, recorded by receipt verification. */
+export type SettlementTable = {
+  quote_id: string;
+  key_id: string;
+  hash: string;
+  block_number: Int8;
+  block_hash: string;
+  log_index: number;
+  builder_code: string;
+  token_out: string;
+  gross_amount_out: Uint;
+  route_fee: Uint;
+  builder_fee: Uint;
+  amount_out: Uint;
+  finalized_at: Generated<Timestamp>;
+};
+
 export type Database = {
   workspaces: WorkspaceTable;
   api_keys: ApiKeyTable;
   quota_counters: QuotaCounterTable;
+  builder_quotes: BuilderQuoteTable;
+  swap_preparations: SwapPreparationTable;
+  settlements: SettlementTable;
 };

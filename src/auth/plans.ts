@@ -1,0 +1,31 @@
+/**
+ * Workspace plans (SPEC "Limits", "Authentication" 6). The free plan's builder-quote rate is the SPEC's
+ * 10 per minute shared across the workspace's keys; the other figures are ours (SPEC: "not shown") and are
+ * listed in the README and by `GET /api/v2/builders/usage`.
+ */
+export const PLANS = {
+  free: { quotesPerMinute: 10, receiptsPerMinute: 60, tokensPerMinute: 60, requestsPerHour: 1_000 },
+  growth: { quotesPerMinute: 120, receiptsPerMinute: 600, tokensPerMinute: 600, requestsPerHour: 20_000 },
+} as const;
+
+export type PlanName = keyof typeof PLANS;
+export type Plan = (typeof PLANS)[PlanName];
+
+/** The quota a builder endpoint draws from: quotes and plans share one, receipts and history another, tokens/profile/usage a third. */
+export type QuotaBucket = "quote" | "receipts" | "tokens";
+
+/**
+ * Swap and registry-transaction preparation spend the hourly allowance only: each one follows a quote that
+ * already spent the per-minute quote quota.
+ */
+export type MeteredBucket = QuotaBucket | "swap";
+
+export function planOf(name: string): Plan {
+  return name in PLANS ? PLANS[name as PlanName] : PLANS.free;
+}
+
+export function perMinuteLimit(plan: Plan, bucket: QuotaBucket): number {
+  if (bucket === "quote") return plan.quotesPerMinute;
+  if (bucket === "receipts") return plan.receiptsPerMinute;
+  return plan.tokensPerMinute;
+}
