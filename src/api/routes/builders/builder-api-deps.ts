@@ -1,0 +1,21 @@
+import type { Kysely } from "kysely";
+import type { PublicClient } from "viem";
+import type { Deployment } from "../../../config/deployment.ts";
+import type { PoolIndex } from "../../../liquidity/pool-index/pool-index.ts";
+import type { QuoteRequest, QuoteResult } from "../../../quote/quote-types.ts";
+import type { Database } from "../../../store/schema.ts";
+
+/** Everything the builder endpoints need, passed in (no singletons): tests build it against anvil + PGlite. */
+export type BuilderApiDeps = {
+  db: Kysely<Database>;
+  client: PublicClient;
+  deployment: Deployment;
+  /** Pools known to the service (token pool counts; the quoter's own index). */
+  index: PoolIndex;
+  /** The comparison pipeline shared with the public quote (src/quote). */
+  quote: (request: QuoteRequest, signal: AbortSignal) => Promise<QuoteResult>;
+  /** Signs history cursors (HMAC key, at least 32 bytes); stable across the processes of one deployment. */
+  cursorSecret: Uint8Array;
+  /** Unix milliseconds; tests move it. */
+  now: () => number;
+};

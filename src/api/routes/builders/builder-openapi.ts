@@ -1,0 +1,41 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { ErrorResponseSchema } from "../../schemas/error.ts";
+
+/** The OpenAPI security scheme of the builder API: a workspace key in the `x-api-key` header. */
+export const BUILDER_SECURITY = [{ ApiKey: [] }];
+
+export function registerBuilderSecurity(app: OpenAPIHono): void {
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", {
+    type: "apiKey",
+    in: "header",
+    name: "x-api-key",
+    description:
+      "A workspace API key (`jct_…`), created with `junction key create`; server-side only. Scopes: quote, swap, tokens, receipts.",
+  });
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { "application/json": { schema: ErrorResponseSchema } },
+});
+
+/**
+ * The error responses every builder endpoint shares (SPEC "Errors", builder status table), with one body
+ * shape: `{ "error": { "code", "message", "issues"? } }`. Routes add their own 404/409/503 entries.
+ */
+export const BUILDER_ERROR_RESPONSES = {
+  400: errorResponse(
+    "INVALID_REQUEST (the rejected inputs are listed in `issues`), UNSUPPORTED_TERMS or UNSUPPORTED_ACTION",
+  ),
+  401: errorResponse("UNAUTHORIZED: missing, malformed, expired or revoked API key"),
+  402: errorResponse(
+    "ALLOWANCE_EXHAUSTED: the workspace's hourly allowance is spent; Retry-After says when it renews",
+  ),
+  403: errorResponse("FORBIDDEN: the API key lacks the endpoint's scope"),
+  429: errorResponse(
+    "QUOTA_EXCEEDED (workspace per-minute quota) or BUSY (service capacity); honour Retry-After",
+  ),
+  503: errorResponse("UPSTREAM_UNAVAILABLE: the chain node did not answer"),
+} as const;
+
+export { errorResponse };
