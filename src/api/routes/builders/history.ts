@@ -1,0 +1,143 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { BUILDER_CODE_PATTERN } from "../../../builders/builder-code.ts";
+import {
+  HistoryError,
+  type HistoryPage,
+  type HistoryResume,
+  readHistoryPage,
+} from "../../../builders/history.ts";
+import {
+  decodeHistoryCursor,
+  encodeHistoryCursor,
+  HistoryCursorError,
+} from "../../../builders/history-cursor.ts";
+import { BUILDER_LIMITS } from "../../../builders/limits.ts";
+import { builderAccess } from "../../builder-access.ts";
+import { ApiError } from "../../errors.ts";
+import { BuilderHistoryQuerySchema, BuilderHistorySchema } from "../../schemas/builder-history.ts";
+import type { BuilderApiDeps } from "./builder-api-deps.ts";
+import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY, errorResponse } from "./builder-openapi.ts";
+
+/** Page limits; the service always uses SPEC's 1000 blocks and 1000 events, tests pass smaller ones. */
+export type HistoryRouteOptions = { limits?: { blocks: number; events: number } };
+
+/**
+ * `GET /api/v2/builders/history` (scope `receipts`, drawing on the receipts quota): a builder's finalized
+ * settlement history read from the collector's events, one pinned finalized snapshot per pagination (SPEC
+ * history rules 1-6).
+ */
+export function registerHistoryRoute(
+  app: OpenAPIHono,
+  deps: BuilderApiDeps,
+  options: HistoryRouteOptions = {},
+): void {
+  const limits = options.limits ?? {
+    blocks: BUILDER_LIMITS.historyPageBlocks,
+    events: BUILDER_LIMITS.historyPageEvents,
+  };
+  const route = createRoute({
+    method: "get",
+    path: "/api/v2/builders/history",
+    tags: ["Builder"],
+    summary: "Finalized settlement history of a builder code",
+    description: [
+      "Scope `receipts`; shares the receipts quota. Reads the `Settled` events of the settlement collector directly (no saved quote records), filtered by builder id.",
+      "The first page (no `cursor`) pins the current finalized block (`finalizedThrough`, `snapshotHash`) and starts at the collector's deployment block; each page scans at most 1000 blocks, never past the pinned block, and returns at most 1000 settlements in chain order. Pass `nextCursor` unchanged as `cursor` until it is null, including after an empty page: the cursor is signed and binds the code, the snapshot and the resume position, so a cursor that was altered or belongs to another code is a 400.",
+      "Every page checks, after reading, that the pinned block is still canonical; if a reorg replaced it the page is a 409 SNAPSHOT_NOT_CANONICAL: restart pagination without a cursor.",
+      "Totals cover the page only, per output token. Suspended builders stay readable; an unregistered code is not an error, it has no settlements.",
+    ].join("\n\n"),
+    security: BUILDER_SECURITY,
+    middleware: [builderAccess(deps.db, "receipts")] as const,
+    request: { query: BuilderHistoryQuerySchema },
+    responses: {
+      200: {
+        description: "One page of finalized settlements",
+        content: { "application/json": { schema: BuilderHistorySchema } },
+      },
+      ...BUILDER_ERROR_RESPONSES,
+      400: errorResponse(
+        "INVALID_REQUEST: an invalid or unknown query parameter, no code and none on the key's workspace, or a cursor that is malformed, altered or issued for another code",
+      ),
+      409: errorResponse(
+        "SNAPSHOT_NOT_CANONICAL: the pinned finalized block is no longer canonical; restart pagination",
+      ),
+    },
+  });
+
+  app.openapi(route, async (c) => {
+    const query = c.req.valid("query");
+    const code = query.code ?? c.get("principal").builderCode;
+    if (!code) throw invalid("code", "required: the key's workspace has no builder code");
+    if (!BUILDER_CODE_PATTERN.test(code)) throw invalid("code", "must match ^[A-Za-z0-9_-]{3,32}$");
+    const collector = deps.deployment.contracts.settlementCollector;
+    let resume: HistoryResume | undefined;
+    if (query.cursor !== undefined) {
+      const cursor = decodeCursor(deps.cursorSecret, query.cursor);
+      if (cursor.code !== code) throw invalid("cursor", "the cursor belongs to another builder code");
+      if (cursor.collector !== collector.toLowerCase())
+        throw invalid("cursor", "the cursor belongs to another deployment");
+      resume = { snapshot: cursor.snapshot, position: cursor.position };
+    }
+    let page: HistoryPage;
+    try {
+      page = await readHistoryPage(deps.client, {
+        code,
+        collector,
+        deploymentBlock: BigInt(deps.deployment.deploymentBlock),
+        ...(resume ? { resume } : {}),
+        limits,
+      });
+    } catch (error) {
+      if (error instanceof HistoryError) throw new ApiError(error.code, error.message);
+      throw error;
+    }
+    const nextCursor = page.next
+      ? encodeHistoryCursor(deps.cursorSecret, { code, collector, ...page.next })
+      : null;
+    return c.json(toHistoryResponse(page, nextCursor), 200);
+  });
+}
+
+function decodeCursor(secret: Uint8Array, cursor: string) {
+  try {
+    return decodeHistoryCursor(secret, cursor);
+  } catch (error) {
+    if (error instanceof HistoryCursorError) throw invalid("cursor", error.message);
+    throw error;
+  }
+}
+
+const invalid = (path: string, message: string) =>
+  new ApiError("INVALID_REQUEST", "the request is invalid", [{ path, message }]);
+
+/** Domain page to wire format: amounts and block numbers as decimal strings. */
+function toHistoryResponse(page: HistoryPage, nextCursor: string | null) {
+  return {
+    code: page.code,
+    builderId: page.builderId,
+    settlements: page.settlements.map((s) => ({
+      ...s,
+      amountIn: s.amountIn.toString(),
+      grossAmountOut: s.grossAmountOut.toString(),
+      routeFee: s.routeFee.toString(),
+      builderFee: s.builderFee.toString(),
+      amountOut: s.amountOut.toString(),
+      policyVersion: s.policyVersion.toString(),
+      blockNumber: s.blockNumber.toString(),
+    })),
+    nextCursor,
+    finalizedThrough: page.snapshot.finalizedThrough.toString(),
+    totalsByToken: page.totalsByToken.map((t) => ({
+      tokenOut: t.tokenOut,
+      grossAmountOut: t.grossAmountOut.toString(),
+      routeFee: t.routeFee.toString(),
+      builderFee: t.builderFee.toString(),
+      amountOut: t.amountOut.toString(),
+      count: t.count,
+    })),
+    totalsScope: "page" as const,
+    scannedFrom: page.scannedFrom.toString(),
+    scannedThrough: page.scannedThrough.toString(),
+    snapshotHash: page.snapshot.snapshotHash,
+  };
+}

@@ -1,0 +1,264 @@
+import { type Address, BaseError, BlockNotFoundError, getAbiItem, type Hex, type PublicClient } from "viem";
+import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
+import { builderIdOf } from "./builder-code.ts";
+import { BUILDER_LIMITS } from "./limits.ts";
+
+/** The reads history needs: `eth_getLogs` and `eth_getBlockByNumber` (tag `finalized` and by number). */
+export type HistoryClient = Pick<PublicClient, "getBlock" | "getLogs">;
+
+/** The finalized block a pagination is pinned to: every page reads up to it and checks it is still canonical. */
+export type HistorySnapshot = { finalizedThrough: bigint; snapshotHash: Hex };
+
+/** Where a page starts: block `block`, skipping its events up to and including `afterLogIndex` (null: none). */
+export type HistoryPosition = { block: bigint; afterLogIndex: number | null };
+
+/** What a follow-up page needs; the API carries it in the signed cursor. */
+export type HistoryResume = { snapshot: HistorySnapshot; position: HistoryPosition };
+
+/** One `Settled` event of the collector, as a SPEC settlement entry (amounts still bigint). */
+export type SettlementEntry = {
+  quoteId: Hex;
+  builderCode: string;
+  builderId: Hex;
+  keyIdHash: Hex;
+  payer: Address;
+  recipient: Address;
+  tokenIn: Address;
+  amountIn: bigint;
+  tokenOut: Address;
+  grossAmountOut: bigint;
+  routeFee: bigint;
+  builderFee: bigint;
+  amountOut: bigint;
+  builderRecipient: Address;
+  policyVersion: bigint;
+  hash: Hex;
+  blockNumber: bigint;
+  blockHash: Hex;
+  logIndex: number;
+  status: "finalized";
+};
+
+/** Sums of one output token's settlements on a page. */
+export type TokenTotals = {
+  tokenOut: Address;
+  grossAmountOut: bigint;
+  routeFee: bigint;
+  builderFee: bigint;
+  amountOut: bigint;
+  count: number;
+};
+
+export type HistoryPage = {
+  code: string;
+  builderId: Hex;
+  snapshot: HistorySnapshot;
+  /** Inclusive block range this page read; `scannedThrough = scannedFrom - 1` when nothing was left to read. */
+  scannedFrom: bigint;
+  scannedThrough: bigint;
+  settlements: SettlementEntry[];
+  totalsByToken: TokenTotals[];
+  /** Null once the snapshot is complete. */
+  next: HistoryResume | null;
+};
+
+export type HistoryPageRequest = {
+  code: string;
+  /** The reviewed collector (SPEC history rule 1). */
+  collector: Address;
+  /** The collector's deployment block: the first page starts there. */
+  deploymentBlock: bigint;
+  /** Absent on the first page, which pins the current finalized block. */
+  resume?: HistoryResume;
+  /** Page limits (SPEC history rule 2); smaller values only in tests. */
+  limits?: { blocks: number; events: number };
+};
+
+/** Why a page could not be read; the API maps each code to its status. */
+export class HistoryError extends Error {
+  override name = "HistoryError";
+  constructor(
+    readonly code: "SNAPSHOT_NOT_CANONICAL" | "UPSTREAM_UNAVAILABLE",
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+const SETTLED = getAbiItem({ abi: settlementCollectorArtifact.abi, name: "Settled" });
+
+/**
+ * Reads one page of a builder's finalized settlement history straight from the collector's `Settled` events
+ * (SPEC history rules 1-6): at most `limits.blocks` blocks and `limits.events` events, in chain order
+ * (block, then log index). The first page pins the current finalized block; every page reads up to it and,
+ * after reading, checks that the pinned block still has the pinned hash (else SNAPSHOT_NOT_CANONICAL: a reorg
+ * reached below finality, restart). Blocks at or below a canonical finalized block are canonical, so that one
+ * check covers every log read. When the event cap cuts a block range, the next page resumes right after the
+ * last returned event. History reads events only: a suspended builder stays readable, an unregistered code
+ * has no events.
+ */
+export async function readHistoryPage(
+  client: HistoryClient,
+  request: HistoryPageRequest,
+): Promise<HistoryPage> {
+  const limits = request.limits ?? {
+    blocks: BUILDER_LIMITS.historyPageBlocks,
+    events: BUILDER_LIMITS.historyPageEvents,
+  };
+  if (!(limits.blocks >= 1 && limits.events >= 1)) throw new RangeError("page limits must be at least 1");
+  const builderId = builderIdOf(request.code);
+  const snapshot = request.resume?.snapshot ?? (await pinFinalized(client));
+  const position = request.resume?.position ?? { block: request.deploymentBlock, afterLogIndex: null };
+  const from = position.block;
+  const to = min(from + BigInt(limits.blocks) - 1n, snapshot.finalizedThrough);
+
+  const logs =
+    from > to ? [] : await upstream(() => readSettled(client, request.collector, builderId, from, to));
+  await assertCanonical(client, snapshot);
+
+  const entries = logs
+    .map((log) => toEntry(request.code, log))
+    .filter(
+      (entry) =>
+        entry.blockNumber > from ||
+        position.afterLogIndex === null ||
+        entry.logIndex > position.afterLogIndex,
+    )
+    .sort((a, b) =>
+      a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : a.blockNumber < b.blockNumber ? -1 : 1,
+    );
+
+  let settlements = entries;
+  let scannedThrough = from > to ? from - 1n : to;
+  let next: HistoryPosition | null =
+    to < snapshot.finalizedThrough ? { block: to + 1n, afterLogIndex: null } : null;
+  if (entries.length > limits.events) {
+    settlements = entries.slice(0, limits.events);
+    const last = settlements.at(-1)!;
+    scannedThrough = last.blockNumber;
+    next = { block: last.blockNumber, afterLogIndex: last.logIndex };
+  }
+  return {
+    code: request.code,
+    builderId,
+    snapshot,
+    scannedFrom: from,
+    scannedThrough,
+    settlements,
+    totalsByToken: totalsByToken(settlements),
+    next: next ? { snapshot, position: next } : null,
+  };
+}
+
+/** SPEC history rule 4: sums per output-token address, never across tokens; ordered by address. */
+export function totalsByToken(settlements: readonly SettlementEntry[]): TokenTotals[] {
+  const byToken = new Map<string, TokenTotals>();
+  for (const s of settlements) {
+    const key = s.tokenOut.toLowerCase();
+    const totals = byToken.get(key) ?? {
+      tokenOut: s.tokenOut,
+      grossAmountOut: 0n,
+      routeFee: 0n,
+      builderFee: 0n,
+      amountOut: 0n,
+      count: 0,
+    };
+    totals.grossAmountOut += s.grossAmountOut;
+    totals.routeFee += s.routeFee;
+    totals.builderFee += s.builderFee;
+    totals.amountOut += s.amountOut;
+    totals.count += 1;
+    byToken.set(key, totals);
+  }
+  return [...byToken.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, totals]) => totals);
+}
+
+async function pinFinalized(client: HistoryClient): Promise<HistorySnapshot> {
+  const block = await upstream(() => client.getBlock({ blockTag: "finalized" }));
+  return { finalizedThrough: block.number, snapshotHash: block.hash };
+}
+
+async function assertCanonical(client: HistoryClient, snapshot: HistorySnapshot): Promise<void> {
+  let hash: Hex | null;
+  try {
+    hash = (await client.getBlock({ blockNumber: snapshot.finalizedThrough })).hash;
+  } catch (error) {
+    // The chain no longer reaches the pinned height: it was reorged to a shorter one.
+    if (error instanceof BlockNotFoundError) hash = null;
+    else throw unavailable(error);
+  }
+  if (hash?.toLowerCase() !== snapshot.snapshotHash.toLowerCase())
+    throw new HistoryError(
+      "SNAPSHOT_NOT_CANONICAL",
+      `block ${snapshot.finalizedThrough} is no longer ${snapshot.snapshotHash}: restart pagination`,
+    );
+}
+
+const readSettled = (
+  client: HistoryClient,
+  collector: Address,
+  builderId: Hex,
+  fromBlock: bigint,
+  toBlock: bigint,
+) =>
+  client.getLogs({
+    address: collector,
+    event: SETTLED,
+    args: { builderId },
+    fromBlock,
+    toBlock,
+    strict: true,
+  });
+
+type SettledLog = Awaited<ReturnType<typeof readSettled>>[number];
+
+function toEntry(code: string, log: SettledLog): SettlementEntry {
+  const { args } = log;
+  if (
+    log.blockNumber === null ||
+    log.blockHash === null ||
+    log.transactionHash === null ||
+    log.logIndex === null
+  )
+    throw new HistoryError("UPSTREAM_UNAVAILABLE", "the chain node returned a pending log");
+  return {
+    quoteId: args.quoteId,
+    builderCode: code,
+    builderId: args.builderId,
+    keyIdHash: args.keyIdHash,
+    payer: args.payer,
+    recipient: args.recipient,
+    tokenIn: args.tokenIn,
+    amountIn: args.amountIn,
+    tokenOut: args.tokenOut,
+    grossAmountOut: args.grossAmountOut,
+    routeFee: args.routeFee,
+    builderFee: args.builderFee,
+    amountOut: args.amountOut,
+    builderRecipient: args.builderRecipient,
+    policyVersion: args.policyVersion,
+    hash: log.transactionHash,
+    blockNumber: log.blockNumber,
+    blockHash: log.blockHash,
+    logIndex: log.logIndex,
+    status: "finalized",
+  };
+}
+
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** Any viem RPC or transport error is the node failing to answer; its body never leaves this module. */
+async function upstream<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    throw unavailable(error);
+  }
+}
+
+function unavailable(error: unknown): unknown {
+  return error instanceof BaseError
+    ? new HistoryError("UPSTREAM_UNAVAILABLE", "the chain node did not answer", { cause: error })
+    : error;
+}
