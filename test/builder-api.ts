@@ -6,6 +6,7 @@ import { registerBuilderRoutes } from "../src/api/routes/builders/register-build
 import type { Scope } from "../src/auth/api-key.ts";
 import { createKey, createWorkspace, markActivated } from "../src/auth/keys.ts";
 import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
+import { createAdmission } from "../src/quote/admission.ts";
 import { createQuoter } from "../src/quote/create-quoter.ts";
 import { createFixtures } from "../src/simulation/fixtures.ts";
 import { createStore, type Store } from "../src/store/create-store.ts";
@@ -54,12 +55,15 @@ export async function createBuilderTestApi(
   const contracts = devnet.manifest.contracts;
   const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
   await index.sync();
+  const fixtures = createFixtures(client);
   const deps: BuilderApiDeps = {
     db: store.db,
     client,
     deployment: devnet.manifest,
     index,
-    quote: createQuoter({ client, index, contracts, fixtures: createFixtures(client) }),
+    quote: createQuoter({ client, index, contracts, fixtures }),
+    fixtures,
+    admission: createAdmission({ perMinute: 10_000 }),
     cursorSecret: randomBytes(32),
     now: options.now ?? Date.now,
   };

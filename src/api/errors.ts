@@ -13,6 +13,10 @@ export const ERROR_CODES = {
   IDENTICAL_TOKENS: 400,
   /** Builder API: terms no route or policy can serve (unknown token, no route, fee above the builder's cap). */
   UNSUPPORTED_TERMS: 400,
+  /** Builder API: the builder fee asked for exceeds the builder's on-chain cap. */
+  BUILDER_FEE_ABOVE_CAP: 400,
+  /** Receipts: the transaction reverted, or does not settle this quote for this key. */
+  RECEIPT_MISMATCH: 400,
   /** Builder API: an action the endpoint does not perform. */
   UNSUPPORTED_ACTION: 400,
   UNAUTHORIZED: 401,

@@ -18,3 +18,11 @@ export const PARTNER_LIMITS = {
   slippageBps: { min: 0, max: 500, default: 50 },
   deadlineSeconds: { max: 3_600, default: 600 },
 } as const;
+
+/** How long a builder quote can be turned into a swap preparation (`expiresAt`), and the prepared
+ * transaction's own deadline after the quote (it reverts after it). */
+export const BUILDER_QUOTE_TIMES = {
+  quoteTtlSeconds: 120,
+  transactionDeadlineSeconds: 600,
+  defaultSlippageBps: 50,
+} as const;

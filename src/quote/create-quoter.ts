@@ -1,4 +1,12 @@
-import { type Address, BaseError, type PublicClient, zeroHash } from "viem";
+import {
+  type Address,
+  BaseError,
+  ContractFunctionExecutionError,
+  ContractFunctionRevertedError,
+  type PublicClient,
+  zeroAddress,
+  zeroHash,
+} from "viem";
 import { gasPriceAt } from "../chain/gas-price.ts";
 import { pinBlock } from "../chain/pin-block.ts";
 import type { Contracts } from "../config/deployment.ts";
@@ -23,7 +31,9 @@ import { gasConversion } from "./gas-conversion.ts";
 import { QUOTE_LIMITS } from "./limits.ts";
 import {
   type Assessment,
+  type BuilderStanding,
   type Candidate,
+  type FeeTerms,
   type QuotedHop,
   QuoteError,
   type QuoteRequest,
@@ -68,11 +78,11 @@ export function createQuoter(deps: QuoterDeps) {
     if (!index.syncedTo()) await upstream(() => index.sync(block));
     signal.throwIfAborted();
 
-    const [gasPrice, , loaded, fee] = await Promise.all([
+    const [gasPrice, , loaded, fees] = await Promise.all([
       upstream(() => gasPriceAt(client, block)),
       checkTokens(client, [tokenIn, tokenOut], block.number),
       upstream(() => loadEdges(selectPools(index, tokenIn, tokenOut, weth), block.number)),
-      upstream(() => routeFee(tokenIn, tokenOut, block.number)),
+      upstream(() => feeTermsAt(request, block.number)),
     ]);
     let { edges, pools } = loaded;
     let paths = executablePaths(edges, tokenIn, tokenOut);
@@ -99,7 +109,7 @@ export function createQuoter(deps: QuoterDeps) {
     const gasToOut = gasConversion(edges, tokenOut, weth, gasPrice);
     const routes = searchRoutes(paths, { amountIn, ...(gasToOut ? { gasToOut } : {}) });
     const candidates = dedupe(
-      routes.flatMap((route, i) => serviceCandidate(request, route, i, fee.bps, block.timestamp) ?? []),
+      routes.flatMap((route, i) => serviceCandidate(request, route, i, fees, block.timestamp) ?? []),
     );
     if (candidates.length === 0)
       throw new QuoteError("NO_ROUTE", "no verified pool path connects the pair for this amount");
@@ -125,11 +135,13 @@ export function createQuoter(deps: QuoterDeps) {
     }
     if (!gasToOut)
       warnings.push("no gas conversion into the output token; candidates are ranked by output alone");
+    if (fees.builder?.registered && !fees.builder.enabled)
+      warnings.push("the builder is suspended: no builder fee is charged");
     return {
       request,
       block,
       gasPrice,
-      policyVersion: fee.policyVersion,
+      fees,
       selected,
       comparison: assessments,
       search: { pools: pools.length, paths: paths.length, fallbackProbe },
@@ -184,15 +196,69 @@ export function createQuoter(deps: QuoterDeps) {
     return { keys: keys.length, pools };
   }
 
-  async function routeFee(tokenIn: Address, tokenOut: Address, blockNumber: bigint) {
-    const [bps, policyVersion] = await client.readContract({
-      address: contracts.builderRegistry,
-      abi: builderRegistryArtifact.abi,
-      functionName: "routeFeeBps",
-      args: [tokenIn, tokenOut, zeroHash],
-      blockNumber,
-    });
-    return { bps: Number(bps), policyVersion: Number(policyVersion) };
+  /**
+   * The fees the executor will charge, read at the quote block: `feePolicy` (route fee, the builder's cap
+   * and payout wallet; nothing while uncommissioned, nothing for a suspended or unknown builder) and, for a
+   * builder quote, the builder's standing and default fee. A builder fee above the cap is refused, never
+   * silently lowered.
+   */
+  async function feeTermsAt(request: QuoteRequest, blockNumber: bigint): Promise<FeeTerms> {
+    const registry = { address: contracts.builderRegistry, abi: builderRegistryArtifact.abi, blockNumber };
+    const builderId = request.builder?.id ?? zeroHash;
+    const [policy, standing] = await Promise.all([
+      client.readContract({
+        ...registry,
+        functionName: "feePolicy",
+        args: [request.tokenIn, request.tokenOut, builderId],
+      }),
+      request.builder ? builderStanding(builderId, blockNumber) : null,
+    ]);
+    let builderBps = 0;
+    if (standing?.registered && standing.enabled) {
+      const asked = request.builder?.feeBps ?? standing.defaultFeeBps;
+      if (asked > standing.maxFeeBps)
+        throw new QuoteError(
+          "BUILDER_FEE_ABOVE_CAP",
+          `builderFeeBps ${asked} exceeds the builder's cap of ${standing.maxFeeBps}`,
+        );
+      builderBps = Math.min(asked, policy.builderFeeCapBps);
+    } else if (standing && !standing.registered) {
+      // No registry state applies: a local preview with the fee asked for (the executor would pay none).
+      builderBps = request.builder?.feeBps ?? 0;
+    }
+    return {
+      routeBps: policy.routeFeeBps,
+      builderBps,
+      builderRecipient: builderBps > 0 ? policy.builderRecipient : zeroAddress,
+      policyVersion: Number(policy.policyVersion),
+      builder: standing,
+    };
+  }
+
+  async function builderStanding(builderId: `0x${string}`, blockNumber: bigint): Promise<BuilderStanding> {
+    try {
+      const profile = await client.readContract({
+        address: contracts.builderRegistry,
+        abi: builderRegistryArtifact.abi,
+        functionName: "builderById",
+        args: [builderId],
+        blockNumber,
+      });
+      return {
+        registered: true,
+        enabled: profile.enabled,
+        defaultFeeBps: profile.builderFeeBps,
+        maxFeeBps: profile.maxBuilderFeeBps,
+        recipient: profile.recipient,
+      };
+    } catch (error) {
+      const revert =
+        error instanceof ContractFunctionExecutionError && error.cause instanceof ContractFunctionRevertedError
+          ? error.cause
+          : undefined;
+      if (revert?.data?.errorName === "UnknownBuilder") return { registered: false };
+      throw error;
+    }
   }
 
   /** Builds a direct-pool candidate's complete calldata, or nothing when the executor could not run it. */
@@ -200,13 +266,15 @@ export function createQuoter(deps: QuoterDeps) {
     request: QuoteRequest,
     route: ReturnType<typeof searchRoutes>[number],
     order: number,
-    feeBps: number,
+    fees: FeeTerms,
     timestamp: bigint,
   ): Candidate | undefined {
     const encoded = executorRoute(route.branches, request.tokenIn, request.tokenOut, weth);
     if (!encoded) return undefined;
-    const fee = (route.amountOut * BigInt(feeBps)) / 10_000n;
-    const amountOut = route.amountOut - fee;
+    // Each fee rounds down on its own, exactly as the executor's FeeMath does.
+    const fee = (route.amountOut * BigInt(fees.routeBps)) / 10_000n;
+    const builderFee = (route.amountOut * BigInt(fees.builderBps)) / 10_000n;
+    const amountOut = route.amountOut - fee - builderFee;
     const tx = buildExecutorSwap({
       executor: contracts.executor,
       tokenIn: request.tokenIn,
@@ -216,8 +284,9 @@ export function createQuoter(deps: QuoterDeps) {
       minOut: amountOut,
       recipient: SYNTHETIC_CALLER,
       deadline: timestamp + SIMULATION_DEADLINE_S,
-      maxRouteFeeBps: feeBps,
-      maxBuilderFeeBps: 0,
+      maxRouteFeeBps: fees.routeBps,
+      maxBuilderFeeBps: fees.builderBps,
+      ...(request.builder ? { builderId: request.builder.id } : {}),
       route: encoded,
     });
     const hopCount = route.branches.reduce((sum, branch) => sum + branch.path.length, 0);
@@ -225,8 +294,10 @@ export function createQuoter(deps: QuoterDeps) {
       id: `service-${order + 1}`,
       provider: "service",
       amountOut,
-      feeBps,
+      grossAmountOut: route.amountOut,
+      feeBps: fees.routeBps,
       fee,
+      builderFee,
       description: `${route.branches.length} branch${route.branches.length > 1 ? "es" : ""}, ${hopCount} hop${hopCount > 1 ? "s" : ""}`,
       branches: route.branches.map((branch) => ({
         amountIn: branch.amountIn,

@@ -10,6 +10,31 @@ export type QuoteRequest = {
   amountIn: bigint;
   /** Restricts the comparison to one source; execution checks stay on (SPEC comparison rule 8). */
   provider?: ProviderId;
+  /**
+   * Builder quotes: the builder the trade is attributed to (`builderIdOf(code)`) and the builder fee asked
+   * for (default: the builder's registered default). Fees then come from the registry at the quote block.
+   */
+  builder?: { id: Hex; feeBps?: number };
+};
+
+/** What the registry says the builder is at the quote block (builder quotes only). */
+export type BuilderStanding =
+  | { registered: false }
+  | { registered: true; enabled: boolean; defaultFeeBps: number; maxFeeBps: number; recipient: Address };
+
+/**
+ * The fees a quote was priced with: exactly what the executor will charge, read from the registry's
+ * `feePolicy` at the quote block (no fee at all while the registry is uncommissioned; a suspended or unknown
+ * builder is never paid).
+ */
+export type FeeTerms = {
+  routeBps: number;
+  builderBps: number;
+  /** Zero address when no builder is paid. */
+  builderRecipient: Address;
+  policyVersion: number;
+  /** Null on public quotes. */
+  builder: BuilderStanding | null;
 };
 
 export type QuotedHop = {
@@ -24,10 +49,14 @@ export type QuotedHop = {
 export type Candidate = {
   id: string;
   provider: ProviderId;
-  /** The candidate's original quote, to the recipient (after the service fee on direct-pool routes). */
+  /** The candidate's original quote, to the recipient (after the service and builder fees on direct-pool routes). */
   amountOut: bigint;
+  /** Output before fees. */
+  grossAmountOut: bigint;
+  /** Service fee bps and amount; zero on aggregator quotes (their fees are in the price, SPEC rule 2). */
   feeBps: number;
   fee: bigint;
+  builderFee: bigint;
   description: string;
   /** Direct-pool candidates only: the branches that produced the quote. */
   branches: { amountIn: bigint; amountOut: bigint; hops: QuotedHop[] }[];
@@ -47,7 +76,7 @@ export type QuoteResult = {
   request: QuoteRequest;
   block: { number: bigint; hash: Hex; timestamp: bigint };
   gasPrice: bigint;
-  policyVersion: number | null;
+  fees: FeeTerms;
   selected: Assessment;
   comparison: Assessment[];
   /** What the search looked at: pools loaded, executable paths, and the fallback probe if it ran (rule 11). */
@@ -65,7 +94,8 @@ export class QuoteError extends Error {
       | "NO_EXECUTABLE_ROUTE"
       | "PROVIDER_DISABLED"
       | "UPSTREAM_UNAVAILABLE"
-      | "BLOCK_REORGED",
+      | "BLOCK_REORGED"
+      | "BUILDER_FEE_ABOVE_CAP",
     message: string,
   ) {
     super(message);

@@ -25,7 +25,14 @@ export type Fixture =
     }
   | { status: "unsupported"; reason: "balance-slot-not-found" | "allowance-slot-not-found" };
 
-export type FixtureRequest = { tokenIn: Address; amountIn: bigint; spender: Address; blockNumber: bigint };
+export type FixtureRequest = {
+  tokenIn: Address;
+  amountIn: bigint;
+  spender: Address;
+  blockNumber: bigint;
+  /** Who holds the input: the synthetic caller (quotes), or a real payer (swap preparation). */
+  caller?: Address;
+};
 
 /**
  * Builds the state a candidate is simulated on: the synthetic caller holds exactly `amountIn` of the input
@@ -38,11 +45,11 @@ export type FixtureRequest = { tokenIn: Address; amountIn: bigint; spender: Addr
 export function createFixtures(client: Pick<PublicClient, "createAccessList" | "call">) {
   const slots = new Map<string, Promise<TokenSlots>>();
 
-  const slotsOf = (token: Address, spender: Address, blockNumber: bigint) => {
-    const key = `${token.toLowerCase()}:${spender.toLowerCase()}`;
+  const slotsOf = (token: Address, holder: Address, spender: Address, blockNumber: bigint) => {
+    const key = `${token.toLowerCase()}:${holder.toLowerCase()}:${spender.toLowerCase()}`;
     let found = slots.get(key);
     if (!found) {
-      found = detectTokenSlots(client, token, SYNTHETIC_CALLER, spender, blockNumber);
+      found = detectTokenSlots(client, token, holder, spender, blockNumber);
       // A failed detection (RPC trouble) is not remembered: the next request tries again.
       found.catch(() => slots.delete(key));
       slots.set(key, found);
@@ -52,19 +59,20 @@ export function createFixtures(client: Pick<PublicClient, "createAccessList" | "
 
   return async function fixtureFor(request: FixtureRequest): Promise<Fixture> {
     const { tokenIn, amountIn, spender, blockNumber } = request;
+    const caller = request.caller ?? SYNTHETIC_CALLER;
     if (tokenIn === zeroAddress) {
       return {
         status: "ready",
-        caller: SYNTHETIC_CALLER,
-        stateOverride: [{ address: SYNTHETIC_CALLER, balance: amountIn + GAS_ALLOWANCE_WEI }],
+        caller,
+        stateOverride: [{ address: caller, balance: amountIn + GAS_ALLOWANCE_WEI }],
         validation: Promise.resolve("exact"),
       };
     }
-    const layout = await slotsOf(tokenIn, spender, blockNumber);
+    const layout = await slotsOf(tokenIn, caller, spender, blockNumber);
     if (layout.status === "unsupported") return layout;
     const value = toHex(amountIn, { size: 32 });
     const stateOverride: StateOverride = [
-      { address: SYNTHETIC_CALLER, balance: GAS_ALLOWANCE_WEI },
+      { address: caller, balance: GAS_ALLOWANCE_WEI },
       {
         address: tokenIn,
         stateDiff: [
@@ -78,15 +86,13 @@ export function createFixtures(client: Pick<PublicClient, "createAccessList" | "
       return result.data ? hexToBigInt(result.data) : undefined;
     };
     const validation = Promise.all([
-      read(encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [SYNTHETIC_CALLER] })),
-      read(
-        encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [SYNTHETIC_CALLER, spender] }),
-      ),
+      read(encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [caller] })),
+      read(encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [caller, spender] })),
     ]).then(([balance, allowance]): "exact" | "mismatch" =>
       balance === amountIn && allowance === amountIn ? "exact" : "mismatch",
     );
     // Observed by the caller; never an unhandled rejection if it fails first.
     validation.catch(() => undefined);
-    return { status: "ready", caller: SYNTHETIC_CALLER, stateOverride, validation };
+    return { status: "ready", caller, stateOverride, validation };
   };
 }

@@ -35,6 +35,9 @@ export type QuotaCounterTable = {
   count: number;
 };
 
+/** A timestamp the database defaults (`now()`) and the code may still set. */
+type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+
 /** numeric(78,0): written as a bigint or decimal string, read back as a decimal string. */
 type Uint = ColumnType<string, bigint | string, bigint | string>;
 /** bigint columns come back from both drivers as decimal strings. */
@@ -68,7 +71,7 @@ export type BuilderQuoteTable = {
   tx_data: string;
   tx_value: Uint;
   expires_at: Timestamp;
-  created_at: Generated<Timestamp>;
+  created_at: DefaultedTimestamp;
 };
 
 /** A swap preparation under an Idempotency-Key: its saved status is the source of truth for retries. */
@@ -81,8 +84,8 @@ export type SwapPreparationTable = {
   status: "pending" | "ready" | "failed";
   failure: string | null;
   response: ColumnType<unknown, string | null, string | null> | null;
-  created_at: Generated<Timestamp>;
-  updated_at: Generated<Timestamp>;
+  created_at: DefaultedTimestamp;
+  updated_at: DefaultedTimestamp;
 };
 
 /** A verified, finalized attributed settlement, recorded by receipt verification. */
@@ -99,7 +102,7 @@ export type SettlementTable = {
   route_fee: Uint;
   builder_fee: Uint;
   amount_out: Uint;
-  finalized_at: Generated<Timestamp>;
+  finalized_at: DefaultedTimestamp;
 };
 
 export type Database = {

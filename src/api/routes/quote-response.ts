@@ -15,22 +15,9 @@ export function toQuoteResponse(result: QuoteResult): QuoteResponse {
     amountIn: request.amountIn.toString(),
     provider: selected.provider,
     amountOut: selected.amountOut.toString(),
-    fee: { bps: selected.feeBps, amount: selected.fee.toString(), policyVersion: result.policyVersion },
+    fee: { bps: selected.feeBps, amount: selected.fee.toString(), policyVersion: result.fees.policyVersion },
     block: { number: block.number.toString(), hash: block.hash },
-    route: selected.branches.map((branch) => ({
-      amountIn: branch.amountIn.toString(),
-      amountOut: branch.amountOut.toString(),
-      hops: branch.hops.map((hop) => ({
-        kind: hop.pool.kind,
-        pool: poolRef(hop.pool),
-        tokenIn: hop.tokenIn,
-        tokenOut: hop.tokenOut,
-        fee: hop.pool.fee,
-        ...(hop.pool.kind === "v2" ? {} : { tickSpacing: hop.pool.tickSpacing }),
-        amountIn: hop.amountIn.toString(),
-        amountOut: hop.amountOut.toString(),
-      })),
-    })),
+    route: routeBranches(selected),
     execution: { ...execution(selected, gasPrice), block: block.number.toString() },
     comparison: result.comparison.map((candidate) => ({
       id: candidate.id,
@@ -43,6 +30,24 @@ export function toQuoteResponse(result: QuoteResult): QuoteResponse {
     search: result.search,
     warnings: result.warnings,
   };
+}
+
+/** The selected route's branches and hops, amounts as decimal strings. */
+export function routeBranches(selected: Assessment) {
+  return selected.branches.map((branch) => ({
+    amountIn: branch.amountIn.toString(),
+    amountOut: branch.amountOut.toString(),
+    hops: branch.hops.map((hop) => ({
+      kind: hop.pool.kind,
+      pool: poolRef(hop.pool),
+      tokenIn: hop.tokenIn,
+      tokenOut: hop.tokenOut,
+      fee: hop.pool.fee,
+      ...(hop.pool.kind === "v2" ? {} : { tickSpacing: hop.pool.tickSpacing }),
+      amountIn: hop.amountIn.toString(),
+      amountOut: hop.amountOut.toString(),
+    })),
+  }));
 }
 
 function execution(candidate: Assessment, gasPrice: bigint) {

@@ -1,8 +1,8 @@
 import { z } from "@hono/zod-openapi";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 
-const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
-const Uint = z.string().regex(/^[0-9]+$/, "must be a decimal integer string");
+export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+export const Uint = z.string().regex(/^[0-9]+$/, "must be a decimal integer string");
 
 /** `GET /api/v2/quote` query: strict, so an unknown parameter is a 400 naming it. */
 export const QuoteQuerySchema = z
@@ -34,6 +34,11 @@ const Hop = z.object({
   amountIn: Uint,
   amountOut: Uint,
 });
+
+/** One branch of a direct-pool route: its share of the input and its hops, in execution order. */
+export const RouteBranch = z
+  .object({ amountIn: Uint, amountOut: Uint, hops: z.array(Hop) })
+  .openapi("RouteBranch");
 
 const Execution = z.object({
   status: z.enum(["simulated", "unverified", "failed", "expired"]).openapi({
@@ -101,7 +106,7 @@ export const QuoteResponseSchema = z
     block: z
       .object({ number: Uint, hash: z.string() })
       .openapi({ description: "The one block every candidate was assessed at." }),
-    route: z.array(z.object({ amountIn: Uint, amountOut: Uint, hops: z.array(Hop) })).openapi({
+    route: z.array(RouteBranch).openapi({
       description: "Branches of the selected direct-pool route (empty for aggregator candidates).",
     }),
     execution: Execution.extend({ block: Uint }),

@@ -2,10 +2,24 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { registerBuilderSecurity } from "./builder-openapi.ts";
 import { registerHistoryRoute } from "./history.ts";
+import { registerIntegrationRoute } from "./integration.ts";
+import { registerProfileRoute } from "./profile.ts";
+import { registerBuilderQuoteRoute } from "./quote.ts";
+import { registerReceiptRoute } from "./receipts.ts";
+import { registerSwapRoutes } from "./swaps.ts";
+import { registerTokensRoute } from "./tokens.ts";
+import { registerUsageRoute } from "./usage.ts";
 
 /** Mounts the builder API (`/api/v2/builders/*`, SPEC "Builder API") on the {base_url} app. */
 export function registerBuilderRoutes(app: OpenAPIHono, deps: BuilderApiDeps): void {
   registerBuilderSecurity(app);
+  registerBuilderQuoteRoute(app, deps);
+  registerSwapRoutes(app, deps);
+  registerReceiptRoute(app, deps);
   registerHistoryRoute(app, deps);
+  registerIntegrationRoute(app, deps);
+  registerProfileRoute(app, deps);
+  registerTokensRoute(app, deps);
+  registerUsageRoute(app, deps);
   void deps;
 }

@@ -1,0 +1,118 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Address } from "viem";
+import { issueBuilderQuote } from "../../../builders/builder-quote.ts";
+import { BUILDER_QUOTE_TIMES } from "../../../builders/limits.ts";
+import { builderAccess } from "../../builder-access.ts";
+import { ApiError } from "../../errors.ts";
+import { BuilderQuoteQuerySchema, BuilderQuoteResponseSchema } from "../../schemas/builder-quote.ts";
+import { routeBranches } from "../quote-response.ts";
+import type { BuilderApiDeps } from "./builder-api-deps.ts";
+import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
+import { builderQuoteError } from "./quote-errors.ts";
+
+const MAX_UINT256 = 2n ** 256n - 1n;
+
+/** `GET /api/v2/builders/quote` (scope `quote`, activated builder ID): an attributed quote. */
+export function registerBuilderQuoteRoute(app: OpenAPIHono, deps: BuilderApiDeps): void {
+  const route = createRoute({
+    method: "get",
+    path: "/api/v2/builders/quote",
+    tags: ["Builder"],
+    summary: "Attributed quote with separate service and builder fees",
+    description:
+      "Scope `quote`; the key's workspace must have an activated builder ID. Runs the same comparison as the public quote, priced with the fees the registry states at the quote block, and saves the quote (with the exact transaction a swap preparation returns). Counts against the workspace's builder-quote quota (free plan: 10 per minute across the workspace's keys).",
+    security: BUILDER_SECURITY,
+    middleware: [builderAccess(deps.db, "quote")] as const,
+    request: { query: BuilderQuoteQuerySchema },
+    responses: {
+      200: {
+        description: "The attributed quote",
+        content: { "application/json": { schema: BuilderQuoteResponseSchema } },
+      },
+      ...BUILDER_ERROR_RESPONSES,
+    },
+  });
+  app.openapi(route, async (c) => {
+    const principal = c.get("principal");
+    if (!principal.activated)
+      throw new ApiError("FORBIDDEN", "the workspace's builder ID is not activated on chain");
+    const query = c.req.valid("query");
+    const builderCode = query.builderCode ?? principal.builderCode;
+    if (!builderCode)
+      throw new ApiError("INVALID_REQUEST", "the request is invalid", [
+        { path: "builderCode", message: "required: the workspace has no builder code" },
+      ]);
+    const tokenIn = query.tokenIn.toLowerCase() as Address;
+    const tokenOut = query.tokenOut.toLowerCase() as Address;
+    const recipient = (query.recipient ?? query.payer).toLowerCase() as Address;
+    const amountIn = BigInt(query.amountIn);
+    const issues = [];
+    if (amountIn === 0n || amountIn > MAX_UINT256)
+      issues.push({ path: "amountIn", message: "must be between 1 and 2^256 - 1" });
+    if (tokenIn === tokenOut) issues.push({ path: "tokenOut", message: "must differ from tokenIn" });
+    if (BigInt(recipient) === 0n) issues.push({ path: "recipient", message: "must not be the zero address" });
+    if (BigInt(query.payer) === 0n) issues.push({ path: "payer", message: "must not be the zero address" });
+    if (issues.length) throw new ApiError("INVALID_REQUEST", "the request is invalid", issues);
+
+    const request = {
+      tokenIn,
+      tokenOut,
+      amountIn,
+      payer: query.payer.toLowerCase() as Address,
+      recipient,
+      slippageBps: query.slippageBps ? Number(query.slippageBps) : BUILDER_QUOTE_TIMES.defaultSlippageBps,
+      builderCode,
+      ...(query.builderFeeBps === undefined ? {} : { builderFeeBps: Number(query.builderFeeBps) }),
+      ...(query.provider ? { provider: query.provider } : {}),
+    };
+    const admissionKey = `builder:${principal.keyId}:${JSON.stringify(request, (_, v) => (typeof v === "bigint" ? v.toString() : v))}`;
+    let quote: Awaited<ReturnType<typeof issueBuilderQuote>>;
+    try {
+      quote = await deps.admission.run(admissionKey, (signal) =>
+        issueBuilderQuote(
+          { db: deps.db, contracts: deps.deployment.contracts, quote: deps.quote, now: deps.now },
+          principal,
+          request,
+          signal,
+        ),
+      );
+    } catch (error) {
+      throw builderQuoteError(error);
+    }
+    const { result } = quote;
+    const simulation = result.selected.simulation;
+    return c.json(
+      {
+        quoteId: quote.quoteId,
+        builderCode,
+        chainId: 4663 as const,
+        payer: request.payer,
+        recipient,
+        tokenIn,
+        tokenOut,
+        amountIn: amountIn.toString(),
+        grossAmountOut: quote.grossAmountOut.toString(),
+        routeFee: quote.routeFee.toString(),
+        builderFee: quote.builderFee.toString(),
+        amountOut: quote.amountOut.toString(),
+        minimumAmountOut: quote.minimumAmountOut.toString(),
+        fees: quote.fees,
+        expiresAt: quote.expiresAt,
+        deadline: quote.deadline,
+        settlementAvailable: quote.settlementAvailable,
+        policySource: quote.policySource,
+        registry: deps.deployment.contracts.builderRegistry,
+        provider: result.selected.provider,
+        block: { number: result.block.number.toString(), hash: result.block.hash },
+        execution: {
+          status: simulation.status === "simulated" ? ("simulated" as const) : ("unverified" as const),
+          gas: simulation.status === "simulated" ? simulation.gas.toString() : null,
+          gasPrice: result.gasPrice.toString(),
+        },
+        routes: routeBranches(result.selected),
+        warnings: quote.warnings,
+      },
+      200,
+    );
+  });
+}

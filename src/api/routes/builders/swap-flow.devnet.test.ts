@@ -1,0 +1,311 @@
+import { type Address, encodeFunctionData, type Hex, maxUint256, parseAbi, parseEther } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/builder-api.ts";
+import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
+import { builderIdOf } from "../../../builders/builder-code.ts";
+import { erc20Abi } from "../../../contracts/abis/ERC20.ts";
+import { builderRegistryArtifact } from "../../../contracts/artifacts/BuilderRegistry.ts";
+
+/** The attributed flow an integrator runs: quote → prepare → sign and send → receipts to finality. */
+const PAYER = 6;
+let devnet: TestDevnet;
+let api: BuilderTestApi;
+let clockOffsetMs = 0;
+let key: string;
+let otherKey: string;
+
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+  api = await createBuilderTestApi(devnet, { now: () => Date.now() + clockOffsetMs });
+  const demo = await api.workspace({ code: devnet.manifest.junction.demoBuilder.code, plan: "growth" });
+  key = await api.key(demo.id, ["quote", "swap", "receipts"]);
+  otherKey = await api.key(demo.id, ["quote", "swap", "receipts"]);
+});
+afterAll(async () => {
+  await api?.close();
+  await devnet?.dispose();
+});
+
+const token = (symbol: string) => devnet.manifest.tokens.find((t) => t.symbol === symbol)!.address;
+const payer = () => devnet.wallet(PAYER).account!.address;
+const quote = async (query: Record<string, string>, apiKey = key) => {
+  const response = await api.call("GET", "/api/v2/builders/quote", { key: apiKey, query });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+};
+const prepare = async (quoteId: string, idempotencyKey?: string, apiKey = key) => {
+  const response = await api.call("POST", "/api/v2/builders/swaps", {
+    key: apiKey,
+    body: { quoteId },
+    ...(idempotencyKey ? { headers: { "idempotency-key": idempotencyKey } } : {}),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+};
+const receipts = async (quoteId: string, hash: string, apiKey = key) => {
+  const response = await api.call("POST", "/api/v2/builders/receipts", {
+    key: apiKey,
+    body: { quoteId, hash },
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, any> };
+};
+const balanceOf = (asset: Address, who: Address) =>
+  devnet.publicClient.readContract({ address: asset, abi: erc20Abi, functionName: "balanceOf", args: [who] });
+
+describe("builder quote → swap preparation → receipts", () => {
+  let issued: Record<string, any>;
+  let prepared: Record<string, any>;
+  let txHash: Hex;
+
+  it("quotes with the registry's fees at the quote block, separately", async () => {
+    const { status, body } = await quote({
+      tokenIn: devnet.manifest.contracts.weth9,
+      tokenOut: token("USDC"),
+      amountIn: parseEther("2").toString(),
+      payer: payer(),
+    });
+    expect(status).toBe(200);
+    issued = body;
+    const demo = devnet.manifest.junction.demoBuilder;
+    const [routeBps] = await devnet.publicClient.readContract({
+      address: devnet.manifest.contracts.builderRegistry,
+      abi: builderRegistryArtifact.abi,
+      functionName: "routeFeeBps",
+      args: [devnet.manifest.contracts.weth9, token("USDC"), demo.builderId],
+      blockNumber: BigInt(body.block.number),
+    });
+    const gross = BigInt(body.grossAmountOut);
+    expect(body).toMatchObject({
+      builderCode: demo.code,
+      chainId: 4663,
+      payer: payer().toLowerCase(),
+      recipient: payer().toLowerCase(),
+      policySource: "onchain",
+      settlementAvailable: true,
+      registry: devnet.manifest.contracts.builderRegistry,
+      provider: "service",
+      fees: { routeBps: routeBps, builderBps: demo.builderFeeBps, builderRecipient: demo.recipient },
+    });
+    expect(BigInt(body.routeFee)).toBe((gross * BigInt(routeBps)) / 10_000n);
+    expect(BigInt(body.builderFee)).toBe((gross * BigInt(demo.builderFeeBps)) / 10_000n);
+    expect(BigInt(body.amountOut)).toBe(gross - BigInt(body.routeFee) - BigInt(body.builderFee));
+    expect(BigInt(body.minimumAmountOut)).toBe((BigInt(body.amountOut) * 9_950n) / 10_000n);
+    expect(body.quoteId).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(body.expiresAt).toBeGreaterThan(Date.now() / 1000);
+    expect(body.routes.length).toBeGreaterThan(0);
+    expect(JSON.stringify(body)).not.toMatch(/0x[0-9a-f]{300}/i);
+  });
+
+  it("prepares the swap once per Idempotency-Key, simulated from the payer", async () => {
+    expect((await prepare(issued.quoteId)).status).toBe(400);
+    const first = await prepare(issued.quoteId, "prep-0001");
+    expect(first.status).toBe(200);
+    prepared = first.body;
+    expect(prepared).toMatchObject({
+      status: "ready",
+      quoteId: issued.quoteId,
+      tx: { from: payer().toLowerCase(), to: devnet.manifest.contracts.executor, value: "0", chainId: 4663 },
+      approval: {
+        token: devnet.manifest.contracts.weth9.toLowerCase(),
+        spender: devnet.manifest.contracts.executor,
+        amount: parseEther("2").toString(),
+        required: true,
+      },
+      minimumAmountOut: issued.minimumAmountOut,
+    });
+    expect(BigInt(prepared.simulation.amountOut)).toBe(BigInt(issued.amountOut));
+    expect(BigInt(prepared.tx.gas)).toBeGreaterThan(BigInt(prepared.simulation.gas));
+
+    // Replayed from the saved status; the same key with another body conflicts; another key sees nothing.
+    expect(await prepare(issued.quoteId, "prep-0001")).toEqual(first);
+    const other = await quote({
+      tokenIn: devnet.manifest.contracts.weth9,
+      tokenOut: token("DAI"),
+      amountIn: parseEther("1").toString(),
+      payer: payer(),
+    });
+    expect((await prepare(other.body.quoteId, "prep-0001")).body.error.code).toBe("IDEMPOTENCY_CONFLICT");
+    expect((await prepare(issued.quoteId, "prep-0002", otherKey)).body.error.code).toBe("PLAN_NOT_FOUND");
+    const saved = await api.call("GET", "/api/v2/builders/swaps/prep-0001", { key });
+    expect(await saved.json()).toEqual({
+      idempotencyKey: "prep-0001",
+      quoteId: issued.quoteId,
+      status: "ready",
+      swap: prepared,
+    });
+    expect((await api.call("GET", "/api/v2/builders/swaps/prep-0001", { key: otherKey })).status).toBe(404);
+  });
+
+  it("delivers what was prepared when signed and sent, then verifies the receipt to finality", async () => {
+    const wallet = devnet.wallet(PAYER);
+    const account = wallet.account!;
+    const weth = devnet.manifest.contracts.weth9;
+    for (const tx of [
+      {
+        to: weth,
+        data: encodeFunctionData({ abi: parseAbi(["function deposit() payable"]), functionName: "deposit" }),
+        value: parseEther("2"),
+      },
+      {
+        to: weth,
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: "approve",
+          args: [prepared.approval.spender, maxUint256],
+        }),
+        value: 0n,
+      },
+    ]) {
+      const hash = await wallet.sendTransaction({ account, chain: wallet.chain, ...tx });
+      await devnet.publicClient.waitForTransactionReceipt({ hash });
+    }
+    const before = await balanceOf(token("USDC"), account.address);
+    txHash = await wallet.sendTransaction({
+      account,
+      chain: wallet.chain,
+      to: prepared.tx.to,
+      data: prepared.tx.data,
+      value: BigInt(prepared.tx.value),
+      gas: BigInt(prepared.tx.gas),
+    });
+    const receipt = await devnet.publicClient.waitForTransactionReceipt({ hash: txHash });
+    expect(receipt.status).toBe("success");
+    expect((await balanceOf(token("USDC"), account.address)) - before).toBe(BigInt(issued.amountOut));
+
+    const confirming = await receipts(issued.quoteId, txHash);
+    expect(confirming.status).toBe(200);
+    expect(confirming.body).toMatchObject({
+      status: "confirming",
+      hash: txHash,
+      builderCode: issued.builderCode,
+      routeFee: issued.routeFee,
+      builderFee: issued.builderFee,
+      amountOut: issued.amountOut,
+      tokenOut: token("USDC").toLowerCase(),
+      blockNumber: receipt.blockNumber.toString(),
+    });
+    expect(await api.store.db.selectFrom("settlements").selectAll().execute()).toHaveLength(0);
+
+    await devnet.testClient.mine({ blocks: 3 });
+    const finalized = await receipts(issued.quoteId, txHash);
+    expect(finalized.body).toMatchObject({ ...confirming.body, status: "finalized" });
+    expect(await receipts(issued.quoteId, txHash)).toEqual(finalized);
+    const rows = await api.store.db.selectFrom("settlements").selectAll().execute();
+    expect(rows).toMatchObject([{ quote_id: issued.quoteId, hash: txHash, amount_out: issued.amountOut }]);
+
+    // Only the key that prepared it; a transaction that does not settle this quote is refused.
+    expect((await receipts(issued.quoteId, txHash, otherKey)).body.error.code).toBe("PLAN_NOT_FOUND");
+    const foreign = await quote({
+      tokenIn: weth,
+      tokenOut: token("USDT"),
+      amountIn: parseEther("1").toString(),
+      payer: payer(),
+    });
+    expect((await receipts(foreign.body.quoteId, txHash)).body.error.code).toBe("RECEIPT_MISMATCH");
+  });
+
+  it("previews an unregistered builder code locally and refuses to prepare it", async () => {
+    const { body } = await quote({
+      tokenIn: devnet.manifest.contracts.weth9,
+      tokenOut: token("USDC"),
+      amountIn: parseEther("1").toString(),
+      payer: payer(),
+      builderCode: "not-registered",
+      builderFeeBps: "20",
+    });
+    expect(body).toMatchObject({
+      policySource: "local-preview",
+      settlementAvailable: false,
+      builderCode: "not-registered",
+      fees: { builderBps: 20 },
+    });
+    expect((await prepare(body.quoteId, "prep-preview")).body.error.code).toBe("PLAN_NOT_READY");
+    // The refusal saved nothing: the key is free once the plan can be prepared.
+    expect((await api.call("GET", "/api/v2/builders/swaps/prep-preview", { key })).status).toBe(404);
+  });
+
+  it("refuses an expired quote with 409 PLAN_EXPIRED", async () => {
+    const { body } = await quote({
+      tokenIn: devnet.manifest.contracts.weth9,
+      tokenOut: token("USDC"),
+      amountIn: parseEther("1").toString(),
+      payer: payer(),
+    });
+    clockOffsetMs = (body.expiresAt + 1) * 1000 - Date.now();
+    try {
+      const expired = await prepare(body.quoteId, "prep-expired");
+      expect(expired.status).toBe(409);
+      expect(expired.body.error.code).toBe("PLAN_EXPIRED");
+    } finally {
+      clockOffsetMs = 0;
+    }
+  });
+
+  it("validates the query in the SPEC's order and refuses unknown parameters", async () => {
+    const base = {
+      tokenIn: devnet.manifest.contracts.weth9,
+      tokenOut: token("USDC"),
+      amountIn: "1000",
+      payer: payer(),
+    };
+    for (const [query, path] of [
+      [{ ...base, slippageBps: "0" }, "slippageBps"],
+      [{ ...base, slippageBps: "501" }, "slippageBps"],
+      [{ ...base, builderFeeBps: "51" }, "builderFeeBps"],
+      [{ ...base, builderCode: "no spaces" }, "builderCode"],
+      [{ ...base, provider: "aggregator-z" }, "provider"],
+      [{ ...base, payer: "0x1234" }, "payer"],
+      [{ ...base, chainId: "4663" }, ""],
+    ] as const) {
+      const { status, body } = await quote(query);
+      expect(status, JSON.stringify(query)).toBe(400);
+      expect(body.error.code).toBe("INVALID_REQUEST");
+      if (path) expect(body.error.issues.map((i: { path: string }) => i.path)).toContain(path);
+    }
+  });
+
+  it("refuses a builder fee above the builder's on-chain cap", async () => {
+    const demo = devnet.manifest.junction.demoBuilder;
+    const governance = devnet.wallet(1);
+    const hash = await governance.writeContract({
+      account: governance.account!,
+      chain: governance.chain,
+      address: devnet.manifest.contracts.builderRegistry,
+      abi: builderRegistryArtifact.abi,
+      functionName: "setBuilderMaxFee",
+      args: [builderIdOf(demo.code), 5],
+    });
+    await devnet.publicClient.waitForTransactionReceipt({ hash });
+    const { status, body } = await quote({
+      tokenIn: devnet.manifest.contracts.weth9,
+      tokenOut: token("USDC"),
+      amountIn: parseEther("1").toString(),
+      payer: payer(),
+      builderFeeBps: "10",
+    });
+    expect(status).toBe(400);
+    expect(body.error.code).toBe("BUILDER_FEE_ABOVE_CAP");
+    // Without an explicit fee the default is clamped to the cap.
+    const clamped = await quote({
+      tokenIn: devnet.manifest.contracts.weth9,
+      tokenOut: token("USDC"),
+      amountIn: parseEther("1").toString(),
+      payer: payer(),
+    });
+    expect(clamped.body.fees.builderBps).toBe(5);
+  });
+});
+
+describe("builder quote quota", () => {
+  it("allows 10 builder quotes a minute across the workspace's keys, then 429 with Retry-After", async () => {
+    const ws = await api.workspace();
+    const [a, b] = [await api.key(ws.id, ["quote"]), await api.key(ws.id, ["quote"])];
+    // Invalid requests are still requests: they spend the quota (cheaply, without a search).
+    for (let i = 0; i < 10; i++) expect((await quote({}, i % 2 ? a : b)).status).toBe(400);
+    const response = await api.call("GET", "/api/v2/builders/quote", { key: a, query: {} });
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("QUOTA_EXCEEDED");
+    // A key without the quote scope is 403 whatever the quota.
+    const tokensKey = await api.key(ws.id, ["tokens"]);
+    expect((await quote({}, tokensKey)).status).toBe(403);
+  });
+});

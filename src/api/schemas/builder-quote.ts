@@ -1,0 +1,105 @@
+import { z } from "@hono/zod-openapi";
+import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
+import { BuilderCodeParam, Hash32, intParam } from "./builder-params.ts";
+import { Address, RouteBranch, Uint } from "./quote.ts";
+
+/**
+ * `GET /api/v2/builders/quote` query, in the SPEC's order (tokenIn, tokenOut, amountIn, payer, recipient,
+ * slippageBps, builderCode, builderFeeBps, provider); strict, so an unknown parameter is a 400 naming it.
+ */
+export const BuilderQuoteQuerySchema = z
+  .strictObject({
+    tokenIn: Address.openapi({ description: "Input token; the zero address is native ETH." }),
+    tokenOut: Address.openapi({ description: "Output token; the zero address is native ETH." }),
+    amountIn: z
+      .string()
+      .regex(/^(0|[1-9][0-9]*)$/, "must be a decimal integer without leading zeros")
+      .openapi({ description: "Exact input in raw base units.", example: "1000000000000000000" }),
+    payer: Address.openapi({
+      description: "The wallet that will sign and send the swap; the input is pulled from it.",
+    }),
+    recipient: Address.optional().openapi({
+      description: "Receives the output; defaults to the payer. Not the zero address.",
+    }),
+    slippageBps: intParam(1, 500)
+      .optional()
+      .openapi({ description: "1 to 500; default 50. minimumAmountOut = amountOut × (1 − slippage)." }),
+    builderCode: BuilderCodeParam.optional().openapi({
+      description:
+        "Public, case-sensitive attribution code; may differ from the key's workspace; default: the workspace's code.",
+    }),
+    builderFeeBps: intParam(0, 50).optional().openapi({
+      description:
+        "0 to 50, at most the builder's on-chain cap; default: the builder's registered default fee.",
+    }),
+    provider: z
+      .enum(PROVIDER_IDS)
+      .optional()
+      .openapi({ description: "Restrict the comparison to one source; execution checks stay on." }),
+  })
+  .openapi("BuilderQuoteQuery");
+
+export const BuilderQuoteResponseSchema = z
+  .object({
+    quoteId: Hash32.openapi({
+      description:
+        "Identifies the quote for swap preparation and receipts; carried on chain into the settlement.",
+    }),
+    builderCode: z.string(),
+    chainId: z.literal(4663),
+    payer: Address,
+    recipient: Address,
+    tokenIn: Address,
+    tokenOut: Address,
+    amountIn: Uint,
+    grossAmountOut: Uint.openapi({ description: "Output before the service and builder fees." }),
+    routeFee: Uint.openapi({ description: "Service fee, in output-token units." }),
+    builderFee: Uint.openapi({ description: "Builder fee, in output-token units." }),
+    amountOut: Uint.openapi({ description: "Net output to the recipient: gross − routeFee − builderFee." }),
+    minimumAmountOut: Uint.openapi({
+      description: "The prepared transaction reverts if the recipient would receive less.",
+    }),
+    fees: z.object({
+      routeBps: z.number().int().openapi({ description: "Service fee bps (at most 50)." }),
+      builderBps: z
+        .number()
+        .int()
+        .openapi({ description: "Builder fee bps (at most 50 and the builder's cap)." }),
+      policyVersion: z
+        .number()
+        .int()
+        .openapi({ description: "Version of the registry's fee schedule read." }),
+      builderRecipient: Address.openapi({
+        description: "The builder's payout wallet; the zero address when no builder fee is paid.",
+      }),
+    }),
+    expiresAt: z
+      .number()
+      .int()
+      .openapi({ description: "Unix seconds: after it, swap preparation answers 409 PLAN_EXPIRED." }),
+    deadline: z
+      .number()
+      .int()
+      .openapi({ description: "Unix seconds: the prepared transaction reverts after it." }),
+    settlementAvailable: z.boolean().openapi({
+      description:
+        "True when the builder is registered on chain: executing the quote records an attributed settlement. False for a local preview.",
+    }),
+    policySource: z.enum(["onchain", "local-preview"]).openapi({
+      description:
+        "`onchain`: fees read from the registry at the quote block. `local-preview`: the code is not registered; no registry state applies.",
+    }),
+    registry: Address.openapi({ description: "The BuilderRegistry the policy was read from." }),
+    provider: z.enum(PROVIDER_IDS),
+    block: z.object({ number: Uint, hash: z.string() }).openapi({ description: "The quote block." }),
+    execution: z
+      .object({
+        status: z.enum(["simulated", "unverified"]),
+        gas: Uint.nullable(),
+        gasPrice: Uint,
+      })
+      .openapi({ description: "How the selected route was assessed at the quote block." }),
+    routes: z.array(RouteBranch).openapi({ description: "Branches and hops of the selected route." }),
+    warnings: z.array(z.string()),
+  })
+  .openapi("BuilderQuote");

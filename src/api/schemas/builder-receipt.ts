@@ -1,0 +1,31 @@
+import { z } from "@hono/zod-openapi";
+import { Hash32 } from "./builder-params.ts";
+import { Address, Uint } from "./quote.ts";
+
+export const ReceiptRequestSchema = z
+  .strictObject({
+    quoteId: Hash32.openapi({ description: "The builder quote the transaction executed." }),
+    hash: Hash32.openapi({ description: "The transaction hash." }),
+  })
+  .openapi("ReceiptRequest");
+
+export const ReceiptResponseSchema = z
+  .object({
+    status: z.enum(["confirming", "finalized"]).openapi({
+      description:
+        "`confirming` until the transaction's block is finalized (ask again later); `finalized` once verified and recorded.",
+    }),
+    hash: Hash32,
+    quoteId: Hash32,
+    builderCode: z.string(),
+    tokenOut: Address,
+    routeFee: Uint,
+    builderFee: Uint,
+    amountOut: Uint.openapi({
+      description: "What the recipient received (from the settlement event once mined; quoted before).",
+    }),
+    blockNumber: Uint.nullable().openapi({ description: "Null until the transaction is mined." }),
+    blockHash: Hash32.nullable(),
+    logIndex: z.number().int().nullable().openapi({ description: "The settlement event's log index." }),
+  })
+  .openapi("ReceiptVerification");

@@ -1,0 +1,172 @@
+import { randomBytes } from "node:crypto";
+import type { Kysely } from "kysely";
+import { type Address, type Hex, toHex } from "viem";
+import type { Contracts } from "../config/deployment.ts";
+import type { ProviderId } from "../providers/provider-ids.ts";
+import type { QuoteRequest, QuoteResult } from "../quote/quote-types.ts";
+import { buildExecutorSwap } from "../routing/executor-calldata.ts";
+import type { Database } from "../store/schema.ts";
+import { builderIdOf } from "./builder-code.ts";
+import { keyIdHashOf } from "./key-id-hash.ts";
+import { BUILDER_QUOTE_TIMES } from "./limits.ts";
+
+export type BuilderQuoteRequest = {
+  tokenIn: Address;
+  tokenOut: Address;
+  amountIn: bigint;
+  payer: Address;
+  recipient: Address;
+  slippageBps: number;
+  builderCode: string;
+  builderFeeBps?: number;
+  provider?: ProviderId;
+};
+
+/** An issued builder quote: the SPEC "Builder quote" resource in domain types, plus its transaction. */
+export type BuilderQuote = {
+  quoteId: Hex;
+  request: BuilderQuoteRequest;
+  builderId: Hex;
+  grossAmountOut: bigint;
+  routeFee: bigint;
+  builderFee: bigint;
+  amountOut: bigint;
+  minimumAmountOut: bigint;
+  fees: { routeBps: number; builderBps: number; policyVersion: number; builderRecipient: Address };
+  policySource: "onchain" | "local-preview";
+  settlementAvailable: boolean;
+  /** Unix seconds until which a swap preparation accepts the quote. */
+  expiresAt: number;
+  /** Unix seconds after which the prepared transaction reverts. */
+  deadline: number;
+  tx: { to: Address; data: Hex; value: bigint; chainId: 4663 };
+  result: QuoteResult;
+  warnings: string[];
+};
+
+export type BuilderQuoteDeps = {
+  db: Kysely<Database>;
+  contracts: Contracts;
+  quote: (request: QuoteRequest, signal: AbortSignal) => Promise<QuoteResult>;
+  now: () => number;
+};
+
+/**
+ * An attributed quote (SPEC `GET /api/v2/builders/quote`): the shared comparison pipeline priced with the
+ * builder's fees from the registry at the quote block, then the selected route built into the exact
+ * transaction a swap preparation will return (payer's input, recipient, minimum received, deadline,
+ * builder id, quote id and key id hash), and the record saved for swap preparation and receipts.
+ *
+ * `policySource` is `onchain` when the registry knows the builder at the block; `local-preview` when no
+ * registry state applies (an unregistered code): fees are then a preview, nothing would be paid to the
+ * builder, and `settlementAvailable` is false.
+ */
+export async function issueBuilderQuote(
+  deps: BuilderQuoteDeps,
+  principal: { keyId: string; workspaceId: string },
+  request: BuilderQuoteRequest,
+  signal: AbortSignal,
+): Promise<BuilderQuote> {
+  const builderId = builderIdOf(request.builderCode);
+  const result = await deps.quote(
+    {
+      tokenIn: request.tokenIn,
+      tokenOut: request.tokenOut,
+      amountIn: request.amountIn,
+      ...(request.provider ? { provider: request.provider } : {}),
+      builder: {
+        id: builderId,
+        ...(request.builderFeeBps === undefined ? {} : { feeBps: request.builderFeeBps }),
+      },
+    },
+    signal,
+  );
+  const { selected, fees } = result;
+  const route = selected.route;
+  if (!route) throw new Error("a direct-pool candidate always carries its executor route");
+
+  const onchain = fees.builder?.registered === true;
+  const amountOut = selected.amountOut;
+  const minimumAmountOut = (amountOut * BigInt(10_000 - request.slippageBps)) / 10_000n;
+  const quoteId = toHex(randomBytes(32));
+  const nowSeconds = Math.floor(deps.now() / 1000);
+  // Wall clock or the quote block's time, whichever is later (a devnet's clock may run ahead).
+  const base = Math.max(nowSeconds, Number(result.block.timestamp));
+  const expiresAt = base + BUILDER_QUOTE_TIMES.quoteTtlSeconds;
+  const deadline = base + BUILDER_QUOTE_TIMES.transactionDeadlineSeconds;
+  const tx = buildExecutorSwap({
+    executor: deps.contracts.executor,
+    tokenIn: request.tokenIn,
+    tokenOut: request.tokenOut,
+    amountIn: request.amountIn,
+    minOut: minimumAmountOut,
+    recipient: request.recipient,
+    deadline: BigInt(deadline),
+    maxRouteFeeBps: fees.routeBps,
+    maxBuilderFeeBps: fees.builderBps,
+    builderId,
+    quoteId,
+    keyIdHash: keyIdHashOf(principal.keyId),
+    route,
+  });
+  const warnings = [...result.warnings];
+  if (!onchain)
+    warnings.push(
+      "the builder code is not registered on chain: fees are a local preview and no settlement is available",
+    );
+
+  const quote: BuilderQuote = {
+    quoteId,
+    request,
+    builderId,
+    grossAmountOut: selected.grossAmountOut,
+    routeFee: selected.fee,
+    builderFee: selected.builderFee,
+    amountOut,
+    minimumAmountOut,
+    fees: {
+      routeBps: fees.routeBps,
+      builderBps: fees.builderBps,
+      policyVersion: fees.policyVersion,
+      builderRecipient: fees.builderRecipient,
+    },
+    policySource: onchain ? "onchain" : "local-preview",
+    settlementAvailable: onchain,
+    expiresAt,
+    deadline,
+    tx,
+    result,
+    warnings,
+  };
+  await deps.db
+    .insertInto("builder_quotes")
+    .values({
+      id: quoteId,
+      workspace_id: principal.workspaceId,
+      key_id: principal.keyId,
+      builder_code: request.builderCode,
+      payer: request.payer,
+      recipient: request.recipient,
+      token_in: request.tokenIn,
+      token_out: request.tokenOut,
+      amount_in: request.amountIn,
+      gross_amount_out: quote.grossAmountOut,
+      route_fee: quote.routeFee,
+      builder_fee: quote.builderFee,
+      amount_out: amountOut,
+      minimum_amount_out: minimumAmountOut,
+      route_fee_bps: fees.routeBps,
+      builder_fee_bps: fees.builderBps,
+      policy_version: fees.policyVersion,
+      policy_source: quote.policySource,
+      builder_recipient: fees.builderRecipient,
+      settlement_available: quote.settlementAvailable,
+      block_number: result.block.number,
+      tx_to: tx.to,
+      tx_data: tx.data,
+      tx_value: tx.value,
+      expires_at: new Date(expiresAt * 1000),
+    })
+    .execute();
+  return quote;
+}

@@ -1,0 +1,165 @@
+import type { Kysely } from "kysely";
+import {
+  type Address,
+  type Hex,
+  type PublicClient,
+  parseEventLogs,
+  TransactionReceiptNotFoundError,
+} from "viem";
+import type { Contracts } from "../config/deployment.ts";
+import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
+import type { Database } from "../store/schema.ts";
+import { builderIdOf } from "./builder-code.ts";
+import { keyIdHashOf } from "./key-id-hash.ts";
+
+/** The SPEC "Receipt verification" resource, in domain types. */
+export type ReceiptVerification = {
+  status: "confirming" | "finalized";
+  hash: Hex;
+  quoteId: Hex;
+  builderCode: string;
+  tokenOut: Address;
+  routeFee: bigint;
+  builderFee: bigint;
+  amountOut: bigint;
+  /** Where the settlement is (once the transaction is mined). */
+  blockNumber: bigint | null;
+  blockHash: Hex | null;
+  logIndex: number | null;
+};
+
+export class ReceiptError extends Error {
+  override name = "ReceiptError";
+  constructor(
+    /** PLAN_NOT_FOUND: no such quote for this key. RECEIPT_MISMATCH: the transaction does not settle it. */
+    readonly code: "PLAN_NOT_FOUND" | "RECEIPT_MISMATCH",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type ReceiptDeps = { db: Kysely<Database>; client: PublicClient; contracts: Contracts };
+
+/**
+ * Receipt verification (SPEC `POST /api/v2/builders/receipts`, "States and transitions"): `confirming`
+ * until the transaction's block is finalized; then the block must still be canonical, the transaction
+ * successful, and the collector's `Settled` event must carry this quote id, the builder id and the hash of
+ * the key that prepared it. The verified settlement is recorded once as `finalized`; repeats answer from the
+ * record. Only the key that issued the quote can verify it.
+ */
+export async function verifyReceipt(
+  deps: ReceiptDeps,
+  principal: { keyId: string },
+  input: { quoteId: string; hash: Hex },
+): Promise<ReceiptVerification> {
+  const quote = await deps.db
+    .selectFrom("builder_quotes")
+    .selectAll()
+    .where("id", "=", input.quoteId)
+    .where("key_id", "=", principal.keyId)
+    .executeTakeFirst();
+  if (!quote) throw new ReceiptError("PLAN_NOT_FOUND", "no quote with this id for this key");
+  const quoteId = quote.id as Hex;
+
+  const recorded = await deps.db
+    .selectFrom("settlements")
+    .selectAll()
+    .where("quote_id", "=", quote.id)
+    .executeTakeFirst();
+  if (recorded) {
+    if (recorded.hash !== input.hash.toLowerCase())
+      throw new ReceiptError("RECEIPT_MISMATCH", "this quote was settled by another transaction");
+    return {
+      status: "finalized",
+      hash: recorded.hash as Hex,
+      quoteId,
+      builderCode: recorded.builder_code,
+      tokenOut: recorded.token_out as Address,
+      routeFee: BigInt(recorded.route_fee),
+      builderFee: BigInt(recorded.builder_fee),
+      amountOut: BigInt(recorded.amount_out),
+      blockNumber: BigInt(recorded.block_number),
+      blockHash: recorded.block_hash as Hex,
+      logIndex: recorded.log_index,
+    };
+  }
+
+  const expected: ReceiptVerification = {
+    status: "confirming",
+    hash: input.hash.toLowerCase() as Hex,
+    quoteId,
+    builderCode: quote.builder_code,
+    tokenOut: quote.token_out as Address,
+    routeFee: BigInt(quote.route_fee),
+    builderFee: BigInt(quote.builder_fee),
+    amountOut: BigInt(quote.amount_out),
+    blockNumber: null,
+    blockHash: null,
+    logIndex: null,
+  };
+  let receipt: Awaited<ReturnType<PublicClient["getTransactionReceipt"]>>;
+  try {
+    receipt = await deps.client.getTransactionReceipt({ hash: input.hash });
+  } catch (error) {
+    // Not mined yet (or not seen by this node yet): still confirming.
+    if (error instanceof TransactionReceiptNotFoundError) return expected;
+    throw error;
+  }
+  if (receipt.status !== "success")
+    throw new ReceiptError("RECEIPT_MISMATCH", "the transaction reverted: nothing was settled");
+  const settled = parseEventLogs({
+    abi: settlementCollectorArtifact.abi,
+    eventName: "Settled",
+    logs: receipt.logs,
+  }).find(
+    (log) =>
+      log.address.toLowerCase() === deps.contracts.settlementCollector.toLowerCase() &&
+      log.args.quoteId.toLowerCase() === quoteId,
+  );
+  if (
+    !settled ||
+    settled.args.builderId !== builderIdOf(quote.builder_code) ||
+    settled.args.keyIdHash !== keyIdHashOf(principal.keyId)
+  )
+    throw new ReceiptError(
+      "RECEIPT_MISMATCH",
+      "the transaction carries no settlement of this quote by this key's prepared swap",
+    );
+  const mined: ReceiptVerification = {
+    ...expected,
+    tokenOut: settled.args.tokenOut.toLowerCase() as Address,
+    routeFee: settled.args.routeFee,
+    builderFee: settled.args.builderFee,
+    amountOut: settled.args.amountOut,
+    blockNumber: receipt.blockNumber,
+    blockHash: receipt.blockHash,
+    logIndex: settled.logIndex,
+  };
+
+  const finalized = await deps.client.getBlock({ blockTag: "finalized" });
+  if (receipt.blockNumber > finalized.number) return mined;
+  // Finalized: the receipt's block must be the canonical one at its height.
+  const canonical = await deps.client.getBlock({ blockNumber: receipt.blockNumber });
+  if (canonical.hash !== receipt.blockHash) return expected;
+
+  await deps.db
+    .insertInto("settlements")
+    .values({
+      quote_id: quote.id,
+      key_id: principal.keyId,
+      hash: mined.hash,
+      block_number: receipt.blockNumber,
+      block_hash: receipt.blockHash,
+      log_index: settled.logIndex,
+      builder_code: quote.builder_code,
+      token_out: mined.tokenOut,
+      gross_amount_out: settled.args.grossAmountOut,
+      route_fee: mined.routeFee,
+      builder_fee: mined.builderFee,
+      amount_out: mined.amountOut,
+    })
+    .onConflict((oc) => oc.column("quote_id").doNothing())
+    .execute();
+  return { ...mined, status: "finalized" };
+}
