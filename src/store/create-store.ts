@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, Migrator, PostgresDialect } from "kysely";
 import pg from "pg";
+import { acquireEmbeddedLock, type EmbeddedLock } from "./embedded-lock.ts";
 import { migrationProvider } from "./migrations.ts";
 import { pglitePool } from "./pglite-pool.ts";
 import type { Database } from "./schema.ts";
@@ -21,11 +22,14 @@ export class StoreMigrationError extends Error {
 /**
  * Opens the database and brings its schema up to date: a Postgres server when `databaseUrl` is set,
  * otherwise embedded PGlite in `<dataDir>/db` (or in memory for `dataDir: null`, for tests). One SQL
- * dialect either way.
+ * dialect either way. PGlite is single-process: opening `<dataDir>/db` takes `<dataDir>/db.lock` until
+ * `close` and throws EmbeddedLockError while another live process holds it (a running service shares its
+ * database through `openEmbeddedShared` instead).
  */
 export async function createStore(options: { databaseUrl?: string; dataDir: string | null }): Promise<Store> {
   let kind: Store["kind"];
   let dialect: PostgresDialect;
+  let lock: EmbeddedLock | undefined;
   if (options.databaseUrl) {
     kind = "postgres";
     dialect = new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }) });
@@ -33,18 +37,26 @@ export async function createStore(options: { databaseUrl?: string; dataDir: stri
     kind = "embedded";
     let path: string | undefined;
     if (options.dataDir) {
+      lock = acquireEmbeddedLock(options.dataDir, "direct");
       path = join(options.dataDir, "db");
       mkdirSync(path, { recursive: true });
     }
-    const pglite = await PGlite.create(path);
+    const pglite = await PGlite.create(path).catch((error: unknown) => {
+      lock?.release();
+      throw error;
+    });
     dialect = new PostgresDialect({ pool: pglitePool(pglite) as never });
   }
   const db = new Kysely<Database>({ dialect });
+  const close = async () => {
+    await db.destroy();
+    lock?.release();
+  };
   const { error, results } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
   if (error) {
-    await db.destroy();
+    await close();
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";
     throw new StoreMigrationError(`database migration ${failed} failed: ${(error as Error).message}`);
   }
-  return { db, kind, close: () => db.destroy() };
+  return { db, kind, close };
 }
