@@ -1,0 +1,160 @@
+import type { Kysely } from "kysely";
+import { type Address, getAbiItem, type Hex, type PublicClient } from "viem";
+import { markActivated } from "../auth/keys.ts";
+import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
+import type { Database } from "../store/schema.ts";
+import { BUILDER_CODE_PATTERN, builderIdOf } from "./builder-code.ts";
+import { type OnChainBuilder, readBuilder } from "./registry-reads.ts";
+
+/**
+ * SPEC "States and transitions": a workspace's builder ID becomes active once its registration
+ * transaction is confirmed, and "activation updates automatically after confirmation"; it is required
+ * before keys with `quote` or `swap` scope (Authentication 4). Activation means registered and enabled on
+ * chain now: events only say which builders changed, the registry's state at one pinned block decides.
+ * Activation is never withdrawn here (suspension and re-enabling are governance's, "not shown"); every
+ * attributed quote reads the registry at its own block anyway.
+ */
+
+type RegistryClient = Pick<PublicClient, "getLogs" | "getBlock" | "getBlockNumber" | "readContract">;
+
+const abi = builderRegistryArtifact.abi;
+const EVENTS = [
+  getAbiItem({ abi, name: "BuilderRegistered" }),
+  getAbiItem({ abi, name: "BuilderEnabledSet" }),
+] as const;
+
+/** Blocks per eth_getLogs: inside the range limits public RPCs enforce. */
+const DEFAULT_CHUNK_BLOCKS = 2_000n;
+/** A follower on `latest` rescans this many blocks, so a registration reorged into a later block is seen. */
+const REORG_OVERLAP_BLOCKS = 12n;
+
+export type ActivationCheck =
+  | { status: "unregistered" }
+  | { status: "suspended"; builder: OnChainBuilder }
+  | { status: "enabled"; builder: OnChainBuilder; newlyActivated: boolean };
+
+/**
+ * Reads `code` on the registry and, when it is registered and enabled, marks its workspace activated.
+ * The operator CLI calls it before refusing a quote or swap key, so activation never waits for a follower.
+ */
+export async function activateIfRegistered(
+  client: RegistryClient,
+  db: Kysely<Database>,
+  registry: Address,
+  code: string,
+  now = new Date(),
+): Promise<ActivationCheck> {
+  const builder = await readBuilder(client, registry, builderIdOf(code));
+  if (!builder) return { status: "unregistered" };
+  if (!builder.enabled) return { status: "suspended", builder };
+  return { status: "enabled", builder, newlyActivated: await markActivated(db, code, now) };
+}
+
+export type ActivationScan = { fromBlock: bigint; toBlock: bigint; activated: string[] };
+
+/**
+ * Scans the registry's `BuilderRegistered` and `BuilderEnabledSet` logs from `fromBlock` to `toBlock`
+ * (default: the `tag` block, latest unless told finalized) in chunks, and activates every waiting workspace
+ * whose builder appears there and is registered and enabled at `toBlock`. Without waiting workspaces it
+ * reads no logs at all. Idempotent: rescanning a range changes nothing.
+ */
+export async function scanActivations(options: {
+  client: RegistryClient;
+  db: Kysely<Database>;
+  registry: Address;
+  fromBlock: bigint;
+  toBlock?: bigint;
+  tag?: "latest" | "finalized";
+  chunkBlocks?: bigint;
+  now?: () => Date;
+}): Promise<ActivationScan> {
+  const { client, db, registry, fromBlock } = options;
+  const toBlock = options.toBlock ?? (await tagBlock(client, options.tag ?? "latest"));
+  const scan: ActivationScan = { fromBlock, toBlock, activated: [] };
+  if (toBlock < fromBlock) return scan;
+  const waiting = await waitingWorkspaces(db);
+  if (waiting.size === 0) return scan;
+
+  const changed = new Set<Hex>();
+  const chunk = options.chunkBlocks ?? DEFAULT_CHUNK_BLOCKS;
+  for (let from = fromBlock; from <= toBlock; from += chunk) {
+    const to = from + chunk - 1n < toBlock ? from + chunk - 1n : toBlock;
+    const logs = await client.getLogs({ address: registry, events: EVENTS, fromBlock: from, toBlock: to });
+    for (const log of logs) {
+      const id = log.args.builderId?.toLowerCase() as Hex | undefined;
+      if (id && waiting.has(id)) changed.add(id);
+    }
+  }
+  for (const id of changed) {
+    const builder = await readBuilder(client, registry, id, toBlock);
+    const code = waiting.get(id)!;
+    if (builder?.enabled && (await markActivated(db, code, options.now?.() ?? new Date()))) {
+      scan.activated.push(code);
+    }
+  }
+  return scan;
+}
+
+/**
+ * Follows the registry: scans every `intervalMs` from where the last scan ended, one scan at a time (the
+ * pool index follower's pattern). A failed scan (an RPC hiccup) is reported and retried on the next tick
+ * from the same block; it never stops the follower.
+ */
+export function followActivations(options: {
+  client: RegistryClient;
+  db: Kysely<Database>;
+  registry: Address;
+  fromBlock: bigint;
+  intervalMs: number;
+  tag?: "latest" | "finalized";
+  onError: (error: unknown) => void;
+  onActivated?: (codes: string[]) => void;
+}): { stop: () => Promise<void> } {
+  let stopped = false;
+  let next = options.fromBlock;
+  let current: Promise<unknown> = Promise.resolve();
+  const overlap = (options.tag ?? "latest") === "latest" ? REORG_OVERLAP_BLOCKS : 0n;
+  const tick = () => {
+    if (stopped) return;
+    const fromBlock = next - overlap > options.fromBlock ? next - overlap : options.fromBlock;
+    current = scanActivations({ ...options, fromBlock }).then(
+      (scan) => {
+        if (scan.toBlock + 1n > next) next = scan.toBlock + 1n;
+        if (scan.activated.length > 0) options.onActivated?.(scan.activated);
+      },
+      (error) => options.onError(error),
+    );
+    current.finally(() => {
+      if (!stopped) timer = setTimeout(tick, options.intervalMs);
+    });
+  };
+  let timer = setTimeout(tick, 0);
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}
+
+/** Workspaces with a builder code and no activation yet, by lower-case builder id. */
+async function waitingWorkspaces(db: Kysely<Database>): Promise<Map<Hex, string>> {
+  const rows = await db
+    .selectFrom("workspaces")
+    .select("builder_code")
+    .where("builder_code", "is not", null)
+    .where("activated_at", "is", null)
+    .execute();
+  const waiting = new Map<Hex, string>();
+  for (const { builder_code: code } of rows) {
+    // A code the registry would refuse can never be registered; nothing to wait for.
+    if (code && BUILDER_CODE_PATTERN.test(code)) waiting.set(builderIdOf(code).toLowerCase() as Hex, code);
+  }
+  return waiting;
+}
+
+async function tagBlock(client: RegistryClient, tag: "latest" | "finalized"): Promise<bigint> {
+  if (tag === "latest") return client.getBlockNumber();
+  return (await client.getBlock({ blockTag: "finalized" })).number;
+}
