@@ -1,6 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { createApp } from "./create-app.ts";
+import type { BuilderApiDeps } from "./routes/builders/builder-api-deps.ts";
+import { registerBuilderRoutes } from "./routes/builders/register-builder-routes.ts";
 import { type ConfigDeps, registerConfigRoutes } from "./routes/config.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import { type QuoteRouteDeps, registerQuoteRoute } from "./routes/quote.ts";
@@ -9,6 +11,8 @@ export type BaseAppDeps = ConfigDeps &
   QuoteRouteDeps & {
     latestBlock: () => Promise<bigint>;
     logError: (error: unknown) => void;
+    /** The builder API; absent in tests of the public surface alone. */
+    builders?: BuilderApiDeps;
   };
 
 export const API_VERSION = "2.15.0";
@@ -19,6 +23,7 @@ export function createBaseApp(deps: BaseAppDeps): OpenAPIHono {
   registerHealthRoute(app, deps.latestBlock);
   registerConfigRoutes(app, deps);
   registerQuoteRoute(app, deps);
+  if (deps.builders) registerBuilderRoutes(app, deps.builders);
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {

@@ -46,6 +46,22 @@ export const ManifestPoolSchema = z.discriminatedUnion("kind", [
   }),
 ]);
 
+/** The devnet's demo workspace as listed in the manifest: devnet only, so its keys may be written down. */
+export const DemoWorkspaceSchema = z.strictObject({
+  workspaceId: z.string(),
+  name: z.string(),
+  builderCode: z.string(),
+  plan: z.string(),
+  /** Full API keys (devnet only): one with every scope, and one per scope. */
+  keys: z.strictObject({
+    all: z.string(),
+    quote: z.string(),
+    swap: z.string(),
+    tokens: z.string(),
+    receipts: z.string(),
+  }),
+});
+
 /**
  * The devnet manifest (`<dataDir>/devnet/manifest.json`): a deployment file plus everything a newcomer or a
  * test needs to use the devnet. Documented in the README ("The devnet manifest").
@@ -91,6 +107,8 @@ export const ManifestSchema = DeploymentSchema.extend({
       privateKey: HASH32.transform((value) => value as `0x${string}`),
     }),
   ),
+  /** Written by `junction start`: the demo workspace and its API keys (devnet only). */
+  demoWorkspace: DemoWorkspaceSchema.optional(),
 });
 
 export type Manifest = z.infer<typeof ManifestSchema>;

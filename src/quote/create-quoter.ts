@@ -253,7 +253,8 @@ export function createQuoter(deps: QuoterDeps) {
       };
     } catch (error) {
       const revert =
-        error instanceof ContractFunctionExecutionError && error.cause instanceof ContractFunctionRevertedError
+        error instanceof ContractFunctionExecutionError &&
+        error.cause instanceof ContractFunctionRevertedError
           ? error.cause
           : undefined;
       if (revert?.data?.errorName === "UnknownBuilder") return { registered: false };

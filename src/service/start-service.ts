@@ -5,6 +5,7 @@ import { createPartnerApp } from "../api/partner-app.ts";
 import { createChainClient } from "../chain/create-chain-client.ts";
 import type { Config } from "../config/config.ts";
 import { type Deployment, readDeployment } from "../config/deployment.ts";
+import { type DemoWorkspace, ensureDemoWorkspace } from "../devnet/demo-workspace.ts";
 import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
 import { followChain } from "../liquidity/pool-index/follow.ts";
 import { createPoolIndex, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
@@ -12,6 +13,8 @@ import { PROVIDER_IDS, PROVIDER_KINDS, type ProviderStatus } from "../providers/
 import { createAdmission } from "../quote/admission.ts";
 import { createQuoter } from "../quote/create-quoter.ts";
 import { createFixtures } from "../simulation/fixtures.ts";
+import { createStore, type Store } from "../store/create-store.ts";
+import { sharedSecret } from "../store/service-secret.ts";
 import type { Logger } from "./logger.ts";
 
 /** How often the pool index follows the chain tip. */
@@ -23,7 +26,10 @@ export type Service = {
   rpcUrl: string;
   deployment: Deployment;
   index: PoolIndex;
+  store: Store;
   devnet?: Devnet;
+  /** Devnet only: the demo workspace and its keys (also in the manifest). */
+  demoWorkspace?: DemoWorkspace;
   /** Closes both listeners, then stops the devnet (saving its state). Idempotent. */
   stop: () => Promise<void>;
 };
@@ -79,25 +85,31 @@ export async function startService(
     fromBlock: BigInt(deployment.deploymentBlock),
   });
   let follower: ReturnType<typeof followChain> | undefined;
+  let store: Store | undefined;
   const servers: ReturnType<typeof serve>[] = [];
   const stop = async () => {
     await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
     await follower?.stop();
+    await store?.close();
     await devnet?.stop();
   };
   try {
+    store = await createStore({
+      ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
+      dataDir: config.dataDir,
+    });
+    progress(`database ready (${store.kind === "postgres" ? "Postgres server" : "embedded PGlite"})`);
+    const demoWorkspace = devnet
+      ? await ensureDemoWorkspace(store.db, devnet.manifest, devnet.manifestPath)
+      : undefined;
     const indexed = await index.sync();
     progress(`indexed ${index.pools().length} pools through block ${indexed.to}`);
     follower = followChain(index, {
       intervalMs: INDEX_FOLLOW_MS,
       onError: (error) => logger.warn({ err: error }, "pool index sync failed; retrying"),
     });
-    const quote = createQuoter({
-      client,
-      index,
-      contracts: deployment.contracts,
-      fixtures: createFixtures(client),
-    });
+    const fixtures = createFixtures(client);
+    const quote = createQuoter({ client, index, contracts: deployment.contracts, fixtures });
     const base = createBaseApp({
       contracts: deployment.contracts,
       providers,
@@ -105,6 +117,18 @@ export async function startService(
       logError,
       quote,
       admission: createAdmission(),
+      builders: {
+        db: store.db,
+        client,
+        deployment,
+        index,
+        quote,
+        fixtures,
+        // Builder quotes have their own per-process capacity: public traffic cannot starve them.
+        admission: createAdmission(),
+        cursorSecret: await sharedSecret(store.db, "history-cursor"),
+        now: Date.now,
+      },
     });
     const partner = createPartnerApp({ latestBlock, logError });
     const basePort = await listen(servers, base.fetch, config.host, config.port, "JUNCTION_PORT");
@@ -122,7 +146,9 @@ export async function startService(
       rpcUrl,
       deployment,
       index,
+      store,
       ...(devnet ? { devnet } : {}),
+      ...(demoWorkspace ? { demoWorkspace } : {}),
       stop: () => {
         stopping ??= stop();
         return stopping;

@@ -105,6 +105,16 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  "0003_service_secrets": {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable("service_secrets")
+        .addColumn("name", "text", (c) => c.primaryKey())
+        .addColumn("value", "text", (c) => c.notNull())
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -105,6 +105,14 @@ export type SettlementTable = {
   finalized_at: DefaultedTimestamp;
 };
 
+/** Secrets every process of a deployment must share (e.g. the history cursor signing key). */
+export type ServiceSecretTable = {
+  name: string;
+  /** Hex. */
+  value: string;
+  created_at: DefaultedTimestamp;
+};
+
 export type Database = {
   workspaces: WorkspaceTable;
   api_keys: ApiKeyTable;
@@ -112,4 +120,5 @@ export type Database = {
   builder_quotes: BuilderQuoteTable;
   swap_preparations: SwapPreparationTable;
   settlements: SettlementTable;
+  service_secrets: ServiceSecretTable;
 };

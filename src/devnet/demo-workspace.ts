@@ -1,0 +1,57 @@
+import type { Kysely } from "kysely";
+import type { Scope } from "../auth/api-key.ts";
+import { authenticate, createKey, createWorkspace, markActivated } from "../auth/keys.ts";
+import type { Database } from "../store/schema.ts";
+import { type Manifest, writeManifest } from "./manifest.ts";
+
+const KEY_SETS = {
+  all: ["quote", "swap", "tokens", "receipts"],
+  quote: ["quote"],
+  swap: ["swap"],
+  tokens: ["tokens"],
+  receipts: ["receipts"],
+} as const satisfies Record<string, readonly Scope[]>;
+
+export type DemoWorkspace = NonNullable<Manifest["demoWorkspace"]>;
+
+/**
+ * On the devnet only: a workspace for the registered demo builder, activated (its code is registered on
+ * chain at deploy), with keys for every scope, recorded in the manifest so a newcomer can call every
+ * endpoint at once. Reused across restarts while its keys still authenticate; recreated otherwise (e.g.
+ * after the database was deleted).
+ */
+export async function ensureDemoWorkspace(
+  db: Kysely<Database>,
+  manifest: Manifest,
+  manifestPath: string,
+): Promise<DemoWorkspace> {
+  const saved = manifest.demoWorkspace;
+  if (saved) {
+    const checks = await Promise.all(Object.values(saved.keys).map((key) => authenticate(db, key)));
+    if (checks.every((check) => !("failure" in check) && check.workspaceId === saved.workspaceId))
+      return saved;
+  }
+  const code = manifest.junction.demoBuilder.code;
+  const existing = await db
+    .selectFrom("workspaces")
+    .select(["id", "name", "plan"])
+    .where("builder_code", "=", code)
+    .executeTakeFirst();
+  const workspace = existing ?? (await createWorkspace(db, { name: "Junction demo", builderCode: code }));
+  await markActivated(db, code, new Date());
+  const keys = {} as DemoWorkspace["keys"];
+  for (const [name, scopes] of Object.entries(KEY_SETS) as [keyof typeof KEY_SETS, readonly Scope[]][]) {
+    keys[name] = (
+      await createKey(db, { workspaceId: workspace.id, name: `demo-${name}`, scopes: [...scopes] })
+    ).secret;
+  }
+  const demo: DemoWorkspace = {
+    workspaceId: workspace.id,
+    name: workspace.name,
+    builderCode: code,
+    plan: existing?.plan ?? "free",
+    keys,
+  };
+  writeManifest(manifestPath, { ...manifest, demoWorkspace: demo });
+  return demo;
+}
