@@ -262,6 +262,46 @@ describe("builder quote → swap preparation → receipts", () => {
     }
   });
 
+  it("prepares registry transactions the owner's wallet signs, refusing what the registry would revert", async () => {
+    const owner = devnet.wallet(2);
+    const prepareRegistry = async (body: Record<string, unknown>) => {
+      const response = await api.call("POST", "/api/v2/builders/registry-transactions", { key, body });
+      return { status: response.status, body: (await response.json()) as Record<string, any> };
+    };
+    const stranger = await prepareRegistry({ action: "set-fee", from: payer(), builderFeeBps: 12 });
+    expect(stranger.status).toBe(400);
+    expect(stranger.body.error).toMatchObject({ code: "UNSUPPORTED_TERMS" });
+    expect(stranger.body.error.message).toContain("NotBuilderOwner");
+    expect((await prepareRegistry({ action: "set-fee", from: payer(), builderFeeBps: 51 })).status).toBe(400);
+    expect((await prepareRegistry({ action: "rename", from: payer() })).status).toBe(400);
+
+    const prepared = await prepareRegistry({
+      action: "set-fee",
+      from: owner.account!.address,
+      builderFeeBps: 12,
+    });
+    expect(prepared.status).toBe(200);
+    expect(prepared.body).toMatchObject({
+      action: "set-fee",
+      code: devnet.manifest.junction.demoBuilder.code,
+      tx: { to: devnet.manifest.contracts.builderRegistry, value: "0", chainId: 4663 },
+    });
+    const hash = await owner.sendTransaction({
+      account: owner.account!,
+      chain: owner.chain,
+      to: prepared.body.tx.to,
+      data: prepared.body.tx.data,
+    });
+    expect((await devnet.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
+    const requoted = await quote({
+      tokenIn: devnet.manifest.contracts.weth9,
+      tokenOut: token("USDC"),
+      amountIn: parseEther("1").toString(),
+      payer: payer(),
+    });
+    expect(requoted.body.fees.builderBps).toBe(12);
+  });
+
   it("refuses a builder fee above the builder's on-chain cap", async () => {
     const demo = devnet.manifest.junction.demoBuilder;
     const governance = devnet.wallet(1);

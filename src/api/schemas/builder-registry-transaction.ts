@@ -1,0 +1,51 @@
+import { z } from "@hono/zod-openapi";
+import { BuilderCodeParam, Hash32 } from "./builder-params.ts";
+import { Address } from "./quote.ts";
+
+const From = Address.openapi({
+  description: "The wallet that will sign: the builder's owner (the pending owner for accept-ownership).",
+});
+const Code = BuilderCodeParam.optional().openapi({ description: "Default: the key's workspace code." });
+const FeeBps = z.number().int().min(0).max(50);
+
+/** One registry change; strict objects, discriminated by `action`. */
+export const RegistryTransactionRequestSchema = z
+  .discriminatedUnion("action", [
+    z.strictObject({
+      action: z.literal("register"),
+      code: Code,
+      from: From,
+      recipient: Address,
+      builderFeeBps: FeeBps,
+    }),
+    z.strictObject({ action: z.literal("set-recipient"), code: Code, from: From, recipient: Address }),
+    z.strictObject({ action: z.literal("set-fee"), code: Code, from: From, builderFeeBps: FeeBps }),
+    z.strictObject({
+      action: z.literal("transfer-ownership"),
+      code: Code,
+      from: From,
+      pendingOwner: Address.openapi({
+        description: "The new owner, who must accept; the zero address cancels.",
+      }),
+    }),
+    z.strictObject({ action: z.literal("accept-ownership"), code: Code, from: From }),
+  ])
+  .openapi("RegistryTransactionRequest");
+
+export const RegistryTransactionResponseSchema = z
+  .object({
+    action: z.enum(["register", "set-recipient", "set-fee", "transfer-ownership", "accept-ownership"]),
+    code: z.string(),
+    builderId: Hash32,
+    tx: z
+      .object({
+        from: Address,
+        to: Address.openapi({ description: "The BuilderRegistry." }),
+        data: z.string(),
+        value: z.literal("0"),
+        chainId: z.literal(4663),
+      })
+      .openapi({ description: "Unsigned; simulated from `from` at the latest block before it is returned." }),
+    simulatedAt: z.string().openapi({ description: "The block number the transaction was simulated at." }),
+  })
+  .openapi("RegistryTransaction");
