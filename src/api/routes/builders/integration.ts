@@ -1,0 +1,139 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Address } from "viem";
+import type { z } from "zod";
+import {
+  allocateMultiSwap,
+  MultiPlanError,
+  type MultiSwapPlan,
+  toMultiSwapPlan,
+} from "../../../builders/multi-plan.ts";
+import { builderAccess } from "../../builder-access.ts";
+import { ApiError, type ErrorIssue } from "../../errors.ts";
+import {
+  DEFAULT_SLIPPAGE_BPS,
+  IntegrationBodySchema,
+  MultiSwapPlanSchema,
+} from "../../schemas/builder-integration.ts";
+import type { BuilderApiDeps } from "./builder-api-deps.ts";
+import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY, errorResponse } from "./builder-openapi.ts";
+import { readRegistry } from "./profile.ts";
+
+const ACTION = "multi-plan";
+const lower = (address: string) => address.toLowerCase() as Address;
+
+/** `POST /api/v2/builders/integration` (scope `quote`, drawing on the quote quota): plan a multi-swap. */
+export function registerIntegrationRoute(app: OpenAPIHono, deps: BuilderApiDeps): void {
+  const route = createRoute({
+    method: "post",
+    path: "/api/v2/builders/integration",
+    tags: ["Builder"],
+    summary: "Plan a multi-swap: the builder quotes to request, one per leg",
+    description: [
+      "Scope `quote`; shares the builder-quote quota. Action `multi-plan` splits each input across up to four outputs by weight (weights total 10000 bps) and returns the legs to run one after another; apart from `chainId`, each leg is exactly the query of one `GET /api/v2/builders/quote`. Not atomic: legs completed before a failing one stay completed. Nothing is saved and no price is quoted.",
+      `Defaults: recipient = payer; slippageBps = ${DEFAULT_SLIPPAGE_BPS}; builderCode = the key's workspace code; builderFeeBps = the builder's registered default fee (0 when the code is unregistered or suspended, where the quote charges no builder fee either), read from the BuilderRegistry at the latest block. A builderFeeBps above a registered, enabled builder's cap is 400 BUILDER_FEE_ABOVE_CAP, as on the builder quote.`,
+      "An output whose token is the input's own needs no swap: that share stays with the payer and gets no leg. Addresses in the plan are lowercase.",
+    ].join("\n\n"),
+    security: BUILDER_SECURITY,
+    middleware: [builderAccess(deps.db, "quote")] as const,
+    request: {
+      body: { required: true, content: { "application/json": { schema: IntegrationBodySchema } } },
+    },
+    responses: {
+      200: {
+        description: "The multi-swap plan",
+        content: { "application/json": { schema: MultiSwapPlanSchema } },
+      },
+      ...BUILDER_ERROR_RESPONSES,
+      400: errorResponse(
+        "UNSUPPORTED_ACTION (action other than `multi-plan`), INVALID_REQUEST (the rejected inputs in `issues`: an unknown property anywhere, a bad pattern or range, weights not totalling 10000, a repeated token), UNSUPPORTED_TERMS (nothing to swap, a leg that would move 0 units) or BUILDER_FEE_ABOVE_CAP (builderFeeBps above a registered builder's on-chain cap, as on the builder quote)",
+      ),
+    },
+  });
+
+  app.openapi(
+    route,
+    async (c) => {
+      const { input } = c.req.valid("json");
+      const builderCode = input.builderCode ?? c.get("principal").builderCode;
+      if (!builderCode)
+        throw invalid([
+          { path: "input.builderCode", message: "required: the key's workspace has no builder code" },
+        ]);
+      const swaps = allocate(input);
+      const builder = (await readRegistry(deps, builderCode)).builder;
+      const standing = builder?.enabled ? builder : null;
+      const builderFeeBps = input.builderFeeBps ?? standing?.builderFeeBps ?? 0;
+      if (standing && builderFeeBps > standing.maxBuilderFeeBps)
+        throw new ApiError(
+          "BUILDER_FEE_ABOVE_CAP",
+          `builderFeeBps ${builderFeeBps} exceeds the builder's cap`,
+          [
+            {
+              path: "input.builderFeeBps",
+              message: `at most ${standing.maxBuilderFeeBps} for ${builderCode}`,
+            },
+          ],
+        );
+      const payer = lower(input.payer);
+      const plan = toMultiSwapPlan(swaps, {
+        payer,
+        recipient: input.recipient ? lower(input.recipient) : payer,
+        builderCode,
+        builderFeeBps,
+        slippageBps: input.slippageBps ?? DEFAULT_SLIPPAGE_BPS,
+      });
+      return c.json(toResponse(plan), 200);
+    },
+    (result, c) => {
+      if (result.success) return undefined;
+      // Hono caches the parsed body: this is the same JSON the validator saw.
+      return c.req.json().then((body: unknown) => {
+        throw integrationBodyError(body, result.error);
+      });
+    },
+  );
+}
+
+/**
+ * The 400 for a body that failed validation: an `action` that is a string other than `multi-plan` is
+ * UNSUPPORTED_ACTION whatever else is wrong (the rest means nothing to this endpoint); otherwise
+ * INVALID_REQUEST listing every issue, an unknown property named by its full path.
+ */
+export function integrationBodyError(body: unknown, error: z.ZodError): ApiError {
+  const action =
+    typeof body === "object" && body !== null ? (body as { action?: unknown }).action : undefined;
+  if (typeof action === "string" && action !== ACTION)
+    return new ApiError("UNSUPPORTED_ACTION", `unsupported action ${JSON.stringify(action)}: only ${ACTION}`);
+  return invalid(
+    error.issues.flatMap((issue) => {
+      const path = issue.path.join(".");
+      if (issue.code === "unrecognized_keys")
+        return issue.keys.map((key) => ({
+          path: path ? `${path}.${key}` : key,
+          message: "unknown property",
+        }));
+      return [{ path, message: issue.message }];
+    }),
+  );
+}
+
+function allocate(input: z.infer<typeof IntegrationBodySchema>["input"]) {
+  try {
+    return allocateMultiSwap({
+      inputs: input.inputs.map((i) => ({ token: lower(i.token), amount: BigInt(i.amount) })),
+      outputs: input.outputs.map((o) => ({ token: lower(o.token), weightBps: o.weightBps })),
+    });
+  } catch (error) {
+    if (!(error instanceof MultiPlanError)) throw error;
+    const issues = error.issues.map((issue) => ({ ...issue, path: `input.${issue.path}` }));
+    throw error.reason === "invalid-terms"
+      ? invalid(issues)
+      : new ApiError("UNSUPPORTED_TERMS", error.message, issues);
+  }
+}
+
+const invalid = (issues: ErrorIssue[]) => new ApiError("INVALID_REQUEST", "the request is invalid", issues);
+
+function toResponse(plan: MultiSwapPlan) {
+  return { ...plan, legs: plan.legs.map((leg) => ({ ...leg, amountIn: leg.amountIn.toString() })) };
+}

@@ -1,0 +1,82 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { type Kysely, sql } from "kysely";
+import { PLANS, type PlanName, planOf } from "../../../auth/plans.ts";
+import { currentUsage } from "../../../auth/quotas.ts";
+import type { Database } from "../../../store/schema.ts";
+import { builderAccess } from "../../builder-access.ts";
+import { BuilderUsageQuerySchema, BuilderUsageSchema } from "../../schemas/builder-usage.ts";
+import type { BuilderApiDeps } from "./builder-api-deps.ts";
+import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
+
+/** `GET /api/v2/builders/usage` (scope `tokens`, drawing on the tokens quota): the workspace's limits and usage. */
+export function registerUsageRoute(app: OpenAPIHono, deps: BuilderApiDeps): void {
+  const route = createRoute({
+    method: "get",
+    path: "/api/v2/builders/usage",
+    tags: ["Builder"],
+    summary: "The workspace's plan limits and what it has spent in the current windows",
+    description:
+      "Scope `tokens`; shares the tokens quota, and this request is already counted in `usage.tokens` and `usage.hourly`. Counters are shared by every key of the workspace; per-minute windows align on whole UTC minutes and the hourly allowance on whole UTC hours of the database clock.",
+    security: BUILDER_SECURITY,
+    middleware: [builderAccess(deps.db, "tokens")] as const,
+    request: { query: BuilderUsageQuerySchema },
+    responses: {
+      200: {
+        description: "Limits, usage and window ends",
+        content: { "application/json": { schema: BuilderUsageSchema } },
+      },
+      ...BUILDER_ERROR_RESPONSES,
+    },
+  });
+
+  app.openapi(route, async (c) => {
+    const principal = c.get("principal");
+    const [workspace, usage, windows] = await Promise.all([
+      deps.db
+        .selectFrom("workspaces")
+        .select("name")
+        .where("id", "=", principal.workspaceId)
+        .executeTakeFirstOrThrow(),
+      currentUsage(deps.db, principal.workspaceId),
+      windowEnds(deps.db),
+    ]);
+    const plan = principal.plan in PLANS ? (principal.plan as PlanName) : "free";
+    const limits = planOf(plan);
+    return c.json(
+      {
+        workspace: {
+          id: principal.workspaceId,
+          name: workspace.name,
+          builderCode: principal.builderCode,
+          plan,
+          activated: principal.activated,
+        },
+        limits: {
+          quotesPerMinute: limits.quotesPerMinute,
+          receiptsPerMinute: limits.receiptsPerMinute,
+          tokensPerMinute: limits.tokensPerMinute,
+          requestsPerHour: limits.requestsPerHour,
+        },
+        usage,
+        windows,
+      },
+      200,
+    );
+  });
+}
+
+/**
+ * When the current windows end, on the database clock the quotas count by (src/auth/quotas.ts aligns them
+ * with `date_bin` from 2000-01-01 UTC, i.e. on whole UTC minutes and hours).
+ */
+async function windowEnds(db: Kysely<Database>) {
+  const origin = sql`timestamptz '2000-01-01 00:00:00+00'`;
+  const { rows } = await sql<{ minute: Date | string; hour: Date | string }>`
+    select date_bin('1 minute'::interval, now(), ${origin}) + '1 minute'::interval as minute,
+           date_bin('1 hour'::interval, now(), ${origin}) + '1 hour'::interval as hour`.execute(db);
+  const row = rows[0]!;
+  return {
+    minuteResetsAt: new Date(row.minute).toISOString(),
+    hourResetsAt: new Date(row.hour).toISOString(),
+  };
+}

@@ -1,0 +1,128 @@
+import { z } from "@hono/zod-openapi";
+import { BUILDER_CODE_PATTERN } from "../../builders/builder-code.ts";
+import { BUILDER_LIMITS, BUILDER_QUOTE_TIMES } from "../../builders/limits.ts";
+import { ALLOCATION, PARTIAL_COMPLETION } from "../../builders/multi-plan.ts";
+
+const MAX_UINT256 = 2n ** 256n - 1n;
+/** Used when `input.slippageBps` is omitted: the builder quote's own default, so a leg means the same either way. */
+export const DEFAULT_SLIPPAGE_BPS = BUILDER_QUOTE_TIMES.defaultSlippageBps;
+
+const Address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  .openapi({ example: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc" });
+/** Payer and recipient: a leg with the zero address as either is no builder quote. */
+const Account = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  .refine((value) => !/^0x0{40}$/.test(value), "must not be the zero address")
+  .openapi({ example: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc" });
+const Amount = z
+  .string()
+  .regex(/^[0-9]+$/, "must be a decimal integer string")
+  .refine(
+    // Zod runs every check: guard against the pattern having failed.
+    (value) => !/^[0-9]+$/.test(value) || (BigInt(value) > 0n && BigInt(value) <= MAX_UINT256),
+    "must be between 1 and 2^256 - 1",
+  )
+  .openapi({ description: "Raw base units.", example: "1000000000" });
+const BuilderCode = z.string().regex(BUILDER_CODE_PATTERN, "must match ^[A-Za-z0-9_-]{3,32}$");
+const { slippageBps: slippage, builderFeeBps: builderFee } = BUILDER_LIMITS;
+const Slippage = z.number().int().min(slippage.min).max(slippage.max);
+const BuilderFee = z.number().int().min(builderFee.min).max(builderFee.max);
+
+const PlanInput = z.strictObject({
+  token: Address.openapi({ description: "Token to sell; the zero address is native ETH." }),
+  amount: Amount,
+});
+const PlanOutput = z.strictObject({
+  token: Address.openapi({ description: "Token to buy; the zero address is native ETH." }),
+  weightBps: z
+    .number()
+    .int()
+    .min(1)
+    .max(BUILDER_LIMITS.outputWeightsTotalBps)
+    .openapi({ description: "Share of every input this output receives.", example: 5000 }),
+});
+
+/**
+ * `POST /api/v2/builders/integration` body (SPEC): strict at every level, so an unknown property is a 400
+ * naming it. Rules between fields (weights total, repeated tokens) are checked by the planner.
+ */
+export const IntegrationBodySchema = z
+  .strictObject({
+    action: z.literal("multi-plan").openapi({
+      description: "The only action: `multi-plan`. Any other string is 400 UNSUPPORTED_ACTION.",
+    }),
+    input: z.strictObject({
+      execution: z.literal("sequential").openapi({ description: "Legs run one after another." }),
+      payer: Account.openapi({ description: "Sells the inputs and signs every leg; not the zero address." }),
+      recipient: Account.optional().openapi({
+        description: "Receives every output; defaults to payer; not the zero address.",
+      }),
+      inputs: z
+        .array(PlanInput)
+        .min(BUILDER_LIMITS.multiPlanInputs.min)
+        .max(BUILDER_LIMITS.multiPlanInputs.max)
+        .openapi({ description: "1 to 4 inputs with distinct tokens." }),
+      outputs: z
+        .array(PlanOutput)
+        .min(BUILDER_LIMITS.multiPlanOutputs.min)
+        .max(BUILDER_LIMITS.multiPlanOutputs.max)
+        .openapi({ description: "1 to 4 outputs with distinct tokens; weightBps must total 10000." }),
+      slippageBps: Slippage.optional().openapi({
+        description: `Copied into every leg; default ${DEFAULT_SLIPPAGE_BPS}.`,
+        example: 50,
+      }),
+      builderCode: BuilderCode.optional().openapi({
+        description: "Public attribution code; defaults to the key's workspace code. Must be registered.",
+        example: "junction-demo",
+      }),
+      builderFeeBps: BuilderFee.optional().openapi({
+        description:
+          "Builder fee of every leg; defaults to the builder's registered default fee. At most the builder's registered cap.",
+        example: 10,
+      }),
+    }),
+  })
+  .openapi("MultiPlanRequest");
+
+const PlanLeg = z
+  .object({
+    chainId: z.literal(4663),
+    payer: Address,
+    recipient: Address,
+    tokenIn: Address,
+    tokenOut: Address,
+    amountIn: z.string().openapi({ description: "Raw base units (UINT).", example: "500000000" }),
+    builderCode: z.string(),
+    builderFeeBps: z.number().int(),
+    slippageBps: z.number().int(),
+  })
+  .openapi("PlanLeg", {
+    description:
+      "Every field is always present. Apart from `chainId`, a leg's fields are exactly the query of one `GET /api/v2/builders/quote`. Addresses are lowercase.",
+  });
+
+/** SPEC "Multi-swap plan". */
+export const MultiSwapPlanSchema = z
+  .object({
+    chainId: z.literal(4663),
+    execution: z.literal("sequential"),
+    atomic: z.literal(false).openapi({ description: "Legs are separate transactions." }),
+    payer: Address,
+    recipient: Address,
+    legs: z.array(PlanLeg).min(BUILDER_LIMITS.planLegs.min).max(BUILDER_LIMITS.planLegs.max).openapi({
+      description:
+        "One leg per (input, output) pair whose tokens differ, in input order then output order. An output equal to its input's token needs no swap: that share stays with the payer and gets no leg.",
+    }),
+    swapCount: z.number().int().openapi({ description: "legs.length" }),
+    allocation: z.literal(ALLOCATION).openapi({
+      description:
+        "Each input is split by the output weights, rounding down; the last output takes the remainder, so an input's shares sum exactly to its amount.",
+    }),
+    partialCompletion: z.literal(PARTIAL_COMPLETION).openapi({
+      description: "Not atomic: if a later leg stops, the legs already completed stay completed.",
+    }),
+  })
+  .openapi("MultiSwapPlan");
