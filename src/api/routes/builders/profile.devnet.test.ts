@@ -1,8 +1,11 @@
-import { zeroAddress } from "viem";
+import { createPublicClient, http, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
+import { junctionChain } from "../../../chain/chain.ts";
 import { builderRegistryArtifact } from "../../../contracts/artifacts/BuilderRegistry.ts";
+import { createApp } from "../../create-app.ts";
+import { registerProfileRoute } from "./profile.ts";
 
 /**
  * `GET /api/v2/builders/profile` on a devnet: the demo builder against the manifest and the chain, unknown
@@ -109,6 +112,22 @@ describe("GET /api/v2/builders/profile", () => {
     const response = await get({ code: "junction-demo" }, receiptsOnly);
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error: { code: "FORBIDDEN" } });
+  });
+
+  it("is 503 UPSTREAM_UNAVAILABLE when the node does not answer, without the node's words", async () => {
+    const app = createApp((error) => {
+      throw error;
+    });
+    const dead = createPublicClient({
+      chain: junctionChain("http://127.0.0.1:9"),
+      transport: http(undefined, { retryCount: 0 }),
+    });
+    registerProfileRoute(app, { ...api.deps, client: dead as never });
+    const response = await app.request(`${PATH}?code=junction-demo`, { headers: { "x-api-key": key } });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      error: { code: "UPSTREAM_UNAVAILABLE", message: "the chain node did not answer" },
+    });
   });
 
   it("keeps a suspended builder readable, with enabled false and a bumped version", async () => {

@@ -86,8 +86,13 @@ export async function readRegistry(
   try {
     return await readRegistryBuilder(deps.client, deps.deployment.contracts.builderRegistry, code);
   } catch (error) {
-    if (error instanceof BaseError || error instanceof RegistryReadUnstableError)
+    if (error instanceof BaseError)
       throw new ApiError("UPSTREAM_UNAVAILABLE", "the chain node did not answer");
+    if (error instanceof RegistryReadUnstableError)
+      throw new ApiError(
+        "UPSTREAM_UNAVAILABLE",
+        "the chain tip kept reorganising during the read; ask again",
+      );
     throw error;
   }
 }
