@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createBaseApp } from "../api/base-app.ts";
 import { createPartnerApp } from "../api/partner-app.ts";
+import { followActivations } from "../builders/activation.ts";
 import { createChainClient } from "../chain/create-chain-client.ts";
 import type { Config } from "../config/config.ts";
 import { type Deployment, readDeployment } from "../config/deployment.ts";
@@ -14,6 +15,7 @@ import { createAdmission } from "../quote/admission.ts";
 import { createQuoter } from "../quote/create-quoter.ts";
 import { createFixtures } from "../simulation/fixtures.ts";
 import { createStore, type Store } from "../store/create-store.ts";
+import { openEmbeddedShared } from "../store/embedded-shared.ts";
 import { sharedSecret } from "../store/service-secret.ts";
 import type { Logger } from "./logger.ts";
 
@@ -85,19 +87,21 @@ export async function startService(
     fromBlock: BigInt(deployment.deploymentBlock),
   });
   let follower: ReturnType<typeof followChain> | undefined;
+  let activations: ReturnType<typeof followActivations> | undefined;
   let store: Store | undefined;
   const servers: ReturnType<typeof serve>[] = [];
   const stop = async () => {
     await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
     await follower?.stop();
+    await activations?.stop();
     await store?.close();
     await devnet?.stop();
   };
   try {
-    store = await createStore({
-      ...(config.databaseUrl ? { databaseUrl: config.databaseUrl } : {}),
-      dataDir: config.dataDir,
-    });
+    // The embedded database is served on a private socket so the operator CLI can reach it while we run.
+    store = config.databaseUrl
+      ? await createStore({ databaseUrl: config.databaseUrl, dataDir: null })
+      : await openEmbeddedShared({ dataDir: config.dataDir });
     progress(`database ready (${store.kind === "postgres" ? "Postgres server" : "embedded PGlite"})`);
     const demoWorkspace = devnet
       ? await ensureDemoWorkspace(store.db, devnet.manifest, devnet.manifestPath)
@@ -107,6 +111,17 @@ export async function startService(
     follower = followChain(index, {
       intervalMs: INDEX_FOLLOW_MS,
       onError: (error) => logger.warn({ err: error }, "pool index sync failed; retrying"),
+    });
+    // Activation is picked up from registry events (SPEC "States and transitions"): a workspace whose code
+    // is registered and enabled on chain becomes active without anyone asking.
+    activations = followActivations({
+      client,
+      db: store.db,
+      registry: deployment.contracts.builderRegistry,
+      fromBlock: BigInt(deployment.deploymentBlock),
+      intervalMs: INDEX_FOLLOW_MS,
+      onError: (error) => logger.warn({ err: error }, "registry activation scan failed; retrying"),
+      onActivated: (codes) => logger.info({ codes }, "builder IDs activated"),
     });
     const fixtures = createFixtures(client);
     const quote = createQuoter({ client, index, contracts: deployment.contracts, fixtures });

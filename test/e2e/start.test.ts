@@ -1,67 +1,29 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
+import { type ChildProcess, execFileSync } from "node:child_process";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { copySnapshot } from "../devnet.ts";
+import { type SpawnedService, spawnService } from "./spawn-service.ts";
 
-/** Runs the real `junction start` command, as the README's quick start does, against a copy of the snapshot. */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
+let spawned: SpawnedService;
 let service: ChildProcess;
 let dataDir: string;
-let output = "";
 let baseUrl: string;
 let partnerUrl: string;
+const output = () => spawned.output();
 
 beforeAll(async () => {
-  dataDir = copySnapshot();
-  const [port, partnerPort] = [await freePort(), await freePort()];
-  service = spawn(process.execPath, ["bin/junction.js", "start"], {
-    env: {
-      ...process.env,
-      JUNCTION_DATA_DIR: dataDir,
-      JUNCTION_PORT: String(port),
-      JUNCTION_PARTNER_PORT: String(partnerPort),
-      JUNCTION_DEVNET_PORT: "0",
-      JUNCTION_LOG_LEVEL: "warn",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  service.stdout!.on("data", (chunk) => {
-    output += chunk;
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 60_000);
-    service.stderr!.on("data", (chunk) => {
-      output += chunk;
-      if (output.includes("junction ready")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    service.once("exit", (code) => reject(new Error(`service exited with ${code}:\n${output}`)));
-  });
-  baseUrl = `http://127.0.0.1:${port}`;
-  partnerUrl = `http://127.0.0.1:${partnerPort}`;
+  spawned = await spawnService();
+  ({ dataDir, baseUrl, partnerUrl } = spawned);
+  service = spawned.process;
 });
 
-afterAll(() => {
-  service?.kill("SIGKILL");
-  rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => spawned?.kill());
 
 describe("junction start", () => {
   it("prints progress and both URLs", () => {
-    expect(output).toMatch(/devnet: starting anvil/);
-    expect(output).toContain(baseUrl);
-    expect(output).toContain(partnerUrl);
+    expect(output()).toMatch(/devnet: starting anvil/);
+    expect(output()).toContain(baseUrl);
+    expect(output()).toContain(partnerUrl);
   });
 
   it("serves GET /api/v2/config for chain 4663 with the devnet's contracts", async () => {

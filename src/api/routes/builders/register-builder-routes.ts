@@ -6,6 +6,7 @@ import { registerIntegrationRoute } from "./integration.ts";
 import { registerProfileRoute } from "./profile.ts";
 import { registerBuilderQuoteRoute } from "./quote.ts";
 import { registerReceiptRoute } from "./receipts.ts";
+import { registerRegistryTransactionRoute } from "./registry-transactions.ts";
 import { registerSwapRoutes } from "./swaps.ts";
 import { registerTokensRoute } from "./tokens.ts";
 import { registerUsageRoute } from "./usage.ts";
@@ -16,6 +17,7 @@ export function registerBuilderRoutes(app: OpenAPIHono, deps: BuilderApiDeps): v
   registerBuilderQuoteRoute(app, deps);
   registerSwapRoutes(app, deps);
   registerReceiptRoute(app, deps);
+  registerRegistryTransactionRoute(app, deps);
   registerHistoryRoute(app, deps);
   registerIntegrationRoute(app, deps);
   registerProfileRoute(app, deps);

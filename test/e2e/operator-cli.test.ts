@@ -1,0 +1,299 @@
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authenticate } from "../../src/auth/keys.ts";
+import { openEmbeddedShared } from "../../src/store/embedded-shared.ts";
+import { startTestDevnet, type TestDevnet } from "../devnet.ts";
+
+/**
+ * The operator CLI as an operator runs it: `node bin/junction.js ...` against the embedded database in a
+ * data dir and the devnet found through its manifest there.
+ */
+let devnet: TestDevnet;
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+});
+afterAll(() => devnet?.dispose());
+
+type Run = { code: number; stdout: string; stderr: string };
+
+function junction(dataDir: string, ...args: string[]): Promise<Run> {
+  const env: NodeJS.ProcessEnv = { ...process.env, JUNCTION_DATA_DIR: dataDir };
+  // The service's configuration decides the database and chain: here the embedded ones in the data dir.
+  for (const name of Object.keys(env)) {
+    if (name.startsWith("JUNCTION_") && name !== "JUNCTION_DATA_DIR") delete env[name];
+  }
+  delete env.DATABASE_URL;
+  return new Promise((resolve) => {
+    execFile(process.execPath, ["bin/junction.js", ...args], { env }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** `--json`: exactly one JSON object on stdout. */
+// biome-ignore lint/suspicious/noExplicitAny: parsed CLI output, its shape is what the assertions check
+function json(run: Run): Record<string, any> {
+  expect(run.code, run.stderr).toBe(0);
+  expect(run.stdout.trim().split("\n")).toHaveLength(1);
+  return JSON.parse(run.stdout);
+}
+
+/** An operator error: one line on stderr, exit 1, nothing on stdout, no stack. */
+function refused(run: Run, pattern: RegExp) {
+  expect(run.code).toBe(1);
+  expect(run.stdout).toBe("");
+  expect(run.stderr.trim().split("\n")).toHaveLength(1);
+  expect(run.stderr).toMatch(pattern);
+}
+
+const account = (index: number) => devnet.manifest.accounts[index]!.address;
+
+describe("junction workspace and key commands", () => {
+  it("creates a workspace, activates its code on chain through a signed registration, and manages keys", async () => {
+    const dir = devnet.dataDir;
+    const code = `cli-${randomBytes(4).toString("hex")}`;
+    const created = json(
+      await junction(dir, "workspace", "create", "--name", "Acme", "--code", code, "--json"),
+    );
+    expect(created.workspace).toMatchObject({ name: "Acme", code, activated: false });
+    expect(created.next).toContain("junction workspace activate");
+    refused(
+      await junction(dir, "workspace", "create", "--name", "Copy", "--code", code, "--json"),
+      new RegExp(`builder code ${code} already belongs to workspace ${created.workspace.id}`),
+    );
+
+    const tokensKey = json(
+      await junction(
+        dir,
+        "key",
+        "create",
+        "--workspace",
+        code,
+        "--name",
+        "ro",
+        "--scopes",
+        "tokens",
+        "--json",
+      ),
+    );
+    expect(tokensKey.key).toMatchObject({
+      scopes: ["tokens"],
+      expiresAt: null,
+      workspaceId: created.workspace.id,
+    });
+    expect(tokensKey.key.secret).toMatch(new RegExp(`^${tokensKey.key.prefix}_`));
+
+    refused(
+      await junction(dir, "key", "create", "--workspace", code, "--name", "q", "--scopes", "quote", "--json"),
+      /need the workspace's builder ID activated on chain first: .* not registered on chain yet/,
+    );
+
+    const owner = account(3);
+    const activation = json(
+      await junction(
+        dir,
+        "workspace",
+        "activate",
+        "--code",
+        code,
+        "--owner",
+        owner,
+        "--recipient",
+        account(4),
+        "--fee",
+        "15",
+        "--json",
+      ),
+    );
+    expect(activation.transaction).toMatchObject({
+      to: devnet.manifest.contracts.builderRegistry,
+      value: "0",
+      chainId: 4663,
+      from: owner,
+    });
+    expect(activation.simulation).toEqual({ ok: true });
+    const wallet = devnet.wallet(3);
+    const hash = await wallet.sendTransaction({
+      account: wallet.account!,
+      chain: wallet.chain,
+      to: activation.transaction.to,
+      data: activation.transaction.data,
+      value: BigInt(activation.transaction.value),
+    });
+    expect((await devnet.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
+
+    const quoteKey = json(
+      await junction(
+        dir,
+        "key",
+        "create",
+        "--workspace",
+        created.workspace.id,
+        "--name",
+        "q",
+        "--scopes",
+        "quote,swap",
+        "--expires",
+        "30d",
+        "--json",
+      ),
+    );
+    expect(quoteKey.key.scopes).toEqual(["quote", "swap"]);
+    expect(Date.parse(quoteKey.key.expiresAt)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+
+    const revoked = json(await junction(dir, "key", "revoke", quoteKey.key.id, "--json"));
+    expect(revoked).toMatchObject({ key: { id: quoteKey.key.id, status: "revoked" }, alreadyRevoked: false });
+    expect(json(await junction(dir, "key", "revoke", quoteKey.key.prefix, "--json")).alreadyRevoked).toBe(
+      true,
+    );
+
+    const listing = await junction(dir, "key", "list", "--workspace", code, "--json");
+    const keys = json(listing).keys as { id: string; status: string }[];
+    expect(Object.fromEntries(keys.map((k) => [k.id, k.status]))).toEqual({
+      [tokensKey.key.id]: "active",
+      [quoteKey.key.id]: "revoked",
+    });
+    // Listings never carry a secret (nor its hash).
+    for (const secret of [tokensKey.key.secret, quoteKey.key.secret])
+      expect(listing.stdout).not.toContain(secret.slice(17));
+    expect(listing.stdout).not.toMatch(/[0-9a-f]{64}/);
+
+    const workspaces = json(await junction(dir, "workspace", "list", "--json")).workspaces as Record<
+      string,
+      unknown
+    >[];
+    expect(workspaces.find((w) => w.code === code)).toMatchObject({ activated: true, activeKeys: 1 });
+
+    // The registry refuses before anyone signs: the code is now taken (here, by this very registration).
+    const again = json(
+      await junction(
+        dir,
+        "workspace",
+        "activate",
+        "--code",
+        code,
+        "--owner",
+        account(5),
+        "--recipient",
+        account(5),
+        "--fee",
+        "1",
+        "--json",
+      ),
+    );
+    expect(again).toMatchObject({ transaction: null, onChain: { registered: true, owner, enabled: true } });
+  });
+
+  it("activates at once a workspace whose code is already registered and enabled", async () => {
+    const dir = devnet.dataDir;
+    const demo = devnet.manifest.junction.demoBuilder;
+    json(await junction(dir, "workspace", "create", "--name", "Demo", "--code", demo.code, "--json"));
+    const activation = json(
+      await junction(
+        dir,
+        "workspace",
+        "activate",
+        "--code",
+        demo.code,
+        "--owner",
+        demo.owner,
+        "--recipient",
+        demo.recipient,
+        "--fee",
+        "10",
+        "--json",
+      ),
+    );
+    expect(activation).toMatchObject({
+      workspace: { code: demo.code, activated: true },
+      transaction: null,
+      onChain: { registered: true, owner: demo.owner, enabled: true },
+    });
+  });
+
+  it("rejects bad flags with usage and exit 2", async () => {
+    const dir = devnet.dataDir;
+    const cases = [
+      ["workspace", "create", "--name", "x"],
+      ["workspace", "create", "--name", "x", "--code", "no spaces"],
+      ["key", "create", "--workspace", "x", "--name", "k", "--scopes", "quote,admin"],
+      ["key", "create", "--workspace", "x", "--name", "k", "--scopes", "tokens", "--expires", "soon"],
+      [
+        "workspace",
+        "activate",
+        "--code",
+        "abc",
+        "--owner",
+        account(3),
+        "--recipient",
+        account(3),
+        "--fee",
+        "51",
+      ],
+      ["workspace", "list", "--verbose"],
+      ["key", "revoke"],
+    ];
+    const runs = await Promise.all(cases.map((args) => junction(dir, ...args)));
+    runs.forEach((run, i) => {
+      expect(run.code, cases[i]!.join(" ")).toBe(2);
+      expect(run.stderr).toMatch(/^junction: .*\n\nUsage:\n {2}junction /);
+    });
+  });
+
+  it("reaches the running service's embedded database through its socket instead of opening the files", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "junction-cli-shared-"));
+    const service = await openEmbeddedShared({ dataDir });
+    try {
+      const code = `svc-${randomBytes(4).toString("hex")}`;
+      json(await junction(dataDir, "workspace", "create", "--name", "Shared", "--code", code, "--json"));
+      const created = json(
+        await junction(
+          dataDir,
+          "key",
+          "create",
+          "--workspace",
+          code,
+          "--name",
+          "k",
+          "--scopes",
+          "tokens,receipts",
+          "--json",
+        ),
+      );
+      // The service sees the key at once, in its own process.
+      expect(await authenticate(service.db, created.key.secret)).toMatchObject({
+        keyId: created.key.id,
+        scopes: ["tokens", "receipts"],
+        builderCode: code,
+      });
+      // No devnet manifest in this data dir: the chain is unreachable, and the CLI says so.
+      refused(
+        await junction(dataDir, "key", "create", "--workspace", code, "--name", "q", "--scopes", "swap"),
+        /registry could not be checked \(no devnet manifest/,
+      );
+      refused(
+        await junction(
+          dataDir,
+          "workspace",
+          "activate",
+          "--code",
+          code,
+          "--owner",
+          account(3),
+          "--recipient",
+          account(3),
+          "--fee",
+          "0",
+        ),
+        /cannot prepare the registration: no devnet manifest/,
+      );
+    } finally {
+      await service.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

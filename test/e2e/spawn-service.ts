@@ -1,0 +1,92 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { Manifest } from "../../src/devnet/manifest.ts";
+import { copySnapshot } from "../devnet.ts";
+
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const server = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+
+export type SpawnedService = {
+  process: ChildProcess;
+  dataDir: string;
+  baseUrl: string;
+  partnerUrl: string;
+  rpcUrl: string;
+  env: NodeJS.ProcessEnv;
+  /** Everything the service printed so far. */
+  output: () => string;
+  manifest: () => Manifest;
+  /** Runs the `junction` CLI with the service's settings; stdout parsed as JSON when `--json` is passed. */
+  cli: (args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
+  kill: () => void;
+};
+
+/** Runs the real `junction start` (as the README's quick start does) on a copy of the test snapshot. */
+export async function spawnService(extraEnv: Record<string, string> = {}): Promise<SpawnedService> {
+  const dataDir = copySnapshot();
+  const [port, partnerPort] = [await freePort(), await freePort()];
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    JUNCTION_DATA_DIR: dataDir,
+    JUNCTION_PORT: String(port),
+    JUNCTION_PARTNER_PORT: String(partnerPort),
+    JUNCTION_DEVNET_PORT: "0",
+    JUNCTION_LOG_LEVEL: "warn",
+    ...extraEnv,
+  };
+  // The service runs on the embedded database unless a test asks for a server.
+  if (!extraEnv.DATABASE_URL) delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ["bin/junction.js", "start"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => {
+    output += chunk;
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output}`)), 90_000);
+    child.stderr!.on("data", (chunk) => {
+      output += chunk;
+      if (output.includes("junction ready")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`service exited with ${code}:\n${output}`)));
+  });
+  const rpcUrl = /rpc\s+(http:\/\/\S+)/.exec(output)?.[1];
+  if (!rpcUrl) throw new Error(`no rpc URL in the service output:\n${output}`);
+  const run = promisify(execFile);
+  return {
+    process: child,
+    dataDir,
+    baseUrl: `http://127.0.0.1:${port}`,
+    partnerUrl: `http://127.0.0.1:${partnerPort}`,
+    rpcUrl,
+    env,
+    output: () => output,
+    manifest: () => JSON.parse(readFileSync(join(dataDir, "devnet", "manifest.json"), "utf8")) as Manifest,
+    async cli(args) {
+      try {
+        const { stdout, stderr } = await run(process.execPath, ["bin/junction.js", ...args], { env });
+        return { code: 0, stdout, stderr };
+      } catch (error) {
+        const failed = error as { code?: number; stdout?: string; stderr?: string };
+        return { code: failed.code ?? 1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
+      }
+    },
+    kill() {
+      child.kill("SIGKILL");
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
