@@ -47,6 +47,7 @@ const wallet = () =>
   });
 const token = (symbol: string) => manifest.tokens.find((t) => t.symbol === symbol)!.address;
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
 type Json = Record<string, any>;
 const api = async (
   method: "GET" | "POST",

@@ -6,6 +6,9 @@ import { builderIdOf } from "../../../builders/builder-code.ts";
 import { erc20Abi } from "../../../contracts/abis/ERC20.ts";
 import { builderRegistryArtifact } from "../../../contracts/artifacts/BuilderRegistry.ts";
 
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
+type Json = Record<string, any>;
+
 /** The attributed flow an integrator runs: quote → prepare → sign and send → receipts to finality. */
 const PAYER = 6;
 let devnet: TestDevnet;
@@ -30,7 +33,7 @@ const token = (symbol: string) => devnet.manifest.tokens.find((t) => t.symbol ==
 const payer = () => devnet.wallet(PAYER).account!.address;
 const quote = async (query: Record<string, string>, apiKey = key) => {
   const response = await api.call("GET", "/api/v2/builders/quote", { key: apiKey, query });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: (await response.json()) as Json };
 };
 const prepare = async (quoteId: string, idempotencyKey?: string, apiKey = key) => {
   const response = await api.call("POST", "/api/v2/builders/swaps", {
@@ -38,21 +41,21 @@ const prepare = async (quoteId: string, idempotencyKey?: string, apiKey = key) =
     body: { quoteId },
     ...(idempotencyKey ? { headers: { "idempotency-key": idempotencyKey } } : {}),
   });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: (await response.json()) as Json };
 };
 const receipts = async (quoteId: string, hash: string, apiKey = key) => {
   const response = await api.call("POST", "/api/v2/builders/receipts", {
     key: apiKey,
     body: { quoteId, hash },
   });
-  return { status: response.status, body: (await response.json()) as Record<string, any> };
+  return { status: response.status, body: (await response.json()) as Json };
 };
 const balanceOf = (asset: Address, who: Address) =>
   devnet.publicClient.readContract({ address: asset, abi: erc20Abi, functionName: "balanceOf", args: [who] });
 
 describe("builder quote → swap preparation → receipts", () => {
-  let issued: Record<string, any>;
-  let prepared: Record<string, any>;
+  let issued: Json;
+  let prepared: Json;
   let txHash: Hex;
 
   it("quotes with the registry's fees at the quote block, separately", async () => {
@@ -266,7 +269,7 @@ describe("builder quote → swap preparation → receipts", () => {
     const owner = devnet.wallet(2);
     const prepareRegistry = async (body: Record<string, unknown>) => {
       const response = await api.call("POST", "/api/v2/builders/registry-transactions", { key, body });
-      return { status: response.status, body: (await response.json()) as Record<string, any> };
+      return { status: response.status, body: (await response.json()) as Json };
     };
     const stranger = await prepareRegistry({ action: "set-fee", from: payer(), builderFeeBps: 12 });
     expect(stranger.status).toBe(400);
