@@ -19,7 +19,8 @@ let otherKey: string;
 
 beforeAll(async () => {
   devnet = await startTestDevnet();
-  api = await createBuilderTestApi(devnet, { now: () => Date.now() + clockOffsetMs });
+  // On the Postgres server when one is configured (CI), else embedded PGlite.
+  api = await createBuilderTestApi(devnet, { postgres: true, now: () => Date.now() + clockOffsetMs });
   const demo = await api.workspace({ code: devnet.manifest.junction.demoBuilder.code, plan: "growth" });
   key = await api.key(demo.id, ["quote", "swap", "receipts"]);
   otherKey = await api.key(demo.id, ["quote", "swap", "receipts"]);
