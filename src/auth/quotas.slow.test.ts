@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStore, type Store } from "../store/create-store.ts";
 import { createWorkspace } from "./keys.ts";
 import { PLANS } from "./plans.ts";
-import { currentUsage, spendQuota } from "./quotas.ts";
+import { currentUsage, pruneQuotaCounters, spendQuota } from "./quotas.ts";
 
 const backends: [string, () => Promise<Store>][] = [["pglite", () => createStore({ dataDir: null })]];
 if (process.env.DATABASE_URL) {
@@ -53,5 +53,19 @@ describe.each(backends)("workspace quotas on %s", (_, open) => {
     if (!refused.ok) expect(refused.retryAfterSeconds).toBeLessThanOrEqual(3600);
     expect(await currentUsage(store.db, ws.id)).toMatchObject({ receipts: 0 });
     expect(await spendQuota(store.db, ws, "swap")).toMatchObject({ ok: false, reason: "allowance" });
+  });
+
+  it("prunes counters of windows that ended more than a day ago, keeping the current ones", async () => {
+    const ws = await workspace();
+    await spendQuota(store.db, ws, "tokens");
+    await sql`insert into quota_counters (workspace_id, bucket, window_start, count)
+      values (${ws.id}, 'tokens', now() - interval '2 days', 5)`.execute(store.db);
+    expect(await pruneQuotaCounters(store.db)).toBeGreaterThanOrEqual(1);
+    const left = await store.db
+      .selectFrom("quota_counters")
+      .selectAll()
+      .where("workspace_id", "=", ws.id)
+      .execute();
+    expect(left.map((row) => row.bucket).sort()).toEqual(["hourly", "tokens"]);
   });
 });

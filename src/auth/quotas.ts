@@ -83,3 +83,13 @@ export async function currentUsage(db: Kysely<Database>, workspaceId: string): P
   for (const row of rows.rows) usage[row.bucket as keyof UsageCounters] = Number(row.count);
   return usage;
 }
+
+/**
+ * Deletes counters of windows that ended more than a day ago (nothing reads them); returns how many. The
+ * service runs it at start and hourly, so the table stays the size of the current windows.
+ */
+export async function pruneQuotaCounters(db: Kysely<Database>): Promise<number> {
+  const result = await sql`
+    delete from quota_counters where window_start < now() - interval '1 day'`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}

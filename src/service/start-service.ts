@@ -2,6 +2,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createBaseApp } from "../api/base-app.ts";
 import { createPartnerApp } from "../api/partner-app.ts";
+import { pruneQuotaCounters } from "../auth/quotas.ts";
 import { followActivations } from "../builders/activation.ts";
 import { createChainClient } from "../chain/create-chain-client.ts";
 import type { Config } from "../config/config.ts";
@@ -21,6 +22,8 @@ import type { Logger } from "./logger.ts";
 
 /** How often the pool index follows the chain tip. */
 const INDEX_FOLLOW_MS = 2_000;
+/** How often old quota windows are deleted. */
+const QUOTA_PRUNE_MS = 3_600_000;
 
 export type Service = {
   baseUrl: string;
@@ -88,12 +91,14 @@ export async function startService(
   });
   let follower: ReturnType<typeof followChain> | undefined;
   let activations: ReturnType<typeof followActivations> | undefined;
+  let pruner: NodeJS.Timeout | undefined;
   let store: Store | undefined;
   const servers: ReturnType<typeof serve>[] = [];
   const stop = async () => {
     await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
     await follower?.stop();
     await activations?.stop();
+    clearInterval(pruner);
     await store?.close();
     await devnet?.stop();
   };
@@ -123,6 +128,11 @@ export async function startService(
       onError: (error) => logger.warn({ err: error }, "registry activation scan failed; retrying"),
       onActivated: (codes) => logger.info({ codes }, "builder IDs activated"),
     });
+    const prune = () =>
+      pruneQuotaCounters(store!.db).catch((error) => logger.warn({ err: error }, "quota pruning failed"));
+    await prune();
+    pruner = setInterval(prune, QUOTA_PRUNE_MS);
+    pruner.unref();
     const fixtures = createFixtures(client);
     const quote = createQuoter({ client, index, contracts: deployment.contracts, fixtures });
     const base = createBaseApp({
