@@ -4,18 +4,19 @@ import { markActivated } from "../auth/keys.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import type { Database } from "../store/schema.ts";
 import { BUILDER_CODE_PATTERN, builderIdOf } from "./builder-code.ts";
-import { type OnChainBuilder, readBuilder } from "./registry-reads.ts";
+import { type RegistryBuilder, readRegistryBuilder } from "./registry-profile.ts";
 
 /**
  * SPEC "States and transitions": a workspace's builder ID becomes active once its registration
  * transaction is confirmed, and "activation updates automatically after confirmation"; it is required
  * before keys with `quote` or `swap` scope (Authentication 4). Activation means registered and enabled on
- * chain now: events only say which builders changed, the registry's state at one pinned block decides.
+ * chain now: events only say which builders changed; the registry's state at one pinned canonical block
+ * (readRegistryBuilder) decides.
  * Activation is never withdrawn here (suspension and re-enabling are governance's, "not shown"); every
  * attributed quote reads the registry at its own block anyway.
  */
 
-type RegistryClient = Pick<PublicClient, "getLogs" | "getBlock" | "getBlockNumber" | "readContract">;
+type RegistryClient = Pick<PublicClient, "getLogs" | "getBlock" | "getBlockNumber" | "multicall">;
 
 const abi = builderRegistryArtifact.abi;
 const EVENTS = [
@@ -30,8 +31,8 @@ const REORG_OVERLAP_BLOCKS = 12n;
 
 export type ActivationCheck =
   | { status: "unregistered" }
-  | { status: "suspended"; builder: OnChainBuilder }
-  | { status: "enabled"; builder: OnChainBuilder; newlyActivated: boolean };
+  | { status: "suspended"; builder: RegistryBuilder }
+  | { status: "enabled"; builder: RegistryBuilder; newlyActivated: boolean };
 
 /**
  * Reads `code` on the registry and, when it is registered and enabled, marks its workspace activated.
@@ -44,7 +45,7 @@ export async function activateIfRegistered(
   code: string,
   now = new Date(),
 ): Promise<ActivationCheck> {
-  const builder = await readBuilder(client, registry, builderIdOf(code));
+  const { builder } = await readRegistryBuilder(client, registry, code);
   if (!builder) return { status: "unregistered" };
   if (!builder.enabled) return { status: "suspended", builder };
   return { status: "enabled", builder, newlyActivated: await markActivated(db, code, now) };
@@ -55,8 +56,8 @@ export type ActivationScan = { fromBlock: bigint; toBlock: bigint; activated: st
 /**
  * Scans the registry's `BuilderRegistered` and `BuilderEnabledSet` logs from `fromBlock` to `toBlock`
  * (default: the `tag` block, latest unless told finalized) in chunks, and activates every waiting workspace
- * whose builder appears there and is registered and enabled at `toBlock`. Without waiting workspaces it
- * reads no logs at all. Idempotent: rescanning a range changes nothing.
+ * whose builder appears there and is registered and enabled now. Without waiting workspaces it reads no
+ * logs at all. Idempotent: rescanning a range changes nothing.
  */
 export async function scanActivations(options: {
   client: RegistryClient;
@@ -86,11 +87,9 @@ export async function scanActivations(options: {
     }
   }
   for (const id of changed) {
-    const builder = await readBuilder(client, registry, id, toBlock);
     const code = waiting.get(id)!;
-    if (builder?.enabled && (await markActivated(db, code, options.now?.() ?? new Date()))) {
-      scan.activated.push(code);
-    }
+    const check = await activateIfRegistered(client, db, registry, code, options.now?.() ?? new Date());
+    if (check.status === "enabled" && check.newlyActivated) scan.activated.push(code);
   }
   return scan;
 }

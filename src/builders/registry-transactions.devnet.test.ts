@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
 import { builderIdOf } from "./builder-code.ts";
-import { readBuilder } from "./registry-reads.ts";
+import { readRegistryBuilder } from "./registry-profile.ts";
 import {
   registryTransaction,
   simulateRegistryTransaction,
@@ -16,7 +16,10 @@ beforeAll(async () => {
 });
 afterAll(() => devnet?.dispose());
 
-const account = (index: number) => devnet.manifest.accounts[index]!.address;
+/** Registry reads return lowercase addresses. */
+const account = (index: number) => devnet.manifest.accounts[index]!.address.toLowerCase() as `0x${string}`;
+const builder = async (code: string) =>
+  (await readRegistryBuilder(devnet.publicClient, registry(), code)).builder;
 const registry = () => devnet.manifest.contracts.builderRegistry;
 
 async function sign(index: number, tx: UnsignedRegistryTransaction) {
@@ -44,7 +47,7 @@ describe("registry transactions on the devnet", () => {
     const before = await devnet.publicClient.getBlockNumber();
     expect(await simulateRegistryTransaction(devnet.publicClient, tx, account(3))).toEqual({ ok: true });
     expect((await sign(3, tx)).status).toBe("success");
-    expect(await readBuilder(devnet.publicClient, registry(), builderIdOf(code))).toMatchObject({
+    expect(await builder(code)).toMatchObject({
       code,
       owner: account(3),
       recipient: account(5),
@@ -88,7 +91,7 @@ describe("registry transactions on the devnet", () => {
       recipient: account(4),
     });
     expect((await sign(4, moveWallet)).status).toBe("success");
-    expect(await readBuilder(devnet.publicClient, registry(), builderIdOf(code))).toMatchObject({
+    expect(await builder(code)).toMatchObject({
       owner: account(4),
       pendingOwner: "0x0000000000000000000000000000000000000000",
       recipient: account(4),

@@ -1,27 +1,21 @@
-import { ConfigError, loadConfig, SETTINGS } from "../config/config.ts";
-import { DeploymentFileError } from "../config/deployment.ts";
-import { AnvilStartError } from "../devnet/anvil.ts";
-import { configuredDevnet } from "../devnet/devnet.ts";
-import { createLogger } from "../service/logger.ts";
-import { ListenError, startService } from "../service/start-service.ts";
+import { UsageError } from "./cli-errors.ts";
+import { COMMAND_USAGE, USAGE } from "./usage.ts";
 
-const USAGE = `junction: swap routing for chain 4663
-
-Usage:
-  junction start     start the service (on the embedded devnet unless JUNCTION_RPC_URL is set)
-  junction devnet    start only the embedded devnet and print its RPC URL and manifest
-  junction help      show this help
-
-Settings (environment variables, or keys of the JSON file named by JUNCTION_CONFIG):
-${Object.entries(SETTINGS)
-  .map(([name, text]) => `  ${name.padEnd(28)} ${text}`)
-  .join("\n")}
-`;
-
-const progress = (line: string) => process.stderr.write(`${line}\n`);
-
-/** Errors an operator can fix: printed as one line, no stack. */
-const OPERATOR_ERRORS = [ConfigError, DeploymentFileError, ListenError, AnvilStartError];
+/**
+ * Errors an operator can fix, by their fixed class names (STYLE 4: typed errors with a fixed `name`):
+ * printed as one line, no stack, exit 1. Matching names lets `junction help` load none of their modules.
+ */
+const OPERATOR_ERRORS = new Set([
+  "ConfigError",
+  "DeploymentFileError",
+  "ListenError",
+  "AnvilStartError",
+  "OperatorError",
+  "KeyPolicyError",
+  "EmbeddedLockError",
+  "StoreMigrationError",
+  "RegistryInputError",
+]);
 
 async function main(argv: string[]): Promise<void> {
   const command = argv[0] ?? "help";
@@ -29,61 +23,40 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(USAGE);
     return;
   }
-  if (command !== "start" && command !== "devnet") {
-    process.stderr.write(`unknown command "${command}"\n\n${USAGE}`);
-    process.exitCode = 2;
-    return;
+  if (command === "start" || command === "devnet") {
+    const { runServiceCommand } = await import("./service-commands.ts");
+    return runServiceCommand(command);
   }
-  const config = loadConfig();
-  let stop: () => Promise<void>;
-  if (command === "devnet") {
-    if (config.chain.mode !== "devnet")
-      throw new ConfigError("JUNCTION_RPC_URL", "`junction devnet` runs the embedded devnet; unset it");
-    const devnet = await configuredDevnet(config.chain, config.dataDir, progress);
-    progress(`devnet ready (${devnet.boot.kind} boot in ${(devnet.boot.ms / 1000).toFixed(1)} s)`);
-    progress(`  rpc      ${devnet.rpcUrl}  (chain id 4663)`);
-    progress(`  manifest ${devnet.manifestPath}`);
-    stop = devnet.stop;
-  } else {
-    const logger = createLogger(config.logLevel);
-    const service = await startService(config, logger, progress);
-    if (service.devnet) {
-      const { boot, manifestPath } = service.devnet;
-      progress(
-        `devnet ready (${boot.kind} boot in ${(boot.ms / 1000).toFixed(1)} s), manifest ${manifestPath}`,
-      );
-    }
-    progress(`junction ready
-  {base_url}     ${service.baseUrl}   (config: ${service.baseUrl}/api/v2/config, reference: ${service.baseUrl}/docs)
-  {partner_url}  ${service.partnerUrl}
-  rpc            ${service.rpcUrl}`);
-    stop = service.stop;
+  if (command === "workspace" || command === "key") {
+    const { runOperatorCommand } = await import("./operator-commands.ts");
+    await runOperatorCommand(argv);
+    // Exit now rather than when idle HTTP keep-alive sockets to the RPC happen to close.
+    await flushed();
+    process.exit(0);
   }
-
-  let signals = 0;
-  const shutdown = (signal: string) => {
-    if (++signals > 1) {
-      progress("forced exit");
-      process.exit(130);
-    }
-    progress(`${signal}: shutting down`);
-    stop().then(
-      () => process.exit(0),
-      (error) => {
-        progress(`shutdown failed: ${(error as Error).message}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", () => shutdown("SIGINT"));
-  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  throw new UsageError(`unknown command "${command}"`);
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  if (OPERATOR_ERRORS.some((kind) => error instanceof kind)) {
-    process.stderr.write(`junction: ${(error as Error).message}\n`);
+/** Usage lines for a command (`key create`), a group (`key`), or everything. */
+function usageFor(command: string | undefined): string {
+  const lines = Object.entries(COMMAND_USAGE)
+    .filter(([name]) => command && (name === command || name.startsWith(`${command} `)))
+    .map(([, line]) => `  ${line}`);
+  return lines.length > 0 ? `Usage:\n${lines.join("\n")}\n\nSee junction help.\n` : USAGE;
+}
+
+const flushed = () => new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+
+main(process.argv.slice(2)).catch(async (error: unknown) => {
+  let code = 1;
+  if (error instanceof UsageError) {
+    process.stderr.write(`junction: ${error.message}\n\n${usageFor(error.command)}`);
+    code = 2;
+  } else if (error instanceof Error && OPERATOR_ERRORS.has(error.name)) {
+    process.stderr.write(`junction: ${error.message}\n`);
   } else {
     process.stderr.write(`junction: unexpected error\n${(error as Error)?.stack ?? String(error)}\n`);
   }
-  process.exit(1);
+  await flushed();
+  process.exit(code);
 });

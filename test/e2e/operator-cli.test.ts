@@ -185,7 +185,10 @@ describe("junction workspace and key commands", () => {
         "--json",
       ),
     );
-    expect(again).toMatchObject({ transaction: null, onChain: { registered: true, owner, enabled: true } });
+    expect(again).toMatchObject({
+      transaction: null,
+      onChain: { registered: true, owner: owner.toLowerCase(), enabled: true },
+    });
   });
 
   it("activates at once a workspace whose code is already registered and enabled", async () => {
@@ -211,7 +214,7 @@ describe("junction workspace and key commands", () => {
     expect(activation).toMatchObject({
       workspace: { code: demo.code, activated: true },
       transaction: null,
-      onChain: { registered: true, owner: demo.owner, enabled: true },
+      onChain: { registered: true, owner: demo.owner.toLowerCase(), enabled: true },
     });
   });
 

@@ -1,0 +1,56 @@
+import { ConfigError, loadConfig } from "../config/config.ts";
+import { configuredDevnet } from "../devnet/devnet.ts";
+import { createLogger } from "../service/logger.ts";
+import { startService } from "../service/start-service.ts";
+
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+/**
+ * `junction start` and `junction devnet`: run until SIGINT or SIGTERM, then stop cleanly (a second signal
+ * forces the exit).
+ */
+export async function runServiceCommand(command: "start" | "devnet"): Promise<void> {
+  const config = loadConfig();
+  let stop: () => Promise<void>;
+  if (command === "devnet") {
+    if (config.chain.mode !== "devnet")
+      throw new ConfigError("JUNCTION_RPC_URL", "`junction devnet` runs the embedded devnet; unset it");
+    const devnet = await configuredDevnet(config.chain, config.dataDir, progress);
+    progress(`devnet ready (${devnet.boot.kind} boot in ${(devnet.boot.ms / 1000).toFixed(1)} s)`);
+    progress(`  rpc      ${devnet.rpcUrl}  (chain id 4663)`);
+    progress(`  manifest ${devnet.manifestPath}`);
+    stop = devnet.stop;
+  } else {
+    const logger = createLogger(config.logLevel);
+    const service = await startService(config, logger, progress);
+    if (service.devnet) {
+      const { boot, manifestPath } = service.devnet;
+      progress(
+        `devnet ready (${boot.kind} boot in ${(boot.ms / 1000).toFixed(1)} s), manifest ${manifestPath}`,
+      );
+    }
+    progress(`junction ready
+  {base_url}     ${service.baseUrl}   (config: ${service.baseUrl}/api/v2/config, reference: ${service.baseUrl}/docs)
+  {partner_url}  ${service.partnerUrl}
+  rpc            ${service.rpcUrl}`);
+    stop = service.stop;
+  }
+
+  let signals = 0;
+  const shutdown = (signal: string) => {
+    if (++signals > 1) {
+      progress("forced exit");
+      process.exit(130);
+    }
+    progress(`${signal}: shutting down`);
+    stop().then(
+      () => process.exit(0),
+      (error) => {
+        progress(`shutdown failed: ${(error as Error).message}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+}

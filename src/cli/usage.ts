@@ -1,0 +1,41 @@
+import { SETTINGS } from "../config/config.ts";
+
+/** Usage of each operator command, shown with `junction help` and after a usage error. */
+export const COMMAND_USAGE: Record<string, string> = {
+  "workspace create": "junction workspace create --name <name> --code <BUILDER_CODE> [--json]",
+  "workspace activate":
+    "junction workspace activate --code <code> --owner <address> --recipient <address> --fee <bps 0-50> [--json]",
+  "workspace list": "junction workspace list [--json]",
+  "key create":
+    "junction key create --workspace <id|code> --name <name> --scopes <quote,swap,tokens,receipts> [--expires <ISO date|30d|12h>] [--json]",
+  "key list": "junction key list --workspace <id|code> [--json]",
+  "key revoke": "junction key revoke <keyId> [--json]",
+};
+
+export const USAGE = `junction: swap routing for chain 4663
+
+Usage:
+  junction start     start the service (on the embedded devnet unless JUNCTION_RPC_URL is set)
+  junction devnet    start only the embedded devnet and print its RPC URL and manifest
+  junction help      show this help
+
+Operator commands (workspaces and API keys):
+${Object.values(COMMAND_USAGE)
+  .map((line) => `  ${line}`)
+  .join("\n")}
+
+  workspace create     a workspace and its public builder code (not yet registered on chain)
+  workspace activate   prints the unsigned registry registration for the owner's wallet to sign, after
+                       simulating it; a code already registered and enabled activates the workspace now
+  key create           shows the full key once; quote and swap scopes need an activated builder ID
+  --json               prints exactly one JSON object on stdout
+
+  They use the service's database (DATABASE_URL, else the embedded one in JUNCTION_DATA_DIR, through the
+  running service when there is one) and its chain (JUNCTION_RPC_URL and JUNCTION_DEPLOYMENT, else the
+  devnet manifest in the data dir, reachable while the devnet runs). Exit codes: 1 error, 2 bad usage.
+
+Settings (environment variables, or keys of the JSON file named by JUNCTION_CONFIG):
+${Object.entries(SETTINGS)
+  .map(([name, text]) => `  ${name.padEnd(28)} ${text}`)
+  .join("\n")}
+`;
