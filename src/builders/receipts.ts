@@ -51,7 +51,7 @@ export type ReceiptDeps = { db: Kysely<Database>; client: PublicClient; contract
 export async function verifyReceipt(
   deps: ReceiptDeps,
   principal: { keyId: string },
-  input: { quoteId: string; hash: Hex },
+  input: { quoteId: string; hash: Hex; builderCode?: string },
 ): Promise<ReceiptVerification> {
   const quote = await deps.db
     .selectFrom("builder_quotes")
@@ -60,6 +60,11 @@ export async function verifyReceipt(
     .where("key_id", "=", principal.keyId)
     .executeTakeFirst();
   if (!quote) throw new ReceiptError("PLAN_NOT_FOUND", "no quote with this id for this key");
+  if (input.builderCode !== undefined && input.builderCode !== quote.builder_code)
+    throw new ReceiptError(
+      "RECEIPT_MISMATCH",
+      `the quote is attributed to ${quote.builder_code}, not ${input.builderCode}`,
+    );
   const quoteId = quote.id as Hex;
 
   const recorded = await deps.db

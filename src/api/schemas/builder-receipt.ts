@@ -1,11 +1,15 @@
 import { z } from "@hono/zod-openapi";
-import { Hash32 } from "./builder-params.ts";
+import { BuilderCodeParam, Hash32 } from "./builder-params.ts";
 import { Address, Uint } from "./quote.ts";
 
 export const ReceiptRequestSchema = z
   .strictObject({
     quoteId: Hash32.openapi({ description: "The builder quote the transaction executed." }),
     hash: Hash32.openapi({ description: "The transaction hash." }),
+    builderCode: BuilderCodeParam.optional().openapi({
+      description:
+        "Optional check: the code the swap is attributed to. Omitted, the quote's code applies (the key's workspace code unless the quote named another).",
+    }),
   })
   .openapi("ReceiptRequest");
 

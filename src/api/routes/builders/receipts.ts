@@ -39,12 +39,21 @@ export function registerReceiptRoute(app: OpenAPIHono, deps: BuilderApiDeps): vo
       verified = await verifyReceipt(
         { db: deps.db, client: deps.client, contracts: deps.deployment.contracts },
         principal,
-        { quoteId: body.quoteId.toLowerCase(), hash: body.hash.toLowerCase() as Hex },
+        {
+          quoteId: body.quoteId.toLowerCase(),
+          hash: body.hash.toLowerCase() as Hex,
+          ...(body.builderCode ? { builderCode: body.builderCode } : {}),
+        },
       );
     } catch (error) {
       if (error instanceof ReceiptError) throw new ApiError(error.code, error.message);
       throw error;
     }
+    if (body.builderCode !== undefined && body.builderCode !== verified.builderCode)
+      throw new ApiError(
+        "RECEIPT_MISMATCH",
+        `the quote is attributed to ${verified.builderCode}, not ${body.builderCode}`,
+      );
     return c.json(
       {
         status: verified.status,

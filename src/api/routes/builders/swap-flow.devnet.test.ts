@@ -195,6 +195,11 @@ describe("builder quote → swap preparation → receipts", () => {
     const rows = await api.store.db.selectFrom("settlements").selectAll().execute();
     expect(rows).toMatchObject([{ quote_id: issued.quoteId, hash: txHash, amount_out: issued.amountOut }]);
 
+    const named = await api.call("POST", "/api/v2/builders/receipts", {
+      key,
+      body: { quoteId: issued.quoteId, hash: txHash, builderCode: "someone-else" },
+    });
+    expect(((await named.json()) as Json).error.code).toBe("RECEIPT_MISMATCH");
     // Only the key that prepared it; a transaction that does not settle this quote is refused.
     expect((await receipts(issued.quoteId, txHash, otherKey)).body.error.code).toBe("PLAN_NOT_FOUND");
     const foreign = await quote({
