@@ -33,6 +33,12 @@ export async function runServiceCommand(command: "start" | "devnet"): Promise<vo
   {base_url}     ${service.baseUrl}   (config: ${service.baseUrl}/api/v2/config, reference: ${service.baseUrl}/docs)
   {partner_url}  ${service.partnerUrl}
   rpc            ${service.rpcUrl}`);
+    if (service.demoWorkspace) {
+      const { builderCode, keys } = service.demoWorkspace;
+      progress(`  demo builder   ${builderCode}: API key with every scope (x-api-key header), devnet only
+                 ${keys.all}
+                 per-scope keys in the manifest under demoWorkspace.keys`);
+    }
     stop = service.stop;
   }
 

@@ -32,7 +32,11 @@ export async function createStore(options: { databaseUrl?: string; dataDir: stri
   let lock: EmbeddedLock | undefined;
   if (options.databaseUrl) {
     kind = "postgres";
-    dialect = new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 10 }) });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle client the server drops (a restart, the embedded socket closing) is discarded by the pool;
+    // without a listener node would treat the event as an uncaught error and exit.
+    pool.on("error", () => {});
+    dialect = new PostgresDialect({ pool });
   } else {
     kind = "embedded";
     let path: string | undefined;

@@ -24,6 +24,8 @@ describe("junction start", () => {
     expect(output()).toMatch(/devnet: starting anvil/);
     expect(output()).toContain(baseUrl);
     expect(output()).toContain(partnerUrl);
+    // The devnet's demo workspace key, ready to use (devnet only).
+    expect(output()).toMatch(/demo builder\s+junction-demo[\s\S]*jct_[0-9A-Za-z]{12}_/);
   });
 
   it("serves GET /api/v2/config for chain 4663 with the devnet's contracts", async () => {
