@@ -1,8 +1,9 @@
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeBackends } from "../../test/store-backends.ts";
 import { type AuthVariables, builderAccess } from "../api/builder-access.ts";
 import { handleError } from "../api/errors.ts";
-import { createStore, type Store } from "../store/create-store.ts";
+import type { Store } from "../store/create-store.ts";
 import {
   authenticate,
   createKey,
@@ -12,10 +13,7 @@ import {
   revokeKey,
 } from "./keys.ts";
 
-const backends: [string, () => Promise<Store>][] = [["pglite", () => createStore({ dataDir: null })]];
-if (process.env.DATABASE_URL) {
-  backends.push(["postgres", () => createStore({ databaseUrl: process.env.DATABASE_URL, dataDir: null })]);
-}
+const backends = storeBackends();
 
 describe.each(backends)("workspaces and keys on %s", (_, open) => {
   let store: Store;

@@ -1,15 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createStore, type Store } from "../store/create-store.ts";
+import { storeBackends } from "../../test/store-backends.ts";
+import type { Store } from "../store/create-store.ts";
 import { createWorkspace } from "./keys.ts";
 import { PLANS } from "./plans.ts";
 import { currentUsage, pruneQuotaCounters, spendQuota } from "./quotas.ts";
 
-const backends: [string, () => Promise<Store>][] = [["pglite", () => createStore({ dataDir: null })]];
-if (process.env.DATABASE_URL) {
-  backends.push(["postgres", () => createStore({ databaseUrl: process.env.DATABASE_URL, dataDir: null })]);
-}
+const backends = storeBackends();
 
 describe.each(backends)("workspace quotas on %s", (_, open) => {
   let store: Store;

@@ -11,6 +11,7 @@ import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCo
 import type { Database } from "../store/schema.ts";
 import { builderIdOf } from "./builder-code.ts";
 import { keyIdHashOf } from "./key-id-hash.ts";
+import { quoteForKey } from "./quote-records.ts";
 
 /** The SPEC "Receipt verification" resource, in domain types. */
 export type ReceiptVerification = {
@@ -53,12 +54,7 @@ export async function verifyReceipt(
   principal: { keyId: string },
   input: { quoteId: string; hash: Hex; builderCode?: string },
 ): Promise<ReceiptVerification> {
-  const quote = await deps.db
-    .selectFrom("builder_quotes")
-    .selectAll()
-    .where("id", "=", input.quoteId)
-    .where("key_id", "=", principal.keyId)
-    .executeTakeFirst();
+  const quote = await quoteForKey(deps.db, input.quoteId, principal.keyId);
   if (!quote) throw new ReceiptError("PLAN_NOT_FOUND", "no quote with this id for this key");
   if (input.builderCode !== undefined && input.builderCode !== quote.builder_code)
     throw new ReceiptError(

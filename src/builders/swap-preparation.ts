@@ -9,6 +9,7 @@ import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { decodeExecutorOutput, simulateTransaction } from "../simulation/simulate-transaction.ts";
 import type { Database } from "../store/schema.ts";
+import { type BuilderQuoteRecord, quoteForKey } from "./quote-records.ts";
 
 /** Gas limit margin over `eth_estimateGas`: estimates at one block can be tight at the next. */
 const GAS_MARGIN_PERCENT = 125n;
@@ -81,12 +82,7 @@ export async function prepareSwap(
   const requestHash = createHash("sha256")
     .update(JSON.stringify({ quoteId: input.quoteId }))
     .digest("hex");
-  const quote = await deps.db
-    .selectFrom("builder_quotes")
-    .selectAll()
-    .where("id", "=", input.quoteId)
-    .where("key_id", "=", principal.keyId)
-    .executeTakeFirst();
+  const quote = await quoteForKey(deps.db, input.quoteId, principal.keyId);
   if (!quote) throw new PreparationError("PLAN_NOT_FOUND", "no quote with this id for this key");
 
   const claimed = await claim(
@@ -235,22 +231,10 @@ async function release(db: Kysely<Database>, keyId: string, idempotencyKey: stri
     .execute();
 }
 
-type QuoteRow = {
-  id: string;
-  payer: string;
-  token_in: string;
-  amount_in: string;
-  minimum_amount_out: string;
-  tx_to: string;
-  tx_data: string;
-  tx_value: string;
-  expires_at: Date | string;
-};
-
 /** Runs the quote's transaction from the payer at the latest block; a string is the saved failure reason. */
 async function simulateForPayer(
   deps: SwapPreparationDeps,
-  quote: QuoteRow,
+  quote: BuilderQuoteRecord,
   idempotencyKey: string,
 ): Promise<PreparedSwap | string> {
   const { client, contracts } = deps;

@@ -29,16 +29,17 @@ export async function runServiceCommand(command: "start" | "devnet"): Promise<vo
         `devnet ready (${boot.kind} boot in ${(boot.ms / 1000).toFixed(1)} s), manifest ${manifestPath}`,
       );
     }
+    // One write: whoever waits for "junction ready" sees the whole block, demo key included.
+    const demo = service.demoWorkspace
+      ? `
+  demo builder   ${service.demoWorkspace.builderCode}: API key with every scope (x-api-key header), devnet only
+                 ${service.demoWorkspace.keys.all}
+                 per-scope keys in the manifest under demoWorkspace.keys`
+      : "";
     progress(`junction ready
   {base_url}     ${service.baseUrl}   (config: ${service.baseUrl}/api/v2/config, reference: ${service.baseUrl}/docs)
   {partner_url}  ${service.partnerUrl}
-  rpc            ${service.rpcUrl}`);
-    if (service.demoWorkspace) {
-      const { builderCode, keys } = service.demoWorkspace;
-      progress(`  demo builder   ${builderCode}: API key with every scope (x-api-key header), devnet only
-                 ${keys.all}
-                 per-scope keys in the manifest under demoWorkspace.keys`);
-    }
+  rpc            ${service.rpcUrl}${demo}`);
     stop = service.stop;
   }
 

@@ -4,16 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeBackends } from "../../test/store-backends.ts";
 import { createStore, type Store } from "./create-store.ts";
 
-/**
- * The same behaviour on both backends: embedded PGlite always, and the Postgres server at DATABASE_URL when
- * one is configured (CI starts one and sets it).
- */
-const backends: [string, () => Promise<Store>][] = [["pglite", () => createStore({ dataDir: null })]];
-if (process.env.DATABASE_URL) {
-  backends.push(["postgres", () => createStore({ databaseUrl: process.env.DATABASE_URL, dataDir: null })]);
-}
+const backends = storeBackends();
 
 describe.each(backends)("store on %s", (_, open) => {
   let store: Store;

@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 import { BuilderCodeParam, Hash32, intParam } from "./builder-params.ts";
-import { Address, RouteBranch, Uint } from "./quote.ts";
+import { Address, AmountInParam, RouteBranch, Uint } from "./quote.ts";
 
 /**
  * `GET /api/v2/builders/quote` query, in the SPEC's order (tokenIn, tokenOut, amountIn, payer, recipient,
@@ -11,10 +11,7 @@ export const BuilderQuoteQuerySchema = z
   .strictObject({
     tokenIn: Address.openapi({ description: "Input token; the zero address is native ETH." }),
     tokenOut: Address.openapi({ description: "Output token; the zero address is native ETH." }),
-    amountIn: z
-      .string()
-      .regex(/^(0|[1-9][0-9]*)$/, "must be a decimal integer without leading zeros")
-      .openapi({ description: "Exact input in raw base units.", example: "1000000000000000000" }),
+    amountIn: AmountInParam,
     payer: Address.openapi({
       description: "The wallet that will sign and send the swap; the input is pulled from it.",
     }),

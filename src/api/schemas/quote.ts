@@ -4,6 +4,12 @@ import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
 export const Uint = z.string().regex(/^[0-9]+$/, "must be a decimal integer string");
 
+/** An exact input amount in raw units, as a query parameter. */
+export const AmountInParam = z
+  .string()
+  .regex(/^(0|[1-9][0-9]*)$/, "must be a decimal integer without leading zeros")
+  .openapi({ description: "Exact input in raw base units.", example: "1000000000000000000" });
+
 /** `GET /api/v2/quote` query: strict, so an unknown parameter is a 400 naming it. */
 export const QuoteQuerySchema = z
   .strictObject({
@@ -13,10 +19,7 @@ export const QuoteQuerySchema = z
       .openapi({ example: "4663", description: "Must be 4663." }),
     tokenIn: Address.openapi({ description: "Input token; the zero address is native ETH." }),
     tokenOut: Address.openapi({ description: "Output token; the zero address is native ETH." }),
-    amountIn: z
-      .string()
-      .regex(/^(0|[1-9][0-9]*)$/, "must be a decimal integer without leading zeros")
-      .openapi({ description: "Exact input in raw base units.", example: "1000000000000000000" }),
+    amountIn: AmountInParam,
     provider: z
       .enum(PROVIDER_IDS)
       .optional()
