@@ -231,6 +231,58 @@ describe("builder quote → swap preparation → receipts", () => {
     expect((await api.call("GET", "/api/v2/builders/swaps/prep-preview", { key })).status).toBe(404);
   });
 
+  it("saves a failed preparation (503) when the market moved past the quote's minimum", async () => {
+    const weth = devnet.manifest.contracts.weth9;
+    const small = await quote({
+      tokenIn: weth,
+      tokenOut: token("USDC"),
+      amountIn: parseEther("1").toString(),
+      payer: payer(),
+      slippageBps: "1",
+    });
+    // Another trader moves the first pool of the small quote's route a lot: its minimum is out of reach.
+    const whale = devnet.wallet(8);
+    const whaleAccount = whale.account!;
+    const big = await quote({
+      tokenIn: weth,
+      tokenOut: small.body.routes[0].hops[0].tokenOut,
+      amountIn: parseEther("300").toString(),
+      payer: whaleAccount.address,
+    });
+    const bigPlan = await prepare(big.body.quoteId, "prep-whale");
+    expect(bigPlan.status).toBe(200);
+    for (const tx of [
+      {
+        to: weth,
+        data: encodeFunctionData({ abi: parseAbi(["function deposit() payable"]), functionName: "deposit" }),
+        value: parseEther("300"),
+      },
+      {
+        to: weth,
+        data: encodeFunctionData({
+          abi: erc20Abi,
+          functionName: "approve",
+          args: [bigPlan.body.tx.to, maxUint256],
+        }),
+        value: 0n,
+      },
+      { to: bigPlan.body.tx.to, data: bigPlan.body.tx.data, value: 0n },
+    ]) {
+      const hash = await whale.sendTransaction({ account: whaleAccount, chain: whale.chain, ...tx });
+      expect((await devnet.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
+    }
+
+    const failed = await prepare(small.body.quoteId, "prep-moved");
+    expect(failed.status).toBe(503);
+    expect(failed.body.error.code).toBe("PREPARATION_FAILED");
+    expect(failed.body.error.message).toContain("InsufficientOutput");
+    expect(JSON.stringify(failed.body)).not.toMatch(/0x[0-9a-f]{200}/i);
+    // The failure is saved: the status says so, and the same request replays it.
+    const saved = await api.call("GET", "/api/v2/builders/swaps/prep-moved", { key });
+    expect(await saved.json()).toMatchObject({ status: "failed", quoteId: small.body.quoteId });
+    expect(await prepare(small.body.quoteId, "prep-moved")).toEqual(failed);
+  });
+
   it("refuses an expired quote with 409 PLAN_EXPIRED", async () => {
     const { body } = await quote({
       tokenIn: devnet.manifest.contracts.weth9,
