@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/store-backends.ts";
 import { type AuthVariables, builderAccess } from "../api/builder-access.ts";
@@ -12,6 +13,7 @@ import {
   markActivated,
   revokeKey,
 } from "./keys.ts";
+import { PLANS } from "./plans.ts";
 
 const backends = storeBackends();
 
@@ -106,5 +108,20 @@ describe.each(backends)("workspaces and keys on %s", (_, open) => {
     const revoked = await get("/tokens", key.secret);
     expect(revoked.status).toBe(401);
     expect(await revoked.text()).not.toContain(key.secret);
+  });
+
+  it("answers a spent hourly allowance with 402 and Retry-After through the middleware", async () => {
+    const workspace = await createWorkspace(store.db, { name: "allowance" });
+    const key = await createKey(store.db, { workspaceId: workspace.id, name: "t", scopes: ["tokens"] });
+    const app = new Hono<{ Variables: AuthVariables }>();
+    app.onError(handleError(() => {}));
+    app.get("/tokens", builderAccess(store.db, "tokens"), (c) => c.json({}));
+    await sql`insert into quota_counters (workspace_id, bucket, window_start, count)
+      values (${workspace.id}, 'hourly', date_bin('1 hour'::interval, now(), timestamptz '2000-01-01 00:00:00+00'),
+              ${PLANS.free.requestsPerHour})`.execute(store.db);
+    const refused = await app.request("/tokens", { headers: { "x-api-key": key.secret } });
+    expect(refused.status).toBe(402);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("ALLOWANCE_EXHAUSTED");
   });
 });
