@@ -1,5 +1,6 @@
 import type { Devnet } from "../src/devnet/devnet.ts";
 import { startBenchDevnet } from "./bench-devnet.ts";
+import { benchBuilderApi } from "./builder-api.ts";
 import { calibrateGas } from "./gas-calibration.ts";
 import { benchPools } from "./pool-bench.ts";
 import { benchQuoteLatency } from "./quote-latency.ts";
@@ -15,6 +16,7 @@ const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promi
   gas: { about: "fit GAS_MODEL to executor receipts", run: calibrateGas },
   latency: { about: "end-to-end quote latency and RPC round trips", run: benchQuoteLatency },
   quality: { about: "split search against an exhaustive 1% sweep", run: benchRouteQuality },
+  builders: { about: "builder API latency per endpoint; quota, key lookups/s", run: benchBuilderApi },
 };
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
