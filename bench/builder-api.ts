@@ -1,12 +1,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import pg from "pg";
 import { type Address, toHex } from "viem";
 import { createApp } from "../src/api/create-app.ts";
 import { registerBuilderRoutes } from "../src/api/routes/builders/register-builder-routes.ts";
-import { authenticate, createKey, createWorkspace, markActivated } from "../src/auth/keys.ts";
-import { PLANS } from "../src/auth/plans.ts";
-import { spendQuota } from "../src/auth/quotas.ts";
+import { createKey, createWorkspace, markActivated } from "../src/auth/keys.ts";
 import { createChainClient } from "../src/chain/create-chain-client.ts";
 import type { Devnet } from "../src/devnet/devnet.ts";
 import { amountForUsd } from "../src/devnet/universe.ts";
@@ -15,7 +12,14 @@ import { createAdmission } from "../src/quote/admission.ts";
 import { createQuoter } from "../src/quote/create-quoter.ts";
 import { createFixtures } from "../src/simulation/fixtures.ts";
 import { createStore, type Store } from "../src/store/create-store.ts";
+import { createThrowawayStore } from "../src/store/throwaway-store.ts";
 import { machineLine, table } from "./machine.ts";
+import {
+  SPENDS_PER_WORKSPACE,
+  storeThroughput,
+  THROUGHPUT_MS,
+  THROUGHPUT_WARM_UP_MS,
+} from "./store-throughput.ts";
 
 /** Timed requests per endpoint; fewer for fresh swap preparations, each of which needs a new quote first. */
 const REQUESTS = 30;
@@ -33,19 +37,6 @@ const PLAN_INPUTS = ["WETH", "USDC", "LINK", "UNI"];
 const PLAN_OUTPUTS = ["DAI", "USDT", "WBTC", "AAVE"];
 /** The funded test account that pays in every quote (never signs: preparation simulates with overrides). */
 const PAYER_INDEX = 6;
-
-/** How long each throughput figure runs, after an untimed warm-up. */
-const THROUGHPUT_MS = 3_000;
-const THROUGHPUT_WARM_UP_MS = 300;
-const CONCURRENCY = 16;
-/**
- * Quote spends per workspace in the throughput runs, under the growth plan's per-minute quote quota so that
- * no spend is refused (a refusal takes another path); the runs move on to a fresh workspace after each block.
- */
-const SPENDS_PER_WORKSPACE = PLANS.growth.quotesPerMinute - 20;
-const THROUGHPUT_WORKSPACES = 400;
-
-type Outcome = "ok" | "refused" | "done";
 
 /**
  * `npm run bench -- builders`: the builder API (`/api/v2/builders/*`) as an integrator meets it, called
@@ -72,7 +63,11 @@ export async function benchBuilderApi(devnet: Devnet): Promise<string[]> {
     ["embedded PGlite (in memory)", () => createStore({ dataDir: null })],
   ];
   const databaseUrl = process.env.DATABASE_URL;
-  if (databaseUrl) backends.push(["Postgres server (DATABASE_URL)", () => throwawayStore(databaseUrl)]);
+  if (databaseUrl)
+    backends.push([
+      "Postgres server (DATABASE_URL)",
+      () => createThrowawayStore(databaseUrl, "junction_bench"),
+    ]);
   const throughput: string[][] = [];
   for (const [name, open] of backends) {
     progress(`store throughput on ${name}`);
@@ -322,107 +317,4 @@ async function endpointLatency(
     ]);
   }
   return rows;
-}
-
-/** `spendQuota` and `authenticate`, sequential and `CONCURRENCY` in flight, on one store. */
-async function storeThroughput(backend: string, store: Store): Promise<string[][]> {
-  const workspaces: string[] = [];
-  for (let i = 0; i < THROUGHPUT_WORKSPACES; i++)
-    workspaces.push((await createWorkspace(store.db, { name: `bench-${i}` })).id);
-  let spent = 0;
-  const spend = async (): Promise<Outcome> => {
-    const id = workspaces[Math.floor(spent++ / SPENDS_PER_WORKSPACE)];
-    if (id === undefined) return "done";
-    return (await spendQuota(store.db, { id, plan: "growth" }, "quote")).ok ? "ok" : "refused";
-  };
-
-  const code = `bench-${randomUUID().slice(0, 8)}`;
-  const owner = await createWorkspace(store.db, { name: code, builderCode: code });
-  await markActivated(store.db, code, new Date());
-  const secret = (
-    await createKey(store.db, { workspaceId: owner.id, name: "bench", scopes: ["quote", "tokens"] })
-  ).secret;
-  const lookUp = async (): Promise<Outcome> =>
-    "failure" in (await authenticate(store.db, secret)) ? "refused" : "ok";
-
-  const rows: string[][] = [];
-  for (const [operation, op] of [
-    ["`spendQuota` (quote bucket)", spend],
-    ["`authenticate`", lookUp],
-  ] as const) {
-    await rate(1, THROUGHPUT_WARM_UP_MS, op);
-    for (const inFlight of [1, CONCURRENCY]) {
-      const r = await rate(inFlight, THROUGHPUT_MS, op);
-      rows.push([
-        operation,
-        backend,
-        String(inFlight),
-        String(r.count),
-        r.perSecond.toFixed(0),
-        r.meanMs.toFixed(2),
-        String(r.refused),
-      ]);
-    }
-  }
-  return rows;
-}
-
-/** Runs `op` from `concurrency` workers until `durationMs` pass (or `op` says it is done). */
-async function rate(
-  concurrency: number,
-  durationMs: number,
-  op: () => Promise<Outcome>,
-): Promise<{ count: number; refused: number; perSecond: number; meanMs: number }> {
-  const started = performance.now();
-  const deadline = started + durationMs;
-  let [count, refused, busyMs, done] = [0, 0, 0, false];
-  const worker = async () => {
-    while (!done && performance.now() < deadline) {
-      const opStarted = performance.now();
-      const outcome = await op();
-      if (outcome === "done") {
-        done = true;
-        return;
-      }
-      busyMs += performance.now() - opStarted;
-      count++;
-      if (outcome === "refused") refused++;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  return { count, refused, perSecond: count / seconds, meanMs: busyMs / Math.max(1, count) };
-}
-
-/**
- * A store on a private database of the Postgres server, dropped on close: the run starts empty and leaves
- * nothing behind (as the test harness's `isolatedDatabase`).
- */
-async function throwawayStore(databaseUrl: string): Promise<Store> {
-  const name = `junction_bench_${randomUUID().replaceAll("-", "")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  const store = await createStore({ databaseUrl: url.toString(), dataDir: null }).catch(
-    async (error: unknown) => {
-      await admin(`drop database ${name} with (force)`);
-      throw error;
-    },
-  );
-  return {
-    ...store,
-    close: async () => {
-      await store.close();
-      await admin(`drop database ${name} with (force)`);
-    },
-  };
 }

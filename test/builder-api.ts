@@ -1,6 +1,5 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import pg from "pg";
 import { createApp } from "../src/api/create-app.ts";
 import type { BuilderApiDeps } from "../src/api/routes/builders/builder-api-deps.ts";
 import { registerBuilderRoutes } from "../src/api/routes/builders/register-builder-routes.ts";
@@ -11,6 +10,7 @@ import { createAdmission } from "../src/quote/admission.ts";
 import { createQuoter } from "../src/quote/create-quoter.ts";
 import { createFixtures } from "../src/simulation/fixtures.ts";
 import { createStore, type Store } from "../src/store/create-store.ts";
+import { createThrowawayStore } from "../src/store/throwaway-store.ts";
 import type { TestDevnet } from "./devnet.ts";
 
 export type BuilderTestApi = {
@@ -47,20 +47,10 @@ export async function createBuilderTestApi(
   devnet: TestDevnet,
   options: { postgres?: boolean; now?: () => number } = {},
 ): Promise<BuilderTestApi> {
-  const isolated =
+  const store =
     options.postgres && process.env.DATABASE_URL
-      ? await isolatedDatabase(process.env.DATABASE_URL)
-      : undefined;
-  const opened = await createStore(
-    isolated ? { databaseUrl: isolated.url, dataDir: null } : { dataDir: null },
-  );
-  const store: Store = {
-    ...opened,
-    close: async () => {
-      await opened.close();
-      await isolated?.drop();
-    },
-  };
+      ? await createThrowawayStore(process.env.DATABASE_URL, "junction_test")
+      : await createStore({ dataDir: null });
   const client = devnet.publicClient as never;
   const contracts = devnet.manifest.contracts;
   const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
@@ -115,25 +105,4 @@ export async function createBuilderTestApi(
     },
     close: () => store.close(),
   };
-}
-
-/**
- * A private database on the Postgres server, so a test run starts empty and leaves nothing behind (the
- * server is shared by every run; unique builder codes would collide otherwise).
- */
-async function isolatedDatabase(databaseUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `junction_test_${randomUUID().replaceAll("-", "")}`;
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(statement);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`create database ${name}`);
-  const url = new URL(databaseUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`drop database ${name} with (force)`) };
 }
