@@ -93,3 +93,17 @@ export async function pruneQuotaCounters(db: Kysely<Database>): Promise<number> 
     delete from quota_counters where window_start < now() - interval '1 day'`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }
+
+/** When the current per-minute and hourly windows end (ISO 8601 UTC), on the database clock quotas count by. */
+export async function windowEnds(
+  db: Kysely<Database>,
+): Promise<{ minuteResetsAt: string; hourResetsAt: string }> {
+  const { rows } = await sql<{ minute: Date | string; hour: Date | string }>`
+    select ${windowStart("1 minute")} + '1 minute'::interval as minute,
+           ${windowStart("1 hour")} + '1 hour'::interval as hour`.execute(db);
+  const row = rows[0]!;
+  return {
+    minuteResetsAt: new Date(row.minute).toISOString(),
+    hourResetsAt: new Date(row.hour).toISOString(),
+  };
+}

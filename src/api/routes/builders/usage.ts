@@ -1,8 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { type Kysely, sql } from "kysely";
 import { PLANS, type PlanName, planOf } from "../../../auth/plans.ts";
-import { currentUsage } from "../../../auth/quotas.ts";
-import type { Database } from "../../../store/schema.ts";
+import { currentUsage, windowEnds } from "../../../auth/quotas.ts";
 import { builderAccess } from "../../builder-access.ts";
 import { BuilderUsageQuerySchema, BuilderUsageSchema } from "../../schemas/builder-usage.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
@@ -63,20 +61,4 @@ export function registerUsageRoute(app: OpenAPIHono, deps: BuilderApiDeps): void
       200,
     );
   });
-}
-
-/**
- * When the current windows end, on the database clock the quotas count by (src/auth/quotas.ts aligns them
- * with `date_bin` from 2000-01-01 UTC, i.e. on whole UTC minutes and hours).
- */
-async function windowEnds(db: Kysely<Database>) {
-  const origin = sql`timestamptz '2000-01-01 00:00:00+00'`;
-  const { rows } = await sql<{ minute: Date | string; hour: Date | string }>`
-    select date_bin('1 minute'::interval, now(), ${origin}) + '1 minute'::interval as minute,
-           date_bin('1 hour'::interval, now(), ${origin}) + '1 hour'::interval as hour`.execute(db);
-  const row = rows[0]!;
-  return {
-    minuteResetsAt: new Date(row.minute).toISOString(),
-    hourResetsAt: new Date(row.hour).toISOString(),
-  };
 }
