@@ -1,5 +1,4 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { BaseError } from "viem";
 import {
   type RegistryRead,
   RegistryReadUnstableError,
@@ -8,6 +7,7 @@ import {
 import { builderAccess } from "../../builder-access.ts";
 import { ApiError } from "../../errors.ts";
 import { BuilderProfileQuerySchema, BuilderProfileSchema } from "../../schemas/builder-profile.ts";
+import { fromUpstream } from "../../upstream.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY, errorResponse } from "./builder-openapi.ts";
 
@@ -84,10 +84,10 @@ export async function readRegistry(
   code: string,
 ): Promise<RegistryRead> {
   try {
-    return await readRegistryBuilder(deps.client, deps.deployment.contracts.builderRegistry, code);
+    return await fromUpstream(() =>
+      readRegistryBuilder(deps.client, deps.deployment.contracts.builderRegistry, code),
+    );
   } catch (error) {
-    if (error instanceof BaseError)
-      throw new ApiError("UPSTREAM_UNAVAILABLE", "the chain node did not answer");
     if (error instanceof RegistryReadUnstableError)
       throw new ApiError(
         "UPSTREAM_UNAVAILABLE",

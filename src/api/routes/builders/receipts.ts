@@ -4,6 +4,7 @@ import { ReceiptError, verifyReceipt } from "../../../builders/receipts.ts";
 import { builderAccess } from "../../builder-access.ts";
 import { ApiError } from "../../errors.ts";
 import { ReceiptRequestSchema, ReceiptResponseSchema } from "../../schemas/builder-receipt.ts";
+import { fromUpstream } from "../../upstream.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY, errorResponse } from "./builder-openapi.ts";
 
@@ -36,24 +37,17 @@ export function registerReceiptRoute(app: OpenAPIHono, deps: BuilderApiDeps): vo
     const body = c.req.valid("json");
     let verified: Awaited<ReturnType<typeof verifyReceipt>>;
     try {
-      verified = await verifyReceipt(
-        { db: deps.db, client: deps.client, contracts: deps.deployment.contracts },
-        principal,
-        {
+      verified = await fromUpstream(() =>
+        verifyReceipt({ db: deps.db, client: deps.client, contracts: deps.deployment.contracts }, principal, {
           quoteId: body.quoteId.toLowerCase(),
           hash: body.hash.toLowerCase() as Hex,
           ...(body.builderCode ? { builderCode: body.builderCode } : {}),
-        },
+        }),
       );
     } catch (error) {
       if (error instanceof ReceiptError) throw new ApiError(error.code, error.message);
       throw error;
     }
-    if (body.builderCode !== undefined && body.builderCode !== verified.builderCode)
-      throw new ApiError(
-        "RECEIPT_MISMATCH",
-        `the quote is attributed to ${verified.builderCode}, not ${body.builderCode}`,
-      );
     return c.json(
       {
         status: verified.status,

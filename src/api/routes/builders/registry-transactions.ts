@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { type Address, BaseError } from "viem";
+import type { Address } from "viem";
 import { builderIdOf } from "../../../builders/builder-code.ts";
 import {
   RegistryInputError,
@@ -12,6 +12,7 @@ import {
   RegistryTransactionRequestSchema,
   RegistryTransactionResponseSchema,
 } from "../../schemas/builder-registry-transaction.ts";
+import { fromUpstream } from "../../upstream.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY, errorResponse } from "./builder-openapi.ts";
 
@@ -65,16 +66,8 @@ export function registerRegistryTransactionRoute(app: OpenAPIHono, deps: Builder
       throw error;
     }
     const from = body.from.toLowerCase() as Address;
-    let simulation: Awaited<ReturnType<typeof simulateRegistryTransaction>>;
-    let block: bigint;
-    try {
-      block = await deps.client.getBlockNumber({ cacheTime: 0 });
-      simulation = await simulateRegistryTransaction(deps.client, tx, from, block);
-    } catch (error) {
-      if (error instanceof BaseError)
-        throw new ApiError("UPSTREAM_UNAVAILABLE", "the chain node did not answer");
-      throw error;
-    }
+    const block = await fromUpstream(() => deps.client.getBlockNumber({ cacheTime: 0 }));
+    const simulation = await fromUpstream(() => simulateRegistryTransaction(deps.client, tx, from, block));
     if (!simulation.ok)
       throw new ApiError("UNSUPPORTED_TERMS", `the registry would revert with ${simulation.error}`);
     return c.json(

@@ -1,9 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { type Address, BaseError } from "viem";
+import type { Address } from "viem";
 import { lookupToken, starterTokens, type TokenRecord } from "../../../builders/token-catalog.ts";
 import { builderAccess } from "../../builder-access.ts";
 import { ApiError } from "../../errors.ts";
 import { BuilderTokensQuerySchema, BuilderTokensSchema } from "../../schemas/builder-tokens.ts";
+import { fromUpstream } from "../../upstream.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
@@ -33,14 +34,9 @@ export function registerTokensRoute(app: OpenAPIHono, deps: BuilderApiDeps): voi
   app.openapi(route, async (c) => {
     const { address } = c.req.valid("query");
     const catalog = { client: deps.client, tokens: deps.deployment.tokens, index: deps.index };
-    let tokens: TokenRecord[];
-    try {
-      tokens = address ? [await lookupToken(catalog, address as Address)] : starterTokens(catalog);
-    } catch (error) {
-      if (error instanceof BaseError)
-        throw new ApiError("UPSTREAM_UNAVAILABLE", "the chain node did not answer");
-      throw error;
-    }
+    const tokens: TokenRecord[] = address
+      ? [await fromUpstream(() => lookupToken(catalog, address as Address))]
+      : starterTokens(catalog);
     return c.json({ tokens }, 200);
   });
 }
