@@ -2,7 +2,6 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Address } from "viem";
 import { lookupToken, starterTokens, type TokenRecord } from "../../../builders/token-catalog.ts";
 import { builderAccess } from "../../builder-access.ts";
-import { ApiError } from "../../errors.ts";
 import { BuilderTokensQuerySchema, BuilderTokensSchema } from "../../schemas/builder-tokens.ts";
 import { fromUpstream } from "../../upstream.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
