@@ -1,4 +1,12 @@
-import { type Address, encodeFunctionData, type Hex, maxUint256, parseAbi, parseEther } from "viem";
+import {
+  type Address,
+  encodeFunctionData,
+  type Hex,
+  maxUint256,
+  parseAbi,
+  parseEther,
+  zeroAddress,
+} from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
@@ -209,6 +217,36 @@ describe("builder quote → swap preparation → receipts", () => {
       payer: payer(),
     });
     expect((await receipts(foreign.body.quoteId, txHash)).body.error.code).toBe("RECEIPT_MISMATCH");
+  });
+
+  it("prepares native ETH input with the value attached and nothing to approve, and delivers it", async () => {
+    const wallet = devnet.wallet(PAYER);
+    const account = wallet.account!;
+    const { body } = await quote({
+      tokenIn: zeroAddress,
+      tokenOut: token("USDC"),
+      amountIn: parseEther("1.5").toString(),
+      payer: payer(),
+    });
+    const plan = await prepare(body.quoteId, "prep-native");
+    expect(plan.status).toBe(200);
+    expect(plan.body).toMatchObject({
+      approval: null,
+      tx: { value: parseEther("1.5").toString() },
+      balance: { token: zeroAddress, required: parseEther("1.5").toString(), sufficient: true },
+    });
+    expect(plan.body.simulation.amountOut).toBe(body.amountOut);
+    const before = await balanceOf(token("USDC"), account.address);
+    const hash = await wallet.sendTransaction({
+      account,
+      chain: wallet.chain,
+      to: plan.body.tx.to,
+      data: plan.body.tx.data,
+      value: BigInt(plan.body.tx.value),
+      gas: BigInt(plan.body.tx.gas),
+    });
+    expect((await devnet.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
+    expect((await balanceOf(token("USDC"), account.address)) - before).toBe(BigInt(body.amountOut));
   });
 
   it("previews an unregistered builder code locally and refuses to prepare it", async () => {
