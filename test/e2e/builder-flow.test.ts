@@ -198,7 +198,7 @@ describe("builder API end to end", () => {
       builderCode: CODE,
       policySource: "onchain",
       settlementAvailable: true,
-      fees: { builderBps: 15, builderRecipient: payer },
+      fees: { builderBps: 15, builderRecipient: payer.toLowerCase() },
     });
 
     const prepared = await api("POST", "/api/v2/builders/swaps", {

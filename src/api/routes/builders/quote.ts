@@ -96,12 +96,13 @@ export function registerBuilderQuoteRoute(app: OpenAPIHono, deps: BuilderApiDeps
         builderFee: quote.builderFee.toString(),
         amountOut: quote.amountOut.toString(),
         minimumAmountOut: quote.minimumAmountOut.toString(),
-        fees: quote.fees,
+        // Addresses are lowercase throughout the response.
+        fees: { ...quote.fees, builderRecipient: quote.fees.builderRecipient.toLowerCase() as Address },
         expiresAt: quote.expiresAt,
         deadline: quote.deadline,
         settlementAvailable: quote.settlementAvailable,
         policySource: quote.policySource,
-        registry: deps.deployment.contracts.builderRegistry,
+        registry: deps.deployment.contracts.builderRegistry.toLowerCase(),
         provider: result.selected.provider,
         block: { number: result.block.number.toString(), hash: result.block.hash },
         execution: {

@@ -92,9 +92,13 @@ describe("builder quote → swap preparation → receipts", () => {
       recipient: payer().toLowerCase(),
       policySource: "onchain",
       settlementAvailable: true,
-      registry: devnet.manifest.contracts.builderRegistry,
+      registry: devnet.manifest.contracts.builderRegistry.toLowerCase(),
       provider: "service",
-      fees: { routeBps: routeBps, builderBps: demo.builderFeeBps, builderRecipient: demo.recipient },
+      fees: {
+        routeBps: routeBps,
+        builderBps: demo.builderFeeBps,
+        builderRecipient: demo.recipient.toLowerCase(),
+      },
     });
     expect(BigInt(body.routeFee)).toBe((gross * BigInt(routeBps)) / 10_000n);
     expect(BigInt(body.builderFee)).toBe((gross * BigInt(demo.builderFeeBps)) / 10_000n);
