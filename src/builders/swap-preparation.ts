@@ -280,7 +280,7 @@ async function simulateForPayer(
     status: "ready",
     tx: {
       from: payer,
-      to: tx.to,
+      to: tx.to.toLowerCase() as Address,
       data: tx.data,
       value: tx.value.toString(),
       chainId: 4663,
@@ -291,7 +291,7 @@ async function simulateForPayer(
         ? null
         : {
             token: tokenIn,
-            spender: contracts.executor,
+            spender: contracts.executor.toLowerCase() as Address,
             amount: amountIn.toString(),
             currentAllowance: holdings.allowance.toString(),
             required: holdings.allowance < amountIn,

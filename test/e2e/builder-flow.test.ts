@@ -207,7 +207,10 @@ describe("builder API end to end", () => {
       headers: { "idempotency-key": `e2e-${quoteId.slice(2, 18)}` },
     });
     expect(prepared.status).toBe(200);
-    expect(prepared.body.approval).toMatchObject({ spender: manifest.contracts.executor, required: true });
+    expect(prepared.body.approval).toMatchObject({
+      spender: manifest.contracts.executor.toLowerCase(),
+      required: true,
+    });
     expect(BigInt(prepared.body.simulation.amountOut)).toBe(BigInt(issued.amountOut));
 
     await send({

@@ -118,10 +118,15 @@ describe("builder quote → swap preparation → receipts", () => {
     expect(prepared).toMatchObject({
       status: "ready",
       quoteId: issued.quoteId,
-      tx: { from: payer().toLowerCase(), to: devnet.manifest.contracts.executor, value: "0", chainId: 4663 },
+      tx: {
+        from: payer().toLowerCase(),
+        to: devnet.manifest.contracts.executor.toLowerCase(),
+        value: "0",
+        chainId: 4663,
+      },
       approval: {
         token: devnet.manifest.contracts.weth9.toLowerCase(),
-        spender: devnet.manifest.contracts.executor,
+        spender: devnet.manifest.contracts.executor.toLowerCase(),
         amount: parseEther("2").toString(),
         required: true,
       },
@@ -387,7 +392,7 @@ describe("builder quote → swap preparation → receipts", () => {
     expect(prepared.body).toMatchObject({
       action: "set-fee",
       code: devnet.manifest.junction.demoBuilder.code,
-      tx: { to: devnet.manifest.contracts.builderRegistry, value: "0", chainId: 4663 },
+      tx: { to: devnet.manifest.contracts.builderRegistry.toLowerCase(), value: "0", chainId: 4663 },
     });
     const hash = await owner.sendTransaction({
       account: owner.account!,
