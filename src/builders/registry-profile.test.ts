@@ -9,7 +9,8 @@ import {
 } from "viem";
 import { describe, expect, it } from "vitest";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
-import { isUnknownBuilder, RegistryReadUnstableError, readRegistryBuilder } from "./registry-profile.ts";
+import { isUnknownBuilder } from "../contracts/registry-errors.ts";
+import { RegistryReadUnstableError, readRegistryBuilder } from "./registry-profile.ts";
 
 /**
  * The read's rules against a scripted node: unknown builders recognised from decoded revert data only, the

@@ -1,7 +1,8 @@
-import { type Address, BaseError, ContractFunctionRevertedError, type Hex, type PublicClient } from "viem";
+import type { Address, Hex, PublicClient } from "viem";
 import { pinBlock } from "../chain/pin-block.ts";
 import { readMany } from "../chain/read-many.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
+import { isUnknownBuilder } from "../contracts/registry-errors.ts";
 
 /** A builder as the registry holds it (addresses lowercase). */
 export type RegistryBuilder = {
@@ -86,11 +87,4 @@ export async function readRegistryBuilder(
     };
   }
   throw new RegistryReadUnstableError(`no block stayed canonical over ${ATTEMPTS} registry reads`);
-}
-
-/** Whether a failed registry call reverted with `UnknownBuilder(bytes32)` (decoded from its revert data). */
-export function isUnknownBuilder(error: unknown): boolean {
-  if (!(error instanceof BaseError)) return false;
-  const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
-  return reverted instanceof ContractFunctionRevertedError && reverted.data?.errorName === "UnknownBuilder";
 }

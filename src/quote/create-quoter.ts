@@ -1,16 +1,7 @@
-import {
-  type Address,
-  BaseError,
-  ContractFunctionExecutionError,
-  ContractFunctionRevertedError,
-  type PublicClient,
-  zeroAddress,
-  zeroHash,
-} from "viem";
+import { type Address, BaseError, type PublicClient, zeroHash } from "viem";
 import { gasPriceAt } from "../chain/gas-price.ts";
 import { pinBlock } from "../chain/pin-block.ts";
 import type { Contracts } from "../config/deployment.ts";
-import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "../liquidity/pool-index/fallback-probe.ts";
 import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
@@ -27,11 +18,11 @@ import {
   simulateTransaction,
 } from "../simulation/simulate-transaction.ts";
 import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
+import { readFeeTerms } from "./fee-terms.ts";
 import { gasConversion } from "./gas-conversion.ts";
 import { QUOTE_LIMITS } from "./limits.ts";
 import {
   type Assessment,
-  type BuilderStanding,
   type Candidate,
   type FeeTerms,
   type QuotedHop,
@@ -82,7 +73,7 @@ export function createQuoter(deps: QuoterDeps) {
       upstream(() => gasPriceAt(client, block)),
       checkTokens(client, [tokenIn, tokenOut], block.number),
       upstream(() => loadEdges(selectPools(index, tokenIn, tokenOut, weth), block.number)),
-      upstream(() => feeTermsAt(request, block.number)),
+      upstream(() => readFeeTerms(client, contracts.builderRegistry, request, block.number)),
     ]);
     let { edges, pools } = loaded;
     let paths = executablePaths(edges, tokenIn, tokenOut);
@@ -194,72 +185,6 @@ export function createQuoter(deps: QuoterDeps) {
       }),
     );
     return { keys: keys.length, pools };
-  }
-
-  /**
-   * The fees the executor will charge, read at the quote block: `feePolicy` (route fee, the builder's cap
-   * and payout wallet; nothing while uncommissioned, nothing for a suspended or unknown builder) and, for a
-   * builder quote, the builder's standing and default fee. A builder fee above the cap is refused, never
-   * silently lowered.
-   */
-  async function feeTermsAt(request: QuoteRequest, blockNumber: bigint): Promise<FeeTerms> {
-    const registry = { address: contracts.builderRegistry, abi: builderRegistryArtifact.abi, blockNumber };
-    const builderId = request.builder?.id ?? zeroHash;
-    const [policy, standing] = await Promise.all([
-      client.readContract({
-        ...registry,
-        functionName: "feePolicy",
-        args: [request.tokenIn, request.tokenOut, builderId],
-      }),
-      request.builder ? builderStanding(builderId, blockNumber) : null,
-    ]);
-    let builderBps = 0;
-    if (standing?.registered && standing.enabled) {
-      const asked = request.builder?.feeBps ?? standing.defaultFeeBps;
-      if (asked > standing.maxFeeBps)
-        throw new QuoteError(
-          "BUILDER_FEE_ABOVE_CAP",
-          `builderFeeBps ${asked} exceeds the builder's cap of ${standing.maxFeeBps}`,
-        );
-      builderBps = Math.min(asked, policy.builderFeeCapBps);
-    } else if (standing && !standing.registered) {
-      // No registry state applies: a local preview with the fee asked for (the executor would pay none).
-      builderBps = request.builder?.feeBps ?? 0;
-    }
-    return {
-      routeBps: policy.routeFeeBps,
-      builderBps,
-      builderRecipient: builderBps > 0 ? policy.builderRecipient : zeroAddress,
-      policyVersion: Number(policy.policyVersion),
-      builder: standing,
-    };
-  }
-
-  async function builderStanding(builderId: `0x${string}`, blockNumber: bigint): Promise<BuilderStanding> {
-    try {
-      const profile = await client.readContract({
-        address: contracts.builderRegistry,
-        abi: builderRegistryArtifact.abi,
-        functionName: "builderById",
-        args: [builderId],
-        blockNumber,
-      });
-      return {
-        registered: true,
-        enabled: profile.enabled,
-        defaultFeeBps: profile.builderFeeBps,
-        maxFeeBps: profile.maxBuilderFeeBps,
-        recipient: profile.recipient,
-      };
-    } catch (error) {
-      const revert =
-        error instanceof ContractFunctionExecutionError &&
-        error.cause instanceof ContractFunctionRevertedError
-          ? error.cause
-          : undefined;
-      if (revert?.data?.errorName === "UnknownBuilder") return { registered: false };
-      throw error;
-    }
   }
 
   /** Builds a direct-pool candidate's complete calldata, or nothing when the executor could not run it. */

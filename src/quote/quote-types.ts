@@ -20,7 +20,7 @@ export type QuoteRequest = {
 /** What the registry says the builder is at the quote block (builder quotes only). */
 export type BuilderStanding =
   | { registered: false }
-  | { registered: true; enabled: boolean; defaultFeeBps: number; maxFeeBps: number; recipient: Address };
+  | { registered: true; enabled: boolean; defaultFeeBps: number; maxFeeBps: number };
 
 /**
  * The fees a quote was priced with: exactly what the executor will charge, read from the registry's

@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { BusyError, type createAdmission, QuoteTimeoutError } from "../../quote/admission.ts";
 import { QuoteError, type QuoteRequest, type QuoteResult } from "../../quote/quote-types.ts";
 import { ApiError } from "../errors.ts";
-import { ErrorResponseSchema } from "../schemas/error.ts";
+import { errorResponse } from "../schemas/error.ts";
 import { QuoteQuerySchema, QuoteResponseSchema } from "../schemas/quote.ts";
 import { toQuoteResponse } from "./quote-response.ts";
 
@@ -12,11 +12,6 @@ export type QuoteRouteDeps = {
 };
 
 const MAX_UINT256 = 2n ** 256n - 1n;
-const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: ErrorResponseSchema } },
-});
-
 const quoteRoute = createRoute({
   method: "get",
   path: "/api/v2/quote",

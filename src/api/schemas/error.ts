@@ -19,3 +19,8 @@ export const ErrorResponseSchema = z
     }),
   })
   .openapi("ErrorResponse");
+
+/** An OpenAPI error response: `description` names the codes a route answers with under that status. */
+export function errorResponse(description: string) {
+  return { description, content: { "application/json": { schema: ErrorResponseSchema } } };
+}

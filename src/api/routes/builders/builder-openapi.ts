@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { ErrorResponseSchema } from "../../schemas/error.ts";
+import { errorResponse } from "../../schemas/error.ts";
 
 /** The OpenAPI security scheme of the builder API: a workspace key in the `x-api-key` header. */
 export const BUILDER_SECURITY = [{ ApiKey: [] }];
@@ -13,11 +13,6 @@ export function registerBuilderSecurity(app: OpenAPIHono): void {
       "A workspace API key (`jct_…`), created with `junction key create`; server-side only. Scopes: quote, swap, tokens, receipts.",
   });
 }
-
-const errorResponse = (description: string) => ({
-  description,
-  content: { "application/json": { schema: ErrorResponseSchema } },
-});
 
 /**
  * The error responses every builder endpoint shares (SPEC "Errors", builder status table), with one body
@@ -37,5 +32,3 @@ export const BUILDER_ERROR_RESPONSES = {
   ),
   503: errorResponse("UPSTREAM_UNAVAILABLE: the chain node did not answer"),
 } as const;
-
-export { errorResponse };

@@ -15,8 +15,9 @@ import { BUILDER_LIMITS } from "../../../builders/limits.ts";
 import { builderAccess } from "../../builder-access.ts";
 import { ApiError } from "../../errors.ts";
 import { BuilderHistoryQuerySchema, BuilderHistorySchema } from "../../schemas/builder-history.ts";
+import { errorResponse } from "../../schemas/error.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
-import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY, errorResponse } from "./builder-openapi.ts";
+import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
 /** Page limits; the service always uses SPEC's 1000 blocks and 1000 events, tests pass smaller ones. */
 export type HistoryRouteOptions = { limits?: { blocks: number; events: number } };

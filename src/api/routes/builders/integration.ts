@@ -14,8 +14,9 @@ import {
   IntegrationBodySchema,
   MultiSwapPlanSchema,
 } from "../../schemas/builder-integration.ts";
+import { errorResponse } from "../../schemas/error.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
-import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY, errorResponse } from "./builder-openapi.ts";
+import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 import { readRegistry } from "./profile.ts";
 
 const ACTION = "multi-plan";

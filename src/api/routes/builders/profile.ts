@@ -7,9 +7,10 @@ import {
 import { builderAccess } from "../../builder-access.ts";
 import { ApiError } from "../../errors.ts";
 import { BuilderProfileQuerySchema, BuilderProfileSchema } from "../../schemas/builder-profile.ts";
+import { errorResponse } from "../../schemas/error.ts";
 import { fromUpstream } from "../../upstream.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
-import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY, errorResponse } from "./builder-openapi.ts";
+import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
 /** `GET /api/v2/builders/profile` (scope `tokens`, drawing on the tokens quota): on-chain builder lookup. */
 export function registerProfileRoute(app: OpenAPIHono, deps: BuilderApiDeps): void {

@@ -4,9 +4,10 @@ import { ReceiptError, verifyReceipt } from "../../../builders/receipts.ts";
 import { builderAccess } from "../../builder-access.ts";
 import { ApiError } from "../../errors.ts";
 import { ReceiptRequestSchema, ReceiptResponseSchema } from "../../schemas/builder-receipt.ts";
+import { errorResponse } from "../../schemas/error.ts";
 import { fromUpstream } from "../../upstream.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
-import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY, errorResponse } from "./builder-openapi.ts";
+import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
 /** `POST /api/v2/builders/receipts` (scope `receipts`, shares its quota with history). */
 export function registerReceiptRoute(app: OpenAPIHono, deps: BuilderApiDeps): void {

@@ -23,5 +23,4 @@ export function registerBuilderRoutes(app: OpenAPIHono, deps: BuilderApiDeps): v
   registerProfileRoute(app, deps);
   registerTokensRoute(app, deps);
   registerUsageRoute(app, deps);
-  void deps;
 }

@@ -12,9 +12,10 @@ import {
   RegistryTransactionRequestSchema,
   RegistryTransactionResponseSchema,
 } from "../../schemas/builder-registry-transaction.ts";
+import { errorResponse } from "../../schemas/error.ts";
 import { fromUpstream } from "../../upstream.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
-import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY, errorResponse } from "./builder-openapi.ts";
+import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
 /**
  * `POST /api/v2/builders/registry-transactions` (scope `swap`; SPEC: path "not shown"): an unsigned

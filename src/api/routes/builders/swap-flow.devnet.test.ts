@@ -10,7 +10,6 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
-import { builderIdOf } from "../../../builders/builder-code.ts";
 import { erc20Abi } from "../../../contracts/abis/ERC20.ts";
 import { builderRegistryArtifact } from "../../../contracts/artifacts/BuilderRegistry.ts";
 
@@ -345,115 +344,5 @@ describe("builder quote → swap preparation → receipts", () => {
     } finally {
       clockOffsetMs = 0;
     }
-  });
-
-  it("validates the query in the SPEC's order and refuses unknown parameters", async () => {
-    const base = {
-      tokenIn: devnet.manifest.contracts.weth9,
-      tokenOut: token("USDC"),
-      amountIn: "1000",
-      payer: payer(),
-    };
-    for (const [query, path] of [
-      [{ ...base, slippageBps: "0" }, "slippageBps"],
-      [{ ...base, slippageBps: "501" }, "slippageBps"],
-      [{ ...base, builderFeeBps: "51" }, "builderFeeBps"],
-      [{ ...base, builderCode: "no spaces" }, "builderCode"],
-      [{ ...base, provider: "aggregator-z" }, "provider"],
-      [{ ...base, payer: "0x1234" }, "payer"],
-      [{ ...base, chainId: "4663" }, ""],
-    ] as const) {
-      const { status, body } = await quote(query);
-      expect(status, JSON.stringify(query)).toBe(400);
-      expect(body.error.code).toBe("INVALID_REQUEST");
-      if (path) expect(body.error.issues.map((i: { path: string }) => i.path)).toContain(path);
-    }
-  });
-
-  it("prepares registry transactions the owner's wallet signs, refusing what the registry would revert", async () => {
-    const owner = devnet.wallet(2);
-    const prepareRegistry = async (body: Record<string, unknown>) => {
-      const response = await api.call("POST", "/api/v2/builders/registry-transactions", { key, body });
-      return { status: response.status, body: (await response.json()) as Json };
-    };
-    const stranger = await prepareRegistry({ action: "set-fee", from: payer(), builderFeeBps: 12 });
-    expect(stranger.status).toBe(400);
-    expect(stranger.body.error).toMatchObject({ code: "UNSUPPORTED_TERMS" });
-    expect(stranger.body.error.message).toContain("NotBuilderOwner");
-    expect((await prepareRegistry({ action: "set-fee", from: payer(), builderFeeBps: 51 })).status).toBe(400);
-    expect((await prepareRegistry({ action: "rename", from: payer() })).status).toBe(400);
-
-    const prepared = await prepareRegistry({
-      action: "set-fee",
-      from: owner.account!.address,
-      builderFeeBps: 12,
-    });
-    expect(prepared.status).toBe(200);
-    expect(prepared.body).toMatchObject({
-      action: "set-fee",
-      code: devnet.manifest.junction.demoBuilder.code,
-      tx: { to: devnet.manifest.contracts.builderRegistry.toLowerCase(), value: "0", chainId: 4663 },
-    });
-    const hash = await owner.sendTransaction({
-      account: owner.account!,
-      chain: owner.chain,
-      to: prepared.body.tx.to,
-      data: prepared.body.tx.data,
-    });
-    expect((await devnet.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
-    const requoted = await quote({
-      tokenIn: devnet.manifest.contracts.weth9,
-      tokenOut: token("USDC"),
-      amountIn: parseEther("1").toString(),
-      payer: payer(),
-    });
-    expect(requoted.body.fees.builderBps).toBe(12);
-  });
-
-  it("refuses a builder fee above the builder's on-chain cap", async () => {
-    const demo = devnet.manifest.junction.demoBuilder;
-    const governance = devnet.wallet(1);
-    const hash = await governance.writeContract({
-      account: governance.account!,
-      chain: governance.chain,
-      address: devnet.manifest.contracts.builderRegistry,
-      abi: builderRegistryArtifact.abi,
-      functionName: "setBuilderMaxFee",
-      args: [builderIdOf(demo.code), 5],
-    });
-    await devnet.publicClient.waitForTransactionReceipt({ hash });
-    const { status, body } = await quote({
-      tokenIn: devnet.manifest.contracts.weth9,
-      tokenOut: token("USDC"),
-      amountIn: parseEther("1").toString(),
-      payer: payer(),
-      builderFeeBps: "10",
-    });
-    expect(status).toBe(400);
-    expect(body.error.code).toBe("BUILDER_FEE_ABOVE_CAP");
-    // Without an explicit fee the default is clamped to the cap.
-    const clamped = await quote({
-      tokenIn: devnet.manifest.contracts.weth9,
-      tokenOut: token("USDC"),
-      amountIn: parseEther("1").toString(),
-      payer: payer(),
-    });
-    expect(clamped.body.fees.builderBps).toBe(5);
-  });
-});
-
-describe("builder quote quota", () => {
-  it("allows 10 builder quotes a minute across the workspace's keys, then 429 with Retry-After", async () => {
-    const ws = await api.workspace();
-    const [a, b] = [await api.key(ws.id, ["quote"]), await api.key(ws.id, ["quote"])];
-    // Invalid requests are still requests: they spend the quota (cheaply, without a search).
-    for (let i = 0; i < 10; i++) expect((await quote({}, i % 2 ? a : b)).status).toBe(400);
-    const response = await api.call("GET", "/api/v2/builders/quote", { key: a, query: {} });
-    expect(response.status).toBe(429);
-    expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe("QUOTA_EXCEEDED");
-    // A key without the quote scope is 403 whatever the quota.
-    const tokensKey = await api.key(ws.id, ["tokens"]);
-    expect((await quote({}, tokensKey)).status).toBe(403);
   });
 });

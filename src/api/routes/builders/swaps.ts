@@ -8,8 +8,9 @@ import {
   PreparedSwapSchema,
   SwapRequestSchema,
 } from "../../schemas/builder-swap.ts";
+import { errorResponse } from "../../schemas/error.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
-import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY, errorResponse } from "./builder-openapi.ts";
+import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
 /**
  * Swap preparation (scope `swap`; SPEC: paths "not shown"): `POST /api/v2/builders/swaps` turns a builder
