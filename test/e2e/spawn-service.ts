@@ -24,7 +24,7 @@ export type SpawnedService = {
   /** Everything the service printed so far. */
   output: () => string;
   manifest: () => Manifest;
-  /** Runs the `junction` CLI with the service's settings; stdout parsed as JSON when `--json` is passed. */
+  /** Runs the `junction` CLI with the service's settings (same data dir and database); never throws. */
   cli: (args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
   kill: () => void;
 };
