@@ -138,10 +138,12 @@ export async function verifyReceipt(
     logIndex: settled.logIndex,
   };
 
-  const finalized = await deps.client.getBlock({ blockTag: "finalized" });
+  // One round trip: the finality tip, and the canonical block at the receipt's height (which must be its own).
+  const [finalized, canonical] = await Promise.all([
+    deps.client.getBlock({ blockTag: "finalized" }),
+    deps.client.getBlock({ blockNumber: receipt.blockNumber }),
+  ]);
   if (receipt.blockNumber > finalized.number) return mined;
-  // Finalized: the receipt's block must be the canonical one at its height.
-  const canonical = await deps.client.getBlock({ blockNumber: receipt.blockNumber });
   if (canonical.hash !== receipt.blockHash) return expected;
 
   await deps.db
