@@ -4,7 +4,9 @@ export type ProxyMode =
   | { kind: "pass" }
   | { kind: "delay"; ms: number }
   | { kind: "http-error"; status: number }
-  | { kind: "rpc-error"; code: number };
+  | { kind: "rpc-error"; code: number }
+  /** Forwards, then replaces a call's result: a node answering what a real one may (a pending block, a zero price). */
+  | { kind: "rewrite"; rewrite: (method: string, params: unknown[], result: unknown) => unknown };
 
 /**
  * A real JSON-RPC endpoint in front of a node, standing in for a third-party RPC provider whose latency and
@@ -23,7 +25,8 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
   const server: Server = createServer(async (req, res) => {
     let body = "";
     for await (const chunk of req) body += chunk;
-    const parsed = JSON.parse(body) as { id: number; method: string } | { id: number; method: string }[];
+    type Call = { id: number; method: string; params?: unknown[] };
+    const parsed = JSON.parse(body) as Call | Call[];
     for (const call of Array.isArray(parsed) ? parsed : [parsed]) proxy.calls.push(call.method);
     const mode = proxy.mode;
     if (mode.kind === "delay") await new Promise((resolve) => setTimeout(resolve, mode.ms));
@@ -44,7 +47,20 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
       body,
     });
     res.writeHead(answer.status, { "content-type": "application/json" });
-    res.end(await answer.text());
+    if (mode.kind !== "rewrite") {
+      res.end(await answer.text());
+      return;
+    }
+    type Reply = { id: number; result?: unknown };
+    const replies = (await answer.json()) as Reply | Reply[];
+    const calls = Array.isArray(parsed) ? parsed : [parsed];
+    const rewritten = (Array.isArray(replies) ? replies : [replies]).map((reply) => {
+      const call = calls.find((c) => c.id === reply.id);
+      return call && "result" in reply
+        ? { ...reply, result: mode.rewrite(call.method, call.params ?? [], reply.result) }
+        : reply;
+    });
+    res.end(JSON.stringify(Array.isArray(replies) ? rewritten : rewritten[0]));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   proxy.url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

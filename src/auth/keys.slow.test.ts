@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/store-backends.ts";
-import { type AuthVariables, builderAccess } from "../api/builder-access.ts";
+import { type AuthVariables, builderAccess, chargeRequest } from "../api/builder-access.ts";
 import { handleError } from "../api/errors.ts";
 import type { Store } from "../store/create-store.ts";
 import {
@@ -115,7 +115,10 @@ describe.each(backends)("workspaces and keys on %s", (_, open) => {
     const key = await createKey(store.db, { workspaceId: workspace.id, name: "t", scopes: ["tokens"] });
     const app = new Hono<{ Variables: AuthVariables }>();
     app.onError(handleError(() => {}));
-    app.get("/tokens", builderAccess(store.db, "tokens"), (c) => c.json({}));
+    app.get("/tokens", builderAccess(store.db, "tokens"), async (c) => {
+      await chargeRequest(c);
+      return c.json({});
+    });
     await sql`insert into quota_counters (workspace_id, bucket, window_start, count)
       values (${workspace.id}, 'hourly', date_bin('1 hour'::interval, now(), timestamptz '2000-01-01 00:00:00+00'),
               ${PLANS.free.requestsPerHour})`.execute(store.db);

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Address, Hex } from "viem";
 import { z } from "zod";
+import { JunctionError } from "../errors/junction-error.ts";
 import { BUILDER_CODE_PATTERN } from "./builder-code.ts";
 import type { HistoryResume } from "./history.ts";
 import { BUILDER_LIMITS } from "./limits.ts";
@@ -9,8 +10,11 @@ import { BUILDER_LIMITS } from "./limits.ts";
 export type HistoryCursor = HistoryResume & { code: string; collector: Address };
 
 /** The cursor was not issued by this deployment for these terms, or was altered; safe to show to clients. */
-export class HistoryCursorError extends Error {
+export class HistoryCursorError extends JunctionError {
   override name = "HistoryCursorError";
+  constructor(message: string) {
+    super("INVALID_REQUEST", message, { issues: [{ path: "cursor", message }] });
+  }
 }
 
 const DOMAIN = "junction/history-cursor/v1\n";

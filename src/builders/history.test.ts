@@ -1,9 +1,9 @@
 import { type Address, BlockNotFoundError, getAddress, type Hex, HttpRequestError, zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
+import { UpstreamUnavailableError } from "../chain/upstream-error.ts";
 import { builderIdOf } from "./builder-code.ts";
 import {
   type HistoryClient,
-  HistoryError,
   type HistoryResume,
   readHistoryPage,
   type SettlementEntry,
@@ -187,7 +187,7 @@ describe("readHistoryPage", () => {
       getLogs: fail,
     } as unknown as HistoryClient;
     const error = await readHistoryPage(failing, request).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(HistoryError);
+    expect(error).toBeInstanceOf(UpstreamUnavailableError);
     expect(error).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", message: "the chain node did not answer" });
   });
 });

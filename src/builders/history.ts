@@ -1,5 +1,7 @@
-import { type Address, BaseError, BlockNotFoundError, getAbiItem, type Hex, type PublicClient } from "viem";
+import { type Address, BlockNotFoundError, getAbiItem, type Hex, type PublicClient } from "viem";
+import { fromNode, UpstreamUnavailableError } from "../chain/upstream-error.ts";
 import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
+import { JunctionError } from "../errors/junction-error.ts";
 import { builderIdOf } from "./builder-code.ts";
 import { BUILDER_LIMITS } from "./limits.ts";
 
@@ -74,15 +76,11 @@ export type HistoryPageRequest = {
   limits?: { blocks: number; events: number };
 };
 
-/** Why a page could not be read; the API maps each code to its status. */
-export class HistoryError extends Error {
+/** The pinned finalized snapshot stopped being canonical: restart pagination. */
+export class HistoryError extends JunctionError {
   override name = "HistoryError";
-  constructor(
-    readonly code: "SNAPSHOT_NOT_CANONICAL" | "UPSTREAM_UNAVAILABLE",
-    message: string,
-    options?: ErrorOptions,
-  ) {
-    super(message, options);
+  constructor(message: string) {
+    super("SNAPSHOT_NOT_CANONICAL", message);
   }
 }
 
@@ -98,10 +96,12 @@ const SETTLED = getAbiItem({ abi: settlementCollectorArtifact.abi, name: "Settle
  * last returned event. History reads events only: a suspended builder stays readable, an unregistered code
  * has no events.
  */
-export async function readHistoryPage(
-  client: HistoryClient,
-  request: HistoryPageRequest,
-): Promise<HistoryPage> {
+export function readHistoryPage(client: HistoryClient, request: HistoryPageRequest): Promise<HistoryPage> {
+  // A node failure anywhere in the page is UpstreamUnavailableError; its body never leaves this module.
+  return fromNode(() => readPage(client, request));
+}
+
+async function readPage(client: HistoryClient, request: HistoryPageRequest): Promise<HistoryPage> {
   const limits = request.limits ?? {
     blocks: BUILDER_LIMITS.historyPageBlocks,
     events: BUILDER_LIMITS.historyPageEvents,
@@ -113,8 +113,7 @@ export async function readHistoryPage(
   const from = position.block;
   const to = min(from + BigInt(limits.blocks) - 1n, snapshot.finalizedThrough);
 
-  const logs =
-    from > to ? [] : await upstream(() => readSettled(client, request.collector, builderId, from, to));
+  const logs = from > to ? [] : await readSettled(client, request.collector, builderId, from, to);
   await assertCanonical(client, snapshot);
 
   const entries = logs
@@ -175,7 +174,7 @@ export function totalsByToken(settlements: readonly SettlementEntry[]): TokenTot
 }
 
 async function pinFinalized(client: HistoryClient): Promise<HistorySnapshot> {
-  const block = await upstream(() => client.getBlock({ blockTag: "finalized" }));
+  const block = await client.getBlock({ blockTag: "finalized" });
   return { finalizedThrough: block.number, snapshotHash: block.hash };
 }
 
@@ -186,11 +185,10 @@ async function assertCanonical(client: HistoryClient, snapshot: HistorySnapshot)
   } catch (error) {
     // The chain no longer reaches the pinned height: it was reorged to a shorter one.
     if (error instanceof BlockNotFoundError) hash = null;
-    else throw unavailable(error);
+    else throw error;
   }
   if (hash?.toLowerCase() !== snapshot.snapshotHash.toLowerCase())
     throw new HistoryError(
-      "SNAPSHOT_NOT_CANONICAL",
       `block ${snapshot.finalizedThrough} is no longer ${snapshot.snapshotHash}: restart pagination`,
     );
 }
@@ -221,7 +219,7 @@ function toEntry(code: string, log: SettledLog): SettlementEntry {
     log.transactionHash === null ||
     log.logIndex === null
   )
-    throw new HistoryError("UPSTREAM_UNAVAILABLE", "the chain node returned a pending log");
+    throw new UpstreamUnavailableError("block-pending");
   return {
     quoteId: args.quoteId,
     builderCode: code,
@@ -247,18 +245,3 @@ function toEntry(code: string, log: SettledLog): SettlementEntry {
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
-
-/** Any viem RPC or transport error is the node failing to answer; its body never leaves this module. */
-async function upstream<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    throw unavailable(error);
-  }
-}
-
-function unavailable(error: unknown): unknown {
-  return error instanceof BaseError
-    ? new HistoryError("UPSTREAM_UNAVAILABLE", "the chain node did not answer", { cause: error })
-    : error;
-}

@@ -117,8 +117,8 @@ describe("allocateMultiSwap", () => {
     const error = failure(() =>
       allocateMultiSwap({ inputs: [{ token: A, amount: 5n }], outputs: [{ token: A, weightBps: 10_000 }] }),
     );
-    expect(error.reason).toBe("no-swaps");
-    expect(error.issues).toEqual([{ path: "outputs", message: expect.any(String) }]);
+    expect(error.kind).toBe("no-swaps");
+    expect(error.issues).toEqual([{ path: "input.outputs", message: expect.any(String) }]);
   });
 
   it("refuses a leg that would move nothing", () => {
@@ -131,8 +131,8 @@ describe("allocateMultiSwap", () => {
         ],
       }),
     );
-    expect(error.reason).toBe("no-swaps");
-    expect(error.issues.map((i) => i.path)).toEqual(["inputs.0.amount"]);
+    expect(error.kind).toBe("no-swaps");
+    expect(error.issues?.map((i) => i.path)).toEqual(["input.inputs.0.amount"]);
   });
 
   it("requires weights totalling exactly 10000", () => {
@@ -143,8 +143,8 @@ describe("allocateMultiSwap", () => {
           outputs: weights.map((weightBps, i) => ({ token: token(100 + i), weightBps })),
         }),
       );
-      expect(error.reason).toBe("invalid-terms");
-      expect(error.issues).toEqual([{ path: "outputs", message: expect.stringContaining("10000") }]);
+      expect(error.kind).toBe("invalid-terms");
+      expect(error.issues).toEqual([{ path: "input.outputs", message: expect.stringContaining("10000") }]);
     }
   });
 
@@ -162,8 +162,8 @@ describe("allocateMultiSwap", () => {
         ],
       }),
     );
-    expect(error.reason).toBe("invalid-terms");
-    expect(error.issues.map((i) => i.path)).toEqual(["inputs.2.token", "outputs.1.token"]);
+    expect(error.kind).toBe("invalid-terms");
+    expect(error.issues?.map((i) => i.path)).toEqual(["input.inputs.2.token", "input.outputs.1.token"]);
   });
 });
 

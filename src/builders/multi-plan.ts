@@ -1,4 +1,5 @@
 import type { Address } from "viem";
+import { JunctionError } from "../errors/junction-error.ts";
 import { BUILDER_LIMITS } from "./limits.ts";
 
 /** The amounts side of a multi-swap request, already shape-checked at the edge (ranges, patterns, counts). */
@@ -56,15 +57,15 @@ export type PlanIssue = { path: string; message: string };
  * Terms no plan can serve. `invalid-terms`: a rule between fields is broken (weights, duplicate tokens);
  * `no-swaps`: the terms are well formed but need no swap, or a leg would move nothing.
  */
-export class MultiPlanError extends Error {
+export class MultiPlanError extends JunctionError {
   override name = "MultiPlanError";
   constructor(
-    readonly reason: "invalid-terms" | "no-swaps",
+    readonly kind: "invalid-terms" | "no-swaps",
     message: string,
-    /** Paths are relative to the plan's terms (`outputs`, `inputs.1.amount`). */
-    readonly issues: PlanIssue[],
+    /** Paths name the request's fields (`input.outputs`, `input.inputs.1.amount`). */
+    issues: PlanIssue[],
   ) {
-    super(message);
+    super(kind === "invalid-terms" ? "INVALID_REQUEST" : "UNSUPPORTED_TERMS", message, { issues });
   }
 }
 
@@ -94,7 +95,7 @@ export function allocateMultiSwap(terms: AllocationTerms): Allocation[] {
       const amountIn = shares[j]!;
       if (amountIn === 0n) {
         tooSmall.push({
-          path: `inputs.${i}.amount`,
+          path: `input.inputs.${i}.amount`,
           message: `too small to split: its share for outputs.${j} would be 0`,
         });
       } else {
@@ -105,7 +106,7 @@ export function allocateMultiSwap(terms: AllocationTerms): Allocation[] {
   if (tooSmall.length > 0) throw new MultiPlanError("no-swaps", "a leg would swap nothing", tooSmall);
   if (swaps.length === 0) {
     throw new MultiPlanError("no-swaps", "every output is its input's own token: nothing to swap", [
-      { path: "outputs", message: "at least one output must differ from an input token" },
+      { path: "input.outputs", message: "at least one output must differ from an input token" },
     ]);
   }
   return swaps;
@@ -158,7 +159,7 @@ function weightIssues(outputs: AllocationTerms["outputs"]): PlanIssue[] {
     ? []
     : [
         {
-          path: "outputs",
+          path: "input.outputs",
           message: `weightBps must total ${BUILDER_LIMITS.outputWeightsTotalBps} (got ${total})`,
         },
       ];
@@ -167,7 +168,7 @@ function weightIssues(outputs: AllocationTerms["outputs"]): PlanIssue[] {
 function duplicateIssues(list: "inputs" | "outputs", items: readonly { token: Address }[]): PlanIssue[] {
   return items.flatMap((item, i) =>
     items.findIndex((other) => sameToken(other.token, item.token)) < i
-      ? [{ path: `${list}.${i}.token`, message: `repeats an earlier ${list.slice(0, -1)} token` }]
+      ? [{ path: `input.${list}.${i}.token`, message: `repeats an earlier ${list.slice(0, -1)} token` }]
       : [],
   );
 }

@@ -8,6 +8,7 @@ import {
 } from "viem";
 import type { Contracts } from "../config/deployment.ts";
 import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
+import { JunctionError } from "../errors/junction-error.ts";
 import type { Database } from "../store/schema.ts";
 import { builderIdOf } from "./builder-code.ts";
 import { keyIdHashOf } from "./key-id-hash.ts";
@@ -29,14 +30,14 @@ export type ReceiptVerification = {
   logIndex: number | null;
 };
 
-export class ReceiptError extends Error {
+export class ReceiptError extends JunctionError {
   override name = "ReceiptError";
   constructor(
     /** PLAN_NOT_FOUND: no such quote for this key. RECEIPT_MISMATCH: the transaction does not settle it. */
-    readonly code: "PLAN_NOT_FOUND" | "RECEIPT_MISMATCH",
+    code: "PLAN_NOT_FOUND" | "RECEIPT_MISMATCH",
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

@@ -8,9 +8,10 @@ import {
   zeroAddress,
 } from "viem";
 import { describe, expect, it } from "vitest";
+import { UpstreamUnavailableError } from "../chain/upstream-error.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { isUnknownBuilder } from "../contracts/registry-errors.ts";
-import { RegistryReadUnstableError, readRegistryBuilder } from "./registry-profile.ts";
+import { readRegistryBuilder } from "./registry-profile.ts";
 
 /**
  * The read's rules against a scripted node: unknown builders recognised from decoded revert data only, the
@@ -165,7 +166,7 @@ describe("readRegistryBuilder", () => {
 
     const never = node({ tips: [{ number: 5n, hash: hash(5) }], canonical: () => hash(999), results: ok });
     await expect(readRegistryBuilder(never.client, REGISTRY, "junction-demo")).rejects.toBeInstanceOf(
-      RegistryReadUnstableError,
+      UpstreamUnavailableError,
     );
     expect(never.calls).toHaveLength(3);
   });

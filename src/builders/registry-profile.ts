@@ -1,6 +1,7 @@
 import type { Address, Hex, PublicClient } from "viem";
 import { pinBlock } from "../chain/pin-block.ts";
 import { readMany } from "../chain/read-many.ts";
+import { UpstreamUnavailableError } from "../chain/upstream-error.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { isUnknownBuilder } from "../contracts/registry-errors.ts";
 
@@ -26,11 +27,6 @@ export type RegistryRead = {
   commissioned: boolean;
   builder: RegistryBuilder | null;
 };
-
-/** The chain tip kept moving under the read: no block stayed canonical long enough to verify it. */
-export class RegistryReadUnstableError extends Error {
-  override name = "RegistryReadUnstableError";
-}
 
 const ATTEMPTS = 3;
 const abi = builderRegistryArtifact.abi;
@@ -86,5 +82,6 @@ export async function readRegistryBuilder(
       builder,
     };
   }
-  throw new RegistryReadUnstableError(`no block stayed canonical over ${ATTEMPTS} registry reads`);
+  // The chain tip kept moving under the read: no block stayed canonical long enough to verify it.
+  throw new UpstreamUnavailableError("tip-unstable");
 }

@@ -10,6 +10,7 @@ import {
 } from "viem";
 import { CHAIN_ID } from "../chain/chain.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
+import { InvalidRequestError } from "../errors/junction-error.ts";
 import { BUILDER_CODE_PATTERN, builderIdOf } from "./builder-code.ts";
 import { BUILDER_LIMITS } from "./limits.ts";
 
@@ -45,13 +46,13 @@ export const REGISTRY_ACTIONS: readonly RegistryAction[] = [
 ];
 
 /** A request the registry would refuse for its shape alone; `field` names the input to fix. */
-export class RegistryInputError extends Error {
+export class RegistryInputError extends InvalidRequestError {
   override name = "RegistryInputError";
   constructor(
     readonly field: string,
     message: string,
   ) {
-    super(`${field}: ${message}`);
+    super([{ path: field, message }], `${field}: ${message}`);
   }
 }
 

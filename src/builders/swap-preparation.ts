@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
-import { type Address, BaseError, decodeFunctionData, type Hex, type PublicClient, zeroAddress } from "viem";
+import { type Address, decodeFunctionData, type Hex, type PublicClient, zeroAddress } from "viem";
 import { gasPriceAt } from "../chain/gas-price.ts";
 import { pinBlock } from "../chain/pin-block.ts";
+import { isNodeFailure } from "../chain/upstream-error.ts";
 import type { Contracts } from "../config/deployment.ts";
 import { erc20Abi } from "../contracts/abis/ERC20.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
+import { JunctionError } from "../errors/junction-error.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { decodeExecutorOutput, simulateTransaction } from "../simulation/simulate-transaction.ts";
 import type { Database } from "../store/schema.ts";
@@ -43,10 +45,10 @@ export type PreparationStatus =
   | { status: "failed"; quoteId: Hex; idempotencyKey: string; failure: string };
 
 /** Why a preparation is refused before anything is saved (404, 409) or why it failed (503, saved). */
-export class PreparationError extends Error {
+export class PreparationError extends JunctionError {
   override name = "PreparationError";
   constructor(
-    readonly code:
+    code:
       | "PLAN_NOT_FOUND"
       | "PLAN_EXPIRED"
       | "PLAN_NOT_READY"
@@ -54,7 +56,7 @@ export class PreparationError extends Error {
       | "PREPARATION_FAILED",
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 
@@ -131,7 +133,7 @@ export async function prepareSwap(
         ? { status: "failed", quoteId: quote.id as Hex, idempotencyKey: input.idempotencyKey, failure: swap }
         : { status: "ready", quoteId: quote.id as Hex, idempotencyKey: input.idempotencyKey, swap };
   } catch (error) {
-    if (!(error instanceof BaseError)) {
+    if (!isNodeFailure(error)) {
       await release(deps.db, principal.keyId, input.idempotencyKey);
       throw error;
     }

@@ -1,7 +1,7 @@
 import { defineChain } from "viem";
 
 /** Junction serves exactly one chain. */
-export const CHAIN_ID = 4663;
+export const CHAIN_ID = 4663 as const;
 
 /** The viem chain definition for chain 4663, pointed at the configured RPC. */
 export function junctionChain(rpcUrl: string) {

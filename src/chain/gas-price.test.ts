@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { GasPriceUnavailableError, gasPriceAt } from "./gas-price.ts";
+import { gasPriceAt } from "./gas-price.ts";
+import { UpstreamUnavailableError } from "./upstream-error.ts";
 
 const node = (price: bigint | Error) => ({
   getGasPrice: async () => {
@@ -21,10 +22,10 @@ describe("gas price rule (rule 12)", () => {
 
   it("never falls back to zero", async () => {
     await expect(gasPriceAt(node(0n), { baseFeePerGas: 0n })).rejects.toBeInstanceOf(
-      GasPriceUnavailableError,
+      UpstreamUnavailableError,
     );
     await expect(gasPriceAt(node(0n), { baseFeePerGas: null })).rejects.toBeInstanceOf(
-      GasPriceUnavailableError,
+      UpstreamUnavailableError,
     );
   });
 });

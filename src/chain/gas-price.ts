@@ -1,9 +1,5 @@
 import type { PublicClient } from "viem";
-
-/** Neither the node's suggestion nor the block's base fee gave a positive gas price. */
-export class GasPriceUnavailableError extends Error {
-  override name = "GasPriceUnavailableError";
-}
+import { UpstreamUnavailableError } from "./upstream-error.ts";
 
 /**
  * The one explicit gas price shared by every candidate's eth_call, estimateGas and ranking (SPEC comparison
@@ -22,7 +18,7 @@ export async function gasPriceAt(
   }
   const baseFee = block.baseFeePerGas ?? 0n;
   const price = suggested > baseFee ? suggested : baseFee;
-  if (price <= 0n)
-    throw new GasPriceUnavailableError("no positive gas price: eth_gasPrice and the base fee are zero");
+  // No zero-price fallback: the request is answered 503 UPSTREAM_UNAVAILABLE (gas-price-unavailable).
+  if (price <= 0n) throw new UpstreamUnavailableError("gas-price-unavailable");
   return price;
 }

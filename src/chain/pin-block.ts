@@ -1,4 +1,5 @@
 import type { PublicClient } from "viem";
+import { UpstreamUnavailableError } from "./upstream-error.ts";
 
 /** The one block a request reads everything at (SPEC comparison rule 3: one shared block). */
 export type PinnedBlock = {
@@ -11,8 +12,7 @@ export type PinnedBlock = {
 /** Pins the latest block; every later read of the request passes `blockNumber: pinned.number`. */
 export async function pinBlock(client: Pick<PublicClient, "getBlock">): Promise<PinnedBlock> {
   const block = await client.getBlock({ blockTag: "latest" });
-  if (block.number === null || block.hash === null)
-    throw new Error("the node returned a pending block as latest");
+  if (block.number === null || block.hash === null) throw new UpstreamUnavailableError("block-pending");
   return {
     number: block.number,
     hash: block.hash,

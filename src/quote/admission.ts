@@ -1,25 +1,25 @@
+import { JunctionError } from "../errors/junction-error.ts";
 import { QUOTE_LIMITS } from "./limits.ts";
 
-/** A rejected admission: answered as 429 BUSY with this Retry-After (seconds). */
-export class BusyError extends Error {
+/** A rejected admission: 429 BUSY with this Retry-After (seconds). */
+export class BusyError extends JunctionError {
   override name = "BusyError";
-  constructor(
-    readonly reason: "concurrency" | "rate",
-    readonly retryAfterSeconds: number,
-  ) {
+  constructor(reason: "concurrency" | "rate", retryAfterSeconds: number) {
     super(
+      "BUSY",
       reason === "concurrency"
         ? "too many concurrent quotes"
         : "quote admissions for this minute are used up",
+      { reason, retryAfterSeconds },
     );
   }
 }
 
-/** The search did not finish within its deadline: answered as 503 QUOTE_TIMEOUT. */
-export class QuoteTimeoutError extends Error {
+/** The search did not finish within its deadline: 503 QUOTE_TIMEOUT. */
+export class QuoteTimeoutError extends JunctionError {
   override name = "QuoteTimeoutError";
   constructor(readonly deadlineMs: number) {
-    super(`the quote exceeded its ${deadlineMs / 1000}-second deadline`);
+    super("QUOTE_TIMEOUT", `the quote exceeded its ${deadlineMs / 1000}-second deadline`);
   }
 }
 

@@ -1,6 +1,7 @@
-import { type Address, BaseError, type PublicClient, zeroHash } from "viem";
+import { type Address, type PublicClient, zeroHash } from "viem";
 import { gasPriceAt } from "../chain/gas-price.ts";
 import { pinBlock } from "../chain/pin-block.ts";
+import { fromNode } from "../chain/upstream-error.ts";
 import type { Contracts } from "../config/deployment.ts";
 import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "../liquidity/pool-index/fallback-probe.ts";
 import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
@@ -53,7 +54,12 @@ export function createQuoter(deps: QuoterDeps) {
   const { client, index, contracts } = deps;
   const weth = contracts.weth9;
 
-  return async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
+  /** A node failure anywhere in the pipeline is UpstreamUnavailableError; our own errors pass through. */
+  return function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
+    return fromNode(() => comparePaths(request, signal));
+  };
+
+  async function comparePaths(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
     const { tokenIn, tokenOut, amountIn } = request;
     if (request.provider && request.provider !== "service") {
       // Third-party adapters (QuoteProvider) are not integrated yet: naming one is a clear 422, never a
@@ -63,24 +69,24 @@ export function createQuoter(deps: QuoterDeps) {
         `provider ${request.provider} is not enabled on this deployment`,
       );
     }
-    const block = await upstream(() => pinBlock(client));
+    const block = await pinBlock(client);
     // The follower keeps the index at the tip; a pool it knows that is newer than the block fails to load
     // at the block and drops out, so the index is synced here only if it never was.
-    if (!index.syncedTo()) await upstream(() => index.sync(block));
+    if (!index.syncedTo()) await index.sync(block);
     signal.throwIfAborted();
 
     const [gasPrice, , loaded, fees] = await Promise.all([
-      upstream(() => gasPriceAt(client, block)),
+      gasPriceAt(client, block),
       checkTokens(client, [tokenIn, tokenOut], block.number),
-      upstream(() => loadEdges(selectPools(index, tokenIn, tokenOut, weth), block.number)),
-      upstream(() => readFeeTerms(client, contracts.builderRegistry, request, block.number)),
+      loadEdges(selectPools(index, tokenIn, tokenOut, weth), block.number),
+      readFeeTerms(client, contracts.builderRegistry, request, block.number),
     ]);
     let { edges, pools } = loaded;
     let paths = executablePaths(edges, tokenIn, tokenOut);
     let fallbackProbe: QuoteResult["search"]["fallbackProbe"] = null;
     if (paths.length === 0) {
       // SPEC comparison rule 11: probe common hook-free V4 keys only when nothing connects, and only once.
-      const probed = await upstream(() => probeFallback(tokenIn, tokenOut, block.number));
+      const probed = await probeFallback(tokenIn, tokenOut, block.number);
       fallbackProbe = { keys: probed.keys, found: probed.pools.length };
       const merged = mergeWithinCap(
         pools.map((pool) => ({ ref: poolRef(pool), pool })),
@@ -89,7 +95,7 @@ export function createQuoter(deps: QuoterDeps) {
       );
       const added = merged.slice(pools.length).map((entry) => entry.pool);
       if (added.length > 0) {
-        const extra = await upstream(() => loadEdges(added, block.number));
+        const extra = await loadEdges(added, block.number);
         edges = [...edges, ...extra.edges];
         pools = [...pools, ...extra.pools];
         paths = executablePaths(edges, tokenIn, tokenOut);
@@ -116,7 +122,7 @@ export function createQuoter(deps: QuoterDeps) {
         "every candidate reverted when simulated at the quote block",
       );
     }
-    const now = await upstream(() => client.getBlock({ blockNumber: block.number }));
+    const now = await client.getBlock({ blockNumber: block.number });
     if (now.hash !== block.hash)
       throw new QuoteError("BLOCK_REORGED", "the quote block was reorged during assessment; ask again");
 
@@ -138,7 +144,7 @@ export function createQuoter(deps: QuoterDeps) {
       search: { pools: pools.length, paths: paths.length, fallbackProbe },
       warnings,
     };
-  };
+  }
 
   async function loadEdges(
     pools: IndexedPool[],
@@ -318,22 +324,8 @@ async function checkTokens(client: PublicClient, tokens: Address[], blockNumber:
   await Promise.all(
     tokens.map(async (token) => {
       if (BigInt(token) === 0n) return;
-      const code = await upstream(() => client.getCode({ address: token, blockNumber }));
+      const code = await client.getCode({ address: token, blockNumber });
       if (!code || code === "0x") throw new QuoteError("UNKNOWN_TOKEN", `no token contract at ${token}`);
     }),
   );
-}
-
-/**
- * A node that fails to answer (any viem RPC or transport error) becomes UPSTREAM_UNAVAILABLE; our own typed
- * errors and anything else (a bug, which the API answers as INTERNAL and logs) pass through unchanged.
- */
-async function upstream<T>(read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    if (error instanceof BaseError)
-      throw new QuoteError("UPSTREAM_UNAVAILABLE", "the chain node did not answer");
-    throw error;
-  }
 }

@@ -1,4 +1,5 @@
 import type { Address, Hex } from "viem";
+import { JunctionError } from "../errors/junction-error.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
 import type { ProviderId } from "../providers/provider-ids.ts";
 import type { ExecutorRoute } from "../routing/route-encoding.ts";
@@ -84,20 +85,19 @@ export type QuoteResult = {
   warnings: string[];
 };
 
-/** Why a quote could not be produced; the API maps each code to its status in one place. */
-export class QuoteError extends Error {
+/** Why a quote could not be produced (the API maps each code to its status in one table). */
+export class QuoteError extends JunctionError {
   override name = "QuoteError";
   constructor(
-    readonly code:
+    code:
       | "UNKNOWN_TOKEN"
       | "NO_ROUTE"
       | "NO_EXECUTABLE_ROUTE"
       | "PROVIDER_DISABLED"
-      | "UPSTREAM_UNAVAILABLE"
       | "BLOCK_REORGED"
       | "BUILDER_FEE_ABOVE_CAP",
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }

@@ -1,4 +1,5 @@
 import { type Address, zeroAddress } from "viem";
+import { SwapMathError } from "../liquidity/math/errors.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
 import { quoteV2ExactIn } from "../liquidity/v2/get-amount-out.ts";
 import type { V2PoolSnapshot } from "../liquidity/v2/snapshot.ts";
@@ -12,7 +13,7 @@ export type PoolSnapshot = V2PoolSnapshot | V3PoolSnapshot | V4PoolSnapshot;
 /** One hop's quote. Anything short of a full fill is unusable for an exact-input route, never rounded up. */
 export type HopQuote =
   | { ok: true; amountOut: bigint; ticksCrossed: number }
-  | { ok: false; reason: "price-limit" | "incomplete-state" | "zero-output" };
+  | { ok: false; reason: "price-limit" | "incomplete-state" | "zero-output" | "amount-out-of-range" };
 
 /** A pool traversed in one direction: the unit routes are built from. */
 export type Edge = {
@@ -42,6 +43,20 @@ export function edgesOf(pool: IndexedPool, snapshot: PoolSnapshot): Edge[] {
 }
 
 function hopQuoter(snapshot: PoolSnapshot, zeroForOne: boolean): (amountIn: bigint) => HopQuote {
+  const quote = exactQuoter(snapshot, zeroForOne);
+  return (amountIn) => {
+    try {
+      return quote(amountIn);
+    } catch (error) {
+      // The pool itself would refuse the amount (V3 int256, V4 int128): not a route, not a failure.
+      if (error instanceof SwapMathError && error.code === "invalidAmount")
+        return { ok: false, reason: "amount-out-of-range" };
+      throw error;
+    }
+  };
+}
+
+function exactQuoter(snapshot: PoolSnapshot, zeroForOne: boolean): (amountIn: bigint) => HopQuote {
   if (snapshot.kind === "v2") {
     return (amountIn) => {
       const amountOut = quoteV2ExactIn(snapshot, zeroForOne, amountIn);

@@ -1,4 +1,4 @@
-import { type Address, zeroAddress } from "viem";
+import { type Address, maxUint128, zeroAddress } from "viem";
 import type { Edge } from "./edge.ts";
 import type { Path } from "./paths.ts";
 import type { ExecutorHop, ExecutorRoute } from "./route-encoding.ts";
@@ -34,6 +34,9 @@ export function executorHops(
   return same(current, tokenOut) ? hops : undefined;
 }
 
+/** The largest input one executor branch can carry (`uint128`). */
+export const MAX_BRANCH_AMOUNT_IN = maxUint128;
+
 /** An executor route for branches of paths with their exact input amounts, or undefined if any branch can't run. */
 export function executorRoute(
   branches: readonly { path: Path; amountIn: bigint }[],
@@ -43,6 +46,8 @@ export function executorRoute(
 ): ExecutorRoute | undefined {
   const out: { amountIn: bigint; hops: ExecutorHop[] }[] = [];
   for (const branch of branches) {
+    // The executor carries each branch's input as a uint128: a larger branch is not a route it can run.
+    if (branch.amountIn > MAX_BRANCH_AMOUNT_IN) return undefined;
     const hops = executorHops(branch.path, tokenIn, tokenOut, weth);
     if (!hops) return undefined;
     out.push({ amountIn: branch.amountIn, hops });

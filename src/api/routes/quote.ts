@@ -1,7 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { BusyError, type createAdmission, QuoteTimeoutError } from "../../quote/admission.ts";
-import { QuoteError, type QuoteRequest, type QuoteResult } from "../../quote/quote-types.ts";
-import { ApiError } from "../errors.ts";
+import { maxUint256 } from "viem";
+import { invalidInput, JunctionError } from "../../errors/junction-error.ts";
+import type { createAdmission } from "../../quote/admission.ts";
+import type { QuoteRequest, QuoteResult } from "../../quote/quote-types.ts";
 import { errorResponse } from "../schemas/error.ts";
 import { QuoteQuerySchema, QuoteResponseSchema } from "../schemas/quote.ts";
 import { toQuoteResponse } from "./quote-response.ts";
@@ -11,7 +12,6 @@ export type QuoteRouteDeps = {
   admission: ReturnType<typeof createAdmission>;
 };
 
-const MAX_UINT256 = 2n ** 256n - 1n;
 const quoteRoute = createRoute({
   method: "get",
   path: "/api/v2/quote",
@@ -25,14 +25,14 @@ const quoteRoute = createRoute({
       description: "The selected quote",
       content: { "application/json": { schema: QuoteResponseSchema } },
     },
-    400: errorResponse("INVALID_REQUEST, UNSUPPORTED_CHAIN or IDENTICAL_TOKENS"),
+    400: errorResponse("INVALID_REQUEST, UNSUPPORTED_CHAIN (chainId other than 4663) or IDENTICAL_TOKENS"),
     409: errorResponse("BLOCK_REORGED: the quote block was reorged during assessment; ask again"),
     422: errorResponse("UNKNOWN_TOKEN, NO_ROUTE, NO_EXECUTABLE_ROUTE or PROVIDER_DISABLED"),
     429: errorResponse(
       "BUSY: honour the Retry-After header (2 for concurrency, the seconds left in the minute otherwise)",
     ),
     503: errorResponse(
-      "QUOTE_TIMEOUT (25 s deadline) or UPSTREAM_UNAVAILABLE (the chain node did not answer)",
+      "QUOTE_TIMEOUT (25 s deadline) or UPSTREAM_UNAVAILABLE with a `reason`: `rpc-unavailable` (the chain node did not answer), `gas-price-unavailable` (no positive gas price: there is no zero-price fallback), `block-pending` (the node's latest block was still pending)",
     ),
   },
 });
@@ -41,16 +41,12 @@ const quoteRoute = createRoute({
 export function registerQuoteRoute(app: OpenAPIHono, deps: QuoteRouteDeps): void {
   app.openapi(quoteRoute, async (c) => {
     const query = c.req.valid("query");
-    if (query.chainId !== "4663") throw new ApiError("UNSUPPORTED_CHAIN", "only chain 4663 is supported");
     if (query.tokenIn.toLowerCase() === query.tokenOut.toLowerCase()) {
-      throw new ApiError("IDENTICAL_TOKENS", "tokenIn and tokenOut must differ");
+      throw new JunctionError("IDENTICAL_TOKENS", "tokenIn and tokenOut must differ");
     }
     const amountIn = BigInt(query.amountIn);
-    if (amountIn === 0n || amountIn > MAX_UINT256) {
-      throw new ApiError("INVALID_REQUEST", "the request is invalid", [
-        { path: "amountIn", message: "must be between 1 and 2^256 - 1" },
-      ]);
-    }
+    if (amountIn === 0n || amountIn > maxUint256)
+      throw invalidInput("amountIn", "must be between 1 and 2^256 - 1");
     const request: QuoteRequest = {
       tokenIn: query.tokenIn.toLowerCase() as `0x${string}`,
       tokenOut: query.tokenOut.toLowerCase() as `0x${string}`,
@@ -58,20 +54,7 @@ export function registerQuoteRoute(app: OpenAPIHono, deps: QuoteRouteDeps): void
       ...(query.provider ? { provider: query.provider } : {}),
     };
     const key = `${request.tokenIn}:${request.tokenOut}:${amountIn}:${request.provider ?? "*"}`;
-    try {
-      const result = await deps.admission.run(key, (signal) => deps.quote(request, signal));
-      return c.json(toQuoteResponse(result), 200);
-    } catch (error) {
-      throw toApiError(error);
-    }
+    const result = await deps.admission.run(key, (signal) => deps.quote(request, signal));
+    return c.json(toQuoteResponse(result), 200);
   });
-}
-
-function toApiError(error: unknown): unknown {
-  if (error instanceof BusyError) {
-    return new ApiError("BUSY", error.message, undefined, { "Retry-After": String(error.retryAfterSeconds) });
-  }
-  if (error instanceof QuoteTimeoutError) return new ApiError("QUOTE_TIMEOUT", error.message);
-  if (error instanceof QuoteError) return new ApiError(error.code, error.message);
-  return error;
 }

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { BUILDER_CODE_PATTERN } from "../../builders/builder-code.ts";
 import { BUILDER_LIMITS } from "../../builders/limits.ts";
+import { ChainIdParam } from "./chain-id.ts";
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const Hash32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
@@ -13,6 +14,7 @@ const BuilderCode = z
 /** `GET /api/v2/builders/history` query: strict, so an unknown parameter is a 400 naming it. */
 export const BuilderHistoryQuerySchema = z
   .strictObject({
+    chainId: ChainIdParam.optional(),
     code: BuilderCode.optional().openapi({
       description:
         "Public, case-sensitive builder code. Defaults to the key's workspace code (400 if the workspace has none). Any code may be read; an unregistered code simply has no settlements.",

@@ -1,11 +1,13 @@
 import { z } from "@hono/zod-openapi";
 import { BUILDER_CODE_PATTERN } from "../../builders/builder-code.ts";
+import { ChainIdParam } from "./chain-id.ts";
 
 const Address = z.string().openapi({ example: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc" });
 
 /** `GET /api/v2/builders/profile` query: strict, so an unknown parameter is a 400 naming it. */
 export const BuilderProfileQuerySchema = z
   .strictObject({
+    chainId: ChainIdParam.optional(),
     code: z
       .string()
       .regex(BUILDER_CODE_PATTERN, "must match ^[A-Za-z0-9_-]{3,32}$ (case-sensitive)")

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 import { BuilderCodeParam, Hash32, intParam } from "./builder-params.ts";
+import { ChainIdParam } from "./chain-id.ts";
 import { Address, AmountInParam, RouteBranch, Uint } from "./quote.ts";
 
 /**
@@ -33,6 +34,10 @@ export const BuilderQuoteQuerySchema = z
       .enum(PROVIDER_IDS)
       .optional()
       .openapi({ description: "Restrict the comparison to one source; execution checks stay on." }),
+    chainId: ChainIdParam.optional().openapi({
+      description:
+        "Optional: the chain is selected automatically. If given, must be 4663 (else 400 UNSUPPORTED_CHAIN).",
+    }),
   })
   .openapi("BuilderQuoteQuery");
 

@@ -1,9 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { BuilderCodeParam, Hash32 } from "./builder-params.ts";
+import { ChainIdField } from "./chain-id.ts";
 import { Address, Uint } from "./quote.ts";
 
 export const ReceiptRequestSchema = z
   .strictObject({
+    chainId: ChainIdField.optional(),
     quoteId: Hash32.openapi({ description: "The builder quote the transaction executed." }),
     hash: Hash32.openapi({ description: "The transaction hash." }),
     builderCode: BuilderCodeParam.optional().openapi({

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { BuilderCodeParam, Hash32 } from "./builder-params.ts";
+import { ChainIdField } from "./chain-id.ts";
 import { Address } from "./quote.ts";
 
 const From = Address.openapi({
@@ -13,22 +14,41 @@ export const RegistryTransactionRequestSchema = z
   .discriminatedUnion("action", [
     z.strictObject({
       action: z.literal("register"),
+      chainId: ChainIdField.optional(),
       code: Code,
       from: From,
       recipient: Address,
       builderFeeBps: FeeBps,
     }),
-    z.strictObject({ action: z.literal("set-recipient"), code: Code, from: From, recipient: Address }),
-    z.strictObject({ action: z.literal("set-fee"), code: Code, from: From, builderFeeBps: FeeBps }),
+    z.strictObject({
+      action: z.literal("set-recipient"),
+      chainId: ChainIdField.optional(),
+      code: Code,
+      from: From,
+      recipient: Address,
+    }),
+    z.strictObject({
+      action: z.literal("set-fee"),
+      chainId: ChainIdField.optional(),
+      code: Code,
+      from: From,
+      builderFeeBps: FeeBps,
+    }),
     z.strictObject({
       action: z.literal("transfer-ownership"),
+      chainId: ChainIdField.optional(),
       code: Code,
       from: From,
       pendingOwner: Address.openapi({
         description: "The new owner, who must accept; the zero address cancels.",
       }),
     }),
-    z.strictObject({ action: z.literal("accept-ownership"), code: Code, from: From }),
+    z.strictObject({
+      action: z.literal("accept-ownership"),
+      chainId: ChainIdField.optional(),
+      code: Code,
+      from: From,
+    }),
   ])
   .openapi("RegistryTransactionRequest");
 

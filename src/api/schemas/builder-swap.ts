@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { Hash32 } from "./builder-params.ts";
+import { ChainIdField } from "./chain-id.ts";
 import { Address, Uint } from "./quote.ts";
 
 export const IdempotencyKeyHeader = z
@@ -13,6 +14,7 @@ export const IdempotencyKeyHeader = z
 
 export const SwapRequestSchema = z
   .strictObject({
+    chainId: ChainIdField.optional(),
     quoteId: Hash32.openapi({ description: "A builder quote issued to this same key." }),
   })
   .openapi("SwapPreparationRequest");

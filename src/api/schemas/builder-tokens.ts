@@ -1,8 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { ChainIdParam } from "./chain-id.ts";
 
 /** `GET /api/v2/builders/tokens` query: strict, so an unknown parameter is a 400 naming it. */
 export const BuilderTokensQuerySchema = z
   .strictObject({
+    chainId: ChainIdParam.optional(),
     address: z
       .string()
       .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")

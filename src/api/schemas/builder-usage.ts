@@ -1,7 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { ChainIdParam } from "./chain-id.ts";
 
 /** `GET /api/v2/builders/usage` takes no parameters: any query parameter is a 400 naming it. */
-export const BuilderUsageQuerySchema = z.strictObject({}).openapi("BuilderUsageQuery");
+export const BuilderUsageQuerySchema = z
+  .strictObject({ chainId: ChainIdParam.optional() })
+  .openapi("BuilderUsageQuery");
 
 const Count = z.number().int();
 

@@ -1,17 +1,19 @@
 import { z } from "@hono/zod-openapi";
-import { ERROR_CODES } from "../errors.ts";
+import { ERROR_CODES, ERROR_REASONS } from "../../errors/junction-error.ts";
 
 export const ErrorResponseSchema = z
   .object({
     error: z.object({
-      code: z
-        .enum(Object.keys(ERROR_CODES) as [keyof typeof ERROR_CODES, ...(keyof typeof ERROR_CODES)[]])
-        .openapi({
-          description: "Closed list of error codes; each maps to one HTTP status.",
-        }),
+      code: z.enum(ERROR_CODES).openapi({
+        description: "Closed list of error codes; each maps to one HTTP status.",
+      }),
       message: z
         .string()
         .openapi({ description: "Human-readable; never contains credentials, calldata or remote bodies." }),
+      reason: z.enum(ERROR_REASONS).optional().openapi({
+        description:
+          "Closed list; where the code alone does not say what failed. On 503 UPSTREAM_UNAVAILABLE: `rpc-unavailable` (the node did not answer), `gas-price-unavailable` (no positive gas price: neither the node's suggestion nor the base fee), `block-pending` (the node's latest block had no number or hash yet), `tip-unstable` (the chain tip reorganised during the read). On 429 BUSY: `concurrency` or `rate`.",
+      }),
       issues: z
         .array(z.object({ path: z.string(), message: z.string() }))
         .optional()

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
+import { ChainIdParam } from "./chain-id.ts";
 
 export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
 export const Uint = z.string().regex(/^[0-9]+$/, "must be a decimal integer string");
@@ -13,10 +14,7 @@ export const AmountInParam = z
 /** `GET /api/v2/quote` query: strict, so an unknown parameter is a 400 naming it. */
 export const QuoteQuerySchema = z
   .strictObject({
-    chainId: z
-      .string()
-      .regex(/^[0-9]+$/, "must be an integer")
-      .openapi({ example: "4663", description: "Must be 4663." }),
+    chainId: ChainIdParam,
     tokenIn: Address.openapi({ description: "Input token; the zero address is native ETH." }),
     tokenOut: Address.openapi({ description: "Output token; the zero address is native ETH." }),
     amountIn: AmountInParam,

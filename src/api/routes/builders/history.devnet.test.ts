@@ -403,7 +403,11 @@ describe("GET /api/v2/builders/history", () => {
     expect(response.status).toBe(503);
     const text = await response.text();
     expect(JSON.parse(text)).toEqual({
-      error: { code: "UPSTREAM_UNAVAILABLE", message: "the chain node did not answer" },
+      error: {
+        code: "UPSTREAM_UNAVAILABLE",
+        reason: "rpc-unavailable",
+        message: "the chain node did not answer",
+      },
     });
     expect(text).not.toContain("secret-path");
   });

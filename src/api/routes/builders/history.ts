@@ -1,19 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { BUILDER_CODE_PATTERN } from "../../../builders/builder-code.ts";
-import {
-  HistoryError,
-  type HistoryPage,
-  type HistoryResume,
-  readHistoryPage,
-} from "../../../builders/history.ts";
-import {
-  decodeHistoryCursor,
-  encodeHistoryCursor,
-  HistoryCursorError,
-} from "../../../builders/history-cursor.ts";
+import { type HistoryPage, type HistoryResume, readHistoryPage } from "../../../builders/history.ts";
+import { decodeHistoryCursor, encodeHistoryCursor } from "../../../builders/history-cursor.ts";
 import { BUILDER_LIMITS } from "../../../builders/limits.ts";
-import { builderAccess } from "../../builder-access.ts";
-import { ApiError } from "../../errors.ts";
+import { invalidInput } from "../../../errors/junction-error.ts";
+import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import { BuilderHistoryQuerySchema, BuilderHistorySchema } from "../../schemas/builder-history.ts";
 import { errorResponse } from "../../schemas/error.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
@@ -68,48 +59,31 @@ export function registerHistoryRoute(
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
     const code = query.code ?? c.get("principal").builderCode;
-    if (!code) throw invalid("code", "required: the key's workspace has no builder code");
-    if (!BUILDER_CODE_PATTERN.test(code)) throw invalid("code", "must match ^[A-Za-z0-9_-]{3,32}$");
+    if (!code) throw invalidInput("code", "required: the key's workspace has no builder code");
+    if (!BUILDER_CODE_PATTERN.test(code)) throw invalidInput("code", "must match ^[A-Za-z0-9_-]{3,32}$");
     const collector = deps.deployment.contracts.settlementCollector;
     let resume: HistoryResume | undefined;
     if (query.cursor !== undefined) {
-      const cursor = decodeCursor(deps.cursorSecret, query.cursor);
-      if (cursor.code !== code) throw invalid("cursor", "the cursor belongs to another builder code");
+      const cursor = decodeHistoryCursor(deps.cursorSecret, query.cursor);
+      if (cursor.code !== code) throw invalidInput("cursor", "the cursor belongs to another builder code");
       if (cursor.collector !== collector.toLowerCase())
-        throw invalid("cursor", "the cursor belongs to another deployment");
+        throw invalidInput("cursor", "the cursor belongs to another deployment");
       resume = { snapshot: cursor.snapshot, position: cursor.position };
     }
-    let page: HistoryPage;
-    try {
-      page = await readHistoryPage(deps.client, {
-        code,
-        collector,
-        deploymentBlock: BigInt(deps.deployment.deploymentBlock),
-        ...(resume ? { resume } : {}),
-        limits,
-      });
-    } catch (error) {
-      if (error instanceof HistoryError) throw new ApiError(error.code, error.message);
-      throw error;
-    }
+    await chargeRequest(c);
+    const page = await readHistoryPage(deps.client, {
+      code,
+      collector,
+      deploymentBlock: BigInt(deps.deployment.deploymentBlock),
+      ...(resume ? { resume } : {}),
+      limits,
+    });
     const nextCursor = page.next
       ? encodeHistoryCursor(deps.cursorSecret, { code, collector, ...page.next })
       : null;
     return c.json(toHistoryResponse(page, nextCursor), 200);
   });
 }
-
-function decodeCursor(secret: Uint8Array, cursor: string) {
-  try {
-    return decodeHistoryCursor(secret, cursor);
-  } catch (error) {
-    if (error instanceof HistoryCursorError) throw invalid("cursor", error.message);
-    throw error;
-  }
-}
-
-const invalid = (path: string, message: string) =>
-  new ApiError("INVALID_REQUEST", "the request is invalid", [{ path, message }]);
 
 /** Domain page to wire format: amounts and block numbers as decimal strings. */
 function toHistoryResponse(page: HistoryPage, nextCursor: string | null) {

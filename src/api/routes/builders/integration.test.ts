@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { CAPABILITIES } from "../../../service/capabilities.ts";
+import { ERROR_STATUS } from "../../error-status.ts";
 import { IntegrationBodySchema } from "../../schemas/builder-integration.ts";
-import { integrationBodyError } from "./integration.ts";
+import { integrationBodyError, ZAP_ACTIONS } from "./integration.ts";
 
 /**
  * The body rules of `POST /api/v2/builders/integration` (SPEC request table and "Limits"), as the route
@@ -30,7 +32,11 @@ function validate(value: unknown) {
   const result = IntegrationBodySchema.safeParse(value);
   if (result.success) return "ok" as const;
   const error = integrationBodyError(value, result.error);
-  return { code: error.code, status: error.status, paths: (error.issues ?? []).map((i) => i.path) };
+  return {
+    code: error.code,
+    status: ERROR_STATUS[error.code],
+    paths: (error.issues ?? []).map((i) => i.path),
+  };
 }
 
 const invalid = (...paths: string[]) => ({ code: "INVALID_REQUEST", status: 400, paths });
@@ -63,6 +69,14 @@ describe("multi-plan body validation", () => {
     expect(validate({ action: "bridge", input: 1, extra: true })).toMatchObject({
       code: "UNSUPPORTED_ACTION",
     });
+  });
+
+  it("answers zap actions 503 ZAPS_DISABLED, whatever their input, as the capabilities say", () => {
+    expect(CAPABILITIES.zaps).toBe(false);
+    for (const action of ZAP_ACTIONS) {
+      expect(validate(body({}, { action }))).toEqual({ code: "ZAPS_DISABLED", status: 503, paths: [] });
+      expect(validate({ action, input: { vault: "0x01" } })).toMatchObject({ code: "ZAPS_DISABLED" });
+    }
   });
 
   it("needs an action and an input object", () => {

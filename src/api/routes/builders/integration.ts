@@ -1,14 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Address } from "viem";
 import type { z } from "zod";
-import {
-  allocateMultiSwap,
-  MultiPlanError,
-  type MultiSwapPlan,
-  toMultiSwapPlan,
-} from "../../../builders/multi-plan.ts";
-import { builderAccess } from "../../builder-access.ts";
-import { ApiError, type ErrorIssue } from "../../errors.ts";
+import { allocateMultiSwap, type MultiSwapPlan, toMultiSwapPlan } from "../../../builders/multi-plan.ts";
+import { readRegistryBuilder } from "../../../builders/registry-profile.ts";
+import { InvalidRequestError, JunctionError } from "../../../errors/junction-error.ts";
+import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import {
   DEFAULT_SLIPPAGE_BPS,
   IntegrationBodySchema,
@@ -17,9 +13,14 @@ import {
 import { errorResponse } from "../../schemas/error.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
-import { readRegistry } from "./profile.ts";
 
 const ACTION = "multi-plan";
+/**
+ * Zaps: actions that would swap and then deposit the output somewhere (docs/rules.md, errors: builder).
+ * They are not enabled (`GET /api/v2/capabilities`: `zaps: false`, `deposits: false`) and are answered
+ * 503 ZAPS_DISABLED, whatever their input.
+ */
+export const ZAP_ACTIONS = ["zap", "zap-in", "deposit", "swap-and-deposit"] as const;
 const lower = (address: string) => address.toLowerCase() as Address;
 
 /** `POST /api/v2/builders/integration` (scope `quote`, drawing on the quote quota): plan a multi-swap. */
@@ -45,8 +46,11 @@ export function registerIntegrationRoute(app: OpenAPIHono, deps: BuilderApiDeps)
         content: { "application/json": { schema: MultiSwapPlanSchema } },
       },
       ...BUILDER_ERROR_RESPONSES,
+      503: errorResponse(
+        "ZAPS_DISABLED (action `zap`, `zap-in`, `deposit` or `swap-and-deposit`: zaps are not enabled, see /api/v2/capabilities) or UPSTREAM_UNAVAILABLE",
+      ),
       400: errorResponse(
-        "UNSUPPORTED_ACTION (action other than `multi-plan`), INVALID_REQUEST (the rejected inputs in `issues`: an unknown property anywhere, a bad pattern or range, weights not totalling 10000, a repeated token), UNSUPPORTED_TERMS (nothing to swap, a leg that would move 0 units) or BUILDER_FEE_ABOVE_CAP (builderFeeBps above a registered builder's on-chain cap, as on the builder quote)",
+        "UNSUPPORTED_ACTION (action other than `multi-plan` or a zap action), INVALID_REQUEST (the rejected inputs in `issues`: an unknown property anywhere, a bad pattern or range, weights not totalling 10000, a repeated token), UNSUPPORTED_TERMS (nothing to swap, a leg that would move 0 units) or BUILDER_FEE_ABOVE_CAP (builderFeeBps above a registered builder's on-chain cap, as on the builder quote)",
       ),
     },
   });
@@ -57,23 +61,30 @@ export function registerIntegrationRoute(app: OpenAPIHono, deps: BuilderApiDeps)
       const { input } = c.req.valid("json");
       const builderCode = input.builderCode ?? c.get("principal").builderCode;
       if (!builderCode)
-        throw invalid([
+        throw new InvalidRequestError([
           { path: "input.builderCode", message: "required: the key's workspace has no builder code" },
         ]);
-      const swaps = allocate(input);
-      const builder = (await readRegistry(deps, builderCode)).builder;
+      const swaps = allocateMultiSwap({
+        inputs: input.inputs.map((i) => ({ token: lower(i.token), amount: BigInt(i.amount) })),
+        outputs: input.outputs.map((o) => ({ token: lower(o.token), weightBps: o.weightBps })),
+      });
+      await chargeRequest(c);
+      const registry = deps.deployment.contracts.builderRegistry;
+      const { builder } = await readRegistryBuilder(deps.client, registry, builderCode);
       const standing = builder?.enabled ? builder : null;
       const builderFeeBps = input.builderFeeBps ?? standing?.builderFeeBps ?? 0;
       if (standing && builderFeeBps > standing.maxBuilderFeeBps)
-        throw new ApiError(
+        throw new JunctionError(
           "BUILDER_FEE_ABOVE_CAP",
           `builderFeeBps ${builderFeeBps} exceeds the builder's cap`,
-          [
-            {
-              path: "input.builderFeeBps",
-              message: `at most ${standing.maxBuilderFeeBps} for ${builderCode}`,
-            },
-          ],
+          {
+            issues: [
+              {
+                path: "input.builderFeeBps",
+                message: `at most ${standing.maxBuilderFeeBps} for ${builderCode}`,
+              },
+            ],
+          },
         );
       const payer = lower(input.payer);
       const plan = toMultiSwapPlan(swaps, {
@@ -96,16 +107,22 @@ export function registerIntegrationRoute(app: OpenAPIHono, deps: BuilderApiDeps)
 }
 
 /**
- * The 400 for a body that failed validation: an `action` that is a string other than `multi-plan` is
- * UNSUPPORTED_ACTION whatever else is wrong (the rest means nothing to this endpoint); otherwise
- * INVALID_REQUEST listing every issue, an unknown property named by its full path.
+ * The error for a body that failed validation: a zap action is 503 ZAPS_DISABLED and any other `action`
+ * string than `multi-plan` is 400 UNSUPPORTED_ACTION, whatever else is wrong (the rest means nothing to
+ * this endpoint); otherwise 400 INVALID_REQUEST listing every issue, an unknown property named by its full
+ * path. None of them spends quota.
  */
-export function integrationBodyError(body: unknown, error: z.ZodError): ApiError {
+export function integrationBodyError(body: unknown, error: z.ZodError): JunctionError {
   const action =
     typeof body === "object" && body !== null ? (body as { action?: unknown }).action : undefined;
+  if (typeof action === "string" && (ZAP_ACTIONS as readonly string[]).includes(action))
+    return new JunctionError("ZAPS_DISABLED", `zaps are not enabled: action ${JSON.stringify(action)}`);
   if (typeof action === "string" && action !== ACTION)
-    return new ApiError("UNSUPPORTED_ACTION", `unsupported action ${JSON.stringify(action)}: only ${ACTION}`);
-  return invalid(
+    return new JunctionError(
+      "UNSUPPORTED_ACTION",
+      `unsupported action ${JSON.stringify(action)}: only ${ACTION}`,
+    );
+  return new InvalidRequestError(
     error.issues.flatMap((issue) => {
       const path = issue.path.join(".");
       if (issue.code === "unrecognized_keys")
@@ -117,23 +134,6 @@ export function integrationBodyError(body: unknown, error: z.ZodError): ApiError
     }),
   );
 }
-
-function allocate(input: z.infer<typeof IntegrationBodySchema>["input"]) {
-  try {
-    return allocateMultiSwap({
-      inputs: input.inputs.map((i) => ({ token: lower(i.token), amount: BigInt(i.amount) })),
-      outputs: input.outputs.map((o) => ({ token: lower(o.token), weightBps: o.weightBps })),
-    });
-  } catch (error) {
-    if (!(error instanceof MultiPlanError)) throw error;
-    const issues = error.issues.map((issue) => ({ ...issue, path: `input.${issue.path}` }));
-    throw error.reason === "invalid-terms"
-      ? invalid(issues)
-      : new ApiError("UNSUPPORTED_TERMS", error.message, issues);
-  }
-}
-
-const invalid = (issues: ErrorIssue[]) => new ApiError("INVALID_REQUEST", "the request is invalid", issues);
 
 function toResponse(plan: MultiSwapPlan) {
   return { ...plan, legs: plan.legs.map((leg) => ({ ...leg, amountIn: leg.amountIn.toString() })) };

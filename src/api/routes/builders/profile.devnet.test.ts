@@ -126,7 +126,11 @@ describe("GET /api/v2/builders/profile", () => {
     const response = await app.request(`${PATH}?code=junction-demo`, { headers: { "x-api-key": key } });
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({
-      error: { code: "UPSTREAM_UNAVAILABLE", message: "the chain node did not answer" },
+      error: {
+        code: "UPSTREAM_UNAVAILABLE",
+        reason: "rpc-unavailable",
+        message: "the chain node did not answer",
+      },
     });
   });
 

@@ -1,14 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import {
-  type RegistryRead,
-  RegistryReadUnstableError,
-  readRegistryBuilder,
-} from "../../../builders/registry-profile.ts";
-import { builderAccess } from "../../builder-access.ts";
-import { ApiError } from "../../errors.ts";
+import { readRegistryBuilder } from "../../../builders/registry-profile.ts";
+import { invalidInput, JunctionError } from "../../../errors/junction-error.ts";
+import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import { BuilderProfileQuerySchema, BuilderProfileSchema } from "../../schemas/builder-profile.ts";
 import { errorResponse } from "../../schemas/error.ts";
-import { fromUpstream } from "../../upstream.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
@@ -44,15 +39,14 @@ export function registerProfileRoute(app: OpenAPIHono, deps: BuilderApiDeps): vo
 
   app.openapi(route, async (c) => {
     const code = c.req.valid("query").code ?? c.get("principal").builderCode;
-    if (!code)
-      throw new ApiError("INVALID_REQUEST", "the request is invalid", [
-        { path: "code", message: "required: the key's workspace has no builder code" },
-      ]);
-    const read = await readRegistry(deps, code);
+    if (!code) throw invalidInput("code", "required: the key's workspace has no builder code");
+    await chargeRequest(c);
+    const read = await readRegistryBuilder(deps.client, deps.deployment.contracts.builderRegistry, code);
     if (!read.commissioned)
-      throw new ApiError("REGISTRY_UNCOMMISSIONED", "the builder registry is not commissioned");
+      throw new JunctionError("REGISTRY_UNCOMMISSIONED", "the builder registry is not commissioned");
     const builder = read.builder;
-    if (!builder) throw new ApiError("BUILDER_NOT_FOUND", `no builder is registered on chain under ${code}`);
+    if (!builder)
+      throw new JunctionError("BUILDER_NOT_FOUND", `no builder is registered on chain under ${code}`);
     return c.json(
       {
         builder: {
@@ -74,26 +68,4 @@ export function registerProfileRoute(app: OpenAPIHono, deps: BuilderApiDeps): vo
       200,
     );
   });
-}
-
-/**
- * The registry's state for `code` at a verified canonical block; a node that does not answer (any viem
- * error) or a tip that keeps reorganising is 503 UPSTREAM_UNAVAILABLE, with no remote text.
- */
-export async function readRegistry(
-  deps: Pick<BuilderApiDeps, "client" | "deployment">,
-  code: string,
-): Promise<RegistryRead> {
-  try {
-    return await fromUpstream(() =>
-      readRegistryBuilder(deps.client, deps.deployment.contracts.builderRegistry, code),
-    );
-  } catch (error) {
-    if (error instanceof RegistryReadUnstableError)
-      throw new ApiError(
-        "UPSTREAM_UNAVAILABLE",
-        "the chain tip kept reorganising during the read; ask again",
-      );
-    throw error;
-  }
 }

@@ -50,7 +50,7 @@ describe("builder quote terms", () => {
       [{ ...base, builderCode: "no spaces" }, "builderCode"],
       [{ ...base, provider: "aggregator-z" }, "provider"],
       [{ ...base, payer: "0x1234" }, "payer"],
-      [{ ...base, chainId: "4663" }, ""],
+      [{ ...base, chainId: "4663x" }, "chainId"],
     ] as const) {
       const { status, body } = await quote(query);
       expect(status, JSON.stringify(query)).toBe(400);
@@ -135,9 +135,27 @@ describe("builder quote quota", () => {
   it("allows 10 builder quotes a minute across the workspace's keys, then 429 with Retry-After", async () => {
     const ws = await api.workspace();
     const [a, b] = [await api.key(ws.id, ["quote"]), await api.key(ws.id, ["quote"])];
-    // Invalid requests are still requests: they spend the quota (cheaply, without a search).
-    for (let i = 0; i < 10; i++) expect((await quote({}, i % 2 ? a : b)).status).toBe(400);
-    const response = await api.call("GET", "/api/v2/builders/quote", { key: a, query: {} });
+    // Multi-swap plans share the quote quota and need no search: ten served plans spend it.
+    const plan = {
+      action: "multi-plan",
+      input: {
+        execution: "sequential",
+        payer: payer(),
+        inputs: [{ token: token("WETH"), amount: "1000" }],
+        outputs: [{ token: token("USDC"), weightBps: 10_000 }],
+      },
+    };
+    for (let i = 0; i < 10; i++) {
+      const served = await api.call("POST", "/api/v2/builders/integration", {
+        key: i % 2 ? a : b,
+        body: plan,
+      });
+      expect(served.status).toBe(200);
+    }
+    // A request refused as invalid is answered as such and spends nothing, whatever the quota.
+    expect((await quote({}, a)).status).toBe(400);
+    const query = { tokenIn: token("WETH"), tokenOut: token("USDC"), amountIn: "1000", payer: payer() };
+    const response = await api.call("GET", "/api/v2/builders/quote", { key: a, query });
     expect(response.status).toBe(429);
     expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe("QUOTA_EXCEEDED");

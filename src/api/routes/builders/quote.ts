@@ -1,16 +1,14 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import type { Address } from "viem";
+import { type Address, maxUint256 } from "viem";
 import { issueBuilderQuote } from "../../../builders/builder-quote.ts";
 import { BUILDER_QUOTE_TIMES } from "../../../builders/limits.ts";
-import { builderAccess } from "../../builder-access.ts";
-import { ApiError } from "../../errors.ts";
+import { CHAIN_ID } from "../../../chain/chain.ts";
+import { type ErrorIssue, InvalidRequestError, JunctionError } from "../../../errors/junction-error.ts";
+import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import { BuilderQuoteQuerySchema, BuilderQuoteResponseSchema } from "../../schemas/builder-quote.ts";
 import { routeBranches } from "../quote-response.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
-import { builderQuoteError } from "./quote-errors.ts";
-
-const MAX_UINT256 = 2n ** 256n - 1n;
 
 /** `GET /api/v2/builders/quote` (scope `quote`, activated builder ID): an attributed quote. */
 export function registerBuilderQuoteRoute(app: OpenAPIHono, deps: BuilderApiDeps): void {
@@ -20,7 +18,7 @@ export function registerBuilderQuoteRoute(app: OpenAPIHono, deps: BuilderApiDeps
     tags: ["Builder"],
     summary: "Attributed quote with separate service and builder fees",
     description:
-      "Scope `quote`; the key's workspace must have an activated builder ID. Runs the same comparison as the public quote, priced with the fees the registry states at the quote block, and saves the quote (with the exact transaction a swap preparation returns). Counts against the workspace's builder-quote quota (free plan: 10 per minute across the workspace's keys).",
+      "Scope `quote`; the key's workspace must have an activated builder ID. Runs the same comparison as the public quote, priced with the fees the registry states at the quote block, and saves the quote (with the exact transaction a swap preparation returns). Counts against the workspace's builder-quote quota (free plan: 10 per minute across the workspace's keys) once the request is valid and admitted: a request refused as invalid (400) or for service capacity (429 BUSY) spends nothing. `chainId` may be given and must be 4663 (else 400 UNSUPPORTED_CHAIN); the chain is selected automatically.",
     security: BUILDER_SECURITY,
     middleware: [builderAccess(deps.db, "quote")] as const,
     request: { query: BuilderQuoteQuerySchema },
@@ -35,24 +33,24 @@ export function registerBuilderQuoteRoute(app: OpenAPIHono, deps: BuilderApiDeps
   app.openapi(route, async (c) => {
     const principal = c.get("principal");
     if (!principal.activated)
-      throw new ApiError("FORBIDDEN", "the workspace's builder ID is not activated on chain");
+      throw new JunctionError("FORBIDDEN", "the workspace's builder ID is not activated on chain");
     const query = c.req.valid("query");
     const builderCode = query.builderCode ?? principal.builderCode;
     if (!builderCode)
-      throw new ApiError("INVALID_REQUEST", "the request is invalid", [
+      throw new InvalidRequestError([
         { path: "builderCode", message: "required: the workspace has no builder code" },
       ]);
     const tokenIn = query.tokenIn.toLowerCase() as Address;
     const tokenOut = query.tokenOut.toLowerCase() as Address;
     const recipient = (query.recipient ?? query.payer).toLowerCase() as Address;
     const amountIn = BigInt(query.amountIn);
-    const issues = [];
-    if (amountIn === 0n || amountIn > MAX_UINT256)
+    const issues: ErrorIssue[] = [];
+    if (amountIn === 0n || amountIn > maxUint256)
       issues.push({ path: "amountIn", message: "must be between 1 and 2^256 - 1" });
     if (tokenIn === tokenOut) issues.push({ path: "tokenOut", message: "must differ from tokenIn" });
     if (BigInt(recipient) === 0n) issues.push({ path: "recipient", message: "must not be the zero address" });
     if (BigInt(query.payer) === 0n) issues.push({ path: "payer", message: "must not be the zero address" });
-    if (issues.length) throw new ApiError("INVALID_REQUEST", "the request is invalid", issues);
+    if (issues.length) throw new InvalidRequestError(issues);
 
     const request = {
       tokenIn,
@@ -66,26 +64,24 @@ export function registerBuilderQuoteRoute(app: OpenAPIHono, deps: BuilderApiDeps
       ...(query.provider ? { provider: query.provider } : {}),
     };
     const admissionKey = `builder:${principal.keyId}:${JSON.stringify(request, (_, v) => (typeof v === "bigint" ? v.toString() : v))}`;
-    let quote: Awaited<ReturnType<typeof issueBuilderQuote>>;
-    try {
-      quote = await deps.admission.run(admissionKey, (signal) =>
-        issueBuilderQuote(
-          { db: deps.db, contracts: deps.deployment.contracts, quote: deps.quote, now: deps.now },
-          principal,
-          request,
-          signal,
-        ),
+    // Quota is spent only once the search is admitted: a 429 BUSY spends nothing. Identical concurrent
+    // requests of one key share one search, and so one unit of quota.
+    const quote = await deps.admission.run(admissionKey, async (signal) => {
+      await chargeRequest(c);
+      return issueBuilderQuote(
+        { db: deps.db, contracts: deps.deployment.contracts, quote: deps.quote, now: deps.now },
+        principal,
+        request,
+        signal,
       );
-    } catch (error) {
-      throw builderQuoteError(error);
-    }
+    });
     const { result } = quote;
     const simulation = result.selected.simulation;
     return c.json(
       {
         quoteId: quote.quoteId,
         builderCode,
-        chainId: 4663 as const,
+        chainId: CHAIN_ID,
         payer: request.payer,
         recipient,
         tokenIn,

@@ -1,11 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Hex } from "viem";
-import { ReceiptError, verifyReceipt } from "../../../builders/receipts.ts";
-import { builderAccess } from "../../builder-access.ts";
-import { ApiError } from "../../errors.ts";
+import { verifyReceipt } from "../../../builders/receipts.ts";
+import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import { ReceiptRequestSchema, ReceiptResponseSchema } from "../../schemas/builder-receipt.ts";
 import { errorResponse } from "../../schemas/error.ts";
-import { fromUpstream } from "../../upstream.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
@@ -36,19 +34,16 @@ export function registerReceiptRoute(app: OpenAPIHono, deps: BuilderApiDeps): vo
   app.openapi(route, async (c) => {
     const principal = c.get("principal");
     const body = c.req.valid("json");
-    let verified: Awaited<ReturnType<typeof verifyReceipt>>;
-    try {
-      verified = await fromUpstream(() =>
-        verifyReceipt({ db: deps.db, client: deps.client, contracts: deps.deployment.contracts }, principal, {
-          quoteId: body.quoteId.toLowerCase(),
-          hash: body.hash.toLowerCase() as Hex,
-          ...(body.builderCode ? { builderCode: body.builderCode } : {}),
-        }),
-      );
-    } catch (error) {
-      if (error instanceof ReceiptError) throw new ApiError(error.code, error.message);
-      throw error;
-    }
+    await chargeRequest(c);
+    const verified = await verifyReceipt(
+      { db: deps.db, client: deps.client, contracts: deps.deployment.contracts },
+      principal,
+      {
+        quoteId: body.quoteId.toLowerCase(),
+        hash: body.hash.toLowerCase() as Hex,
+        ...(body.builderCode ? { builderCode: body.builderCode } : {}),
+      },
+    );
     return c.json(
       {
         status: verified.status,

@@ -1,19 +1,15 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Address } from "viem";
 import { builderIdOf } from "../../../builders/builder-code.ts";
-import {
-  RegistryInputError,
-  registryTransaction,
-  simulateRegistryTransaction,
-} from "../../../builders/registry-transactions.ts";
-import { builderAccess } from "../../builder-access.ts";
-import { ApiError } from "../../errors.ts";
+import { registryTransaction, simulateRegistryTransaction } from "../../../builders/registry-transactions.ts";
+import { CHAIN_ID } from "../../../chain/chain.ts";
+import { invalidInput, JunctionError } from "../../../errors/junction-error.ts";
+import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import {
   RegistryTransactionRequestSchema,
   RegistryTransactionResponseSchema,
 } from "../../schemas/builder-registry-transaction.ts";
 import { errorResponse } from "../../schemas/error.ts";
-import { fromUpstream } from "../../upstream.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
@@ -51,26 +47,15 @@ export function registerRegistryTransactionRoute(app: OpenAPIHono, deps: Builder
     const principal = c.get("principal");
     const body = c.req.valid("json");
     const code = body.code ?? principal.builderCode;
-    if (!code)
-      throw new ApiError("INVALID_REQUEST", "the request is invalid", [
-        { path: "code", message: "required: the workspace has no builder code" },
-      ]);
+    if (!code) throw invalidInput("code", "required: the workspace has no builder code");
     const registry = deps.deployment.contracts.builderRegistry;
-    let tx: ReturnType<typeof registryTransaction>;
-    try {
-      tx = registryTransaction(registry, { ...body, code });
-    } catch (error) {
-      if (error instanceof RegistryInputError)
-        throw new ApiError("INVALID_REQUEST", "the request is invalid", [
-          { path: error.field, message: error.message },
-        ]);
-      throw error;
-    }
+    const tx = registryTransaction(registry, { ...body, code });
     const from = body.from.toLowerCase() as Address;
-    const block = await fromUpstream(() => deps.client.getBlockNumber({ cacheTime: 0 }));
-    const simulation = await fromUpstream(() => simulateRegistryTransaction(deps.client, tx, from, block));
+    await chargeRequest(c);
+    const block = await deps.client.getBlockNumber({ cacheTime: 0 });
+    const simulation = await simulateRegistryTransaction(deps.client, tx, from, block);
     if (!simulation.ok)
-      throw new ApiError("UNSUPPORTED_TERMS", `the registry would revert with ${simulation.error}`);
+      throw new JunctionError("UNSUPPORTED_TERMS", `the registry would revert with ${simulation.error}`);
     return c.json(
       {
         action: body.action,
@@ -81,7 +66,7 @@ export function registerRegistryTransactionRoute(app: OpenAPIHono, deps: Builder
           to: tx.to.toLowerCase() as Address,
           data: tx.data,
           value: "0" as const,
-          chainId: 4663 as const,
+          chainId: CHAIN_ID,
         },
         simulatedAt: block.toString(),
       },

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
-import { PreparationError, preparationStatus, prepareSwap } from "../../../builders/swap-preparation.ts";
-import { builderAccess } from "../../builder-access.ts";
-import { ApiError } from "../../errors.ts";
+import { preparationStatus, prepareSwap } from "../../../builders/swap-preparation.ts";
+import { JunctionError } from "../../../errors/junction-error.ts";
+import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import {
   IdempotencyKeyHeader,
   PreparationStatusSchema,
@@ -50,29 +50,25 @@ export function registerSwapRoutes(app: OpenAPIHono, deps: BuilderApiDeps): void
     const principal = c.get("principal");
     const idempotencyKey = c.req.valid("header")["idempotency-key"];
     const { quoteId } = c.req.valid("json");
-    let outcome: Awaited<ReturnType<typeof prepareSwap>>;
-    try {
-      outcome = await prepareSwap(
-        {
-          db: deps.db,
-          client: deps.client,
-          contracts: deps.deployment.contracts,
-          fixtures: deps.fixtures,
-          now: deps.now,
-        },
-        principal,
-        { quoteId: quoteId.toLowerCase(), idempotencyKey },
-      );
-    } catch (error) {
-      if (error instanceof PreparationError) throw new ApiError(error.code, error.message);
-      throw error;
-    }
+    await chargeRequest(c);
+    const outcome = await prepareSwap(
+      {
+        db: deps.db,
+        client: deps.client,
+        contracts: deps.deployment.contracts,
+        fixtures: deps.fixtures,
+        now: deps.now,
+      },
+      principal,
+      { quoteId: quoteId.toLowerCase(), idempotencyKey },
+    );
     if (outcome.status === "failed")
-      throw new ApiError(
+      throw new JunctionError(
         "PREPARATION_FAILED",
         `swap preparation failed: ${outcome.failure}; the status is saved under this Idempotency-Key`,
       );
-    if (outcome.status !== "ready") throw new ApiError("PLAN_NOT_READY", "the preparation is still running");
+    if (outcome.status !== "ready")
+      throw new JunctionError("PLAN_NOT_READY", "the preparation is still running");
     return c.json(outcome.swap, 200);
   });
 
@@ -97,9 +93,10 @@ export function registerSwapRoutes(app: OpenAPIHono, deps: BuilderApiDeps): void
   app.openapi(status, async (c) => {
     const principal = c.get("principal");
     const { idempotencyKey } = c.req.valid("param");
+    await chargeRequest(c);
     const saved = await preparationStatus(deps.db, principal.keyId, idempotencyKey);
     if (!saved)
-      throw new ApiError("PLAN_NOT_FOUND", "no preparation under this Idempotency-Key for this key");
+      throw new JunctionError("PLAN_NOT_FOUND", "no preparation under this Idempotency-Key for this key");
     return c.json(saved, 200);
   });
 }

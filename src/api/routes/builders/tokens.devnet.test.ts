@@ -163,7 +163,11 @@ describe("GET /api/v2/builders/tokens", () => {
     expect(response.status).toBe(503);
     const body = await response.json();
     expect(body).toEqual({
-      error: { code: "UPSTREAM_UNAVAILABLE", message: "the chain node did not answer" },
+      error: {
+        code: "UPSTREAM_UNAVAILABLE",
+        reason: "rpc-unavailable",
+        message: "the chain node did not answer",
+      },
     });
   });
 });

@@ -1,9 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Address } from "viem";
 import { lookupToken, starterTokens, type TokenRecord } from "../../../builders/token-catalog.ts";
-import { builderAccess } from "../../builder-access.ts";
+import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import { BuilderTokensQuerySchema, BuilderTokensSchema } from "../../schemas/builder-tokens.ts";
-import { fromUpstream } from "../../upstream.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
@@ -32,9 +31,10 @@ export function registerTokensRoute(app: OpenAPIHono, deps: BuilderApiDeps): voi
 
   app.openapi(route, async (c) => {
     const { address } = c.req.valid("query");
+    await chargeRequest(c);
     const catalog = { client: deps.client, tokens: deps.deployment.tokens, index: deps.index };
     const tokens: TokenRecord[] = address
-      ? [await fromUpstream(() => lookupToken(catalog, address as Address))]
+      ? [await lookupToken(catalog, address as Address)]
       : starterTokens(catalog);
     return c.json({ tokens }, 200);
   });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
 import { PLANS } from "../../../auth/plans.ts";
+import { createAdmission } from "../../../quote/admission.ts";
 
 /**
  * `GET /api/v2/builders/usage`: the workspace, its plan's limits, and counters that move with requests to
@@ -97,6 +98,70 @@ describe("GET /api/v2/builders/usage", () => {
     expect(after.usage.quote - before.usage.quote).toBe(1);
     expect(after.usage.hourly - before.usage.hourly).toBe(3);
     expect(after.usage.receipts).toBe(0);
+  });
+
+  it("spends quota only on requests it serves: not on invalid, other-chain, zap or BUSY ones", async () => {
+    const workspace = await api.workspace();
+    const tokensKey = await api.key(workspace.id, ["tokens"]);
+    const key = await api.key(workspace.id, ["quote", "receipts"]);
+    const token = (symbol: string) => devnet.manifest.tokens.find((t) => t.symbol === symbol)!.address;
+    const quote = {
+      tokenIn: token("WETH"),
+      tokenOut: token("USDC"),
+      amountIn: "1000000000000000000",
+      payer: devnet.manifest.accounts[3]!.address,
+    };
+    const plan = (action: string) => ({
+      action,
+      input: {
+        execution: "sequential",
+        payer: quote.payer,
+        inputs: [{ token: quote.tokenIn, amount: "1000" }],
+        outputs: [{ token: quote.tokenOut, weightBps: 10_000 }],
+      },
+    });
+    const code = async (response: Response) =>
+      `${response.status} ${((await response.json()) as { error?: { code: string } }).error?.code ?? "ok"}`;
+    const admission = api.deps.admission;
+    const { before, after } = await measure(tokensKey, async () => {
+      const tokens = (query: Record<string, string>) =>
+        api.call("GET", "/api/v2/builders/tokens", { key: tokensKey, query });
+      expect(await code(await tokens({ address: "0x12" }))).toBe("400 INVALID_REQUEST");
+      expect(await code(await tokens({ chainId: "1" }))).toBe("400 UNSUPPORTED_CHAIN");
+      expect(await code(await tokens({ chainId: "4663" }))).toBe("200 ok");
+
+      const builderQuote = (query: Record<string, string>) =>
+        api.call("GET", "/api/v2/builders/quote", { key, query });
+      expect(await code(await builderQuote({ ...quote, amountIn: "0" }))).toBe("400 INVALID_REQUEST");
+      expect(await code(await builderQuote({ ...quote, tokenOut: quote.tokenIn }))).toBe(
+        "400 INVALID_REQUEST",
+      );
+      expect(await code(await builderQuote({ ...quote, chainId: "1" }))).toBe("400 UNSUPPORTED_CHAIN");
+      api.deps.admission = createAdmission({ concurrency: 0 });
+      const busy = await builderQuote(quote);
+      api.deps.admission = admission;
+      expect(busy.headers.get("retry-after")).toBe("2");
+      expect(await code(busy)).toBe("429 BUSY");
+      expect(await code(await builderQuote({ ...quote, chainId: "4663" }))).toBe("200 ok");
+
+      const integration = (body: unknown) => api.call("POST", "/api/v2/builders/integration", { key, body });
+      expect(await code(await integration(plan("zap")))).toBe("503 ZAPS_DISABLED");
+      expect(await code(await integration(plan("deposit")))).toBe("503 ZAPS_DISABLED");
+      expect(await code(await integration({ ...plan("multi-plan"), extra: 1 }))).toBe("400 INVALID_REQUEST");
+
+      const receipt = await api.call("POST", "/api/v2/builders/receipts", {
+        key,
+        body: { quoteId: "0x12", hash: "0x34" },
+      });
+      expect(await code(receipt)).toBe("400 INVALID_REQUEST");
+      const history = await api.call("GET", "/api/v2/builders/history", { key, query: { code: "a" } });
+      expect(await code(history)).toBe("400 INVALID_REQUEST");
+    });
+    // tokens: the chainId=4663 lookup and the second usage read; quote: the one quote served.
+    expect(after.usage.tokens - before.usage.tokens).toBe(2);
+    expect(after.usage.quote - before.usage.quote).toBe(1);
+    expect(after.usage.receipts - before.usage.receipts).toBe(0);
+    expect(after.usage.hourly - before.usage.hourly).toBe(3);
   });
 
   it("is 400 for any query parameter", async () => {

@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { PLANS, type PlanName, planOf } from "../../../auth/plans.ts";
 import { currentUsage, windowEnds } from "../../../auth/quotas.ts";
-import { builderAccess } from "../../builder-access.ts";
+import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import { BuilderUsageQuerySchema, BuilderUsageSchema } from "../../schemas/builder-usage.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
@@ -29,6 +29,7 @@ export function registerUsageRoute(app: OpenAPIHono, deps: BuilderApiDeps): void
 
   app.openapi(route, async (c) => {
     const principal = c.get("principal");
+    await chargeRequest(c);
     const [workspace, usage, windows] = await Promise.all([
       deps.db
         .selectFrom("workspaces")

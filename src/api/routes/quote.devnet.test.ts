@@ -1,0 +1,117 @@
+import { createPublicClient, http, type PublicClient, zeroAddress } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
+import { type RpcProxy, startRpcProxy } from "../../../test/rpc-proxy.ts";
+import { junctionChain } from "../../chain/chain.ts";
+import { createPoolIndex } from "../../liquidity/pool-index/pool-index.ts";
+import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
+import { createAdmission } from "../../quote/admission.ts";
+import { createQuoter } from "../../quote/create-quoter.ts";
+import { createFixtures } from "../../simulation/fixtures.ts";
+import { createBaseApp } from "../base-app.ts";
+
+/**
+ * The public quote against a real node seen through a proxy that can make it misbehave the way real nodes
+ * do: every failure a client could not cause is a 503 with a closed reason, never a 500 or the node's words.
+ */
+let devnet: TestDevnet;
+let proxy: RpcProxy;
+let app: ReturnType<typeof createBaseApp>;
+const internal: unknown[] = [];
+
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+  proxy = await startRpcProxy(devnet.rpcUrl);
+  const { contracts } = devnet.manifest;
+  const client = createPublicClient({
+    chain: junctionChain(proxy.url),
+    transport: http(proxy.url, { retryCount: 0 }),
+    cacheTime: 0,
+  }) as PublicClient;
+  const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
+  await index.sync();
+  app = createBaseApp({
+    contracts,
+    providers: () =>
+      PROVIDER_IDS.map((id) => ({ id, kind: "aggregator" as const, enabled: id === "service" })),
+    latestBlock: () => client.getBlockNumber(),
+    logError: (error) => internal.push(error),
+    quote: createQuoter({ client, index, contracts, fixtures: createFixtures(client) }),
+    admission: createAdmission({ perMinute: 10_000 }),
+  });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await devnet?.dispose();
+});
+
+const token = (symbol: string) => devnet.manifest.tokens.find((t) => t.symbol === symbol)!.address;
+const quote = (amountIn: string, tokenIn: string = zeroAddress, tokenOut: string = token("USDC")) =>
+  app.request(`/api/v2/quote?${new URLSearchParams({ chainId: "4663", tokenIn, tokenOut, amountIn })}`);
+
+type ErrorBody = { error: { code: string; message: string; reason?: string } };
+
+describe("public quote: upstream failures are 503 with a closed reason", () => {
+  it("quotes through the proxy while the node behaves", async () => {
+    proxy.mode = { kind: "pass" };
+    const response = await quote("1000000000000000000");
+    expect(response.status).toBe(200);
+  });
+
+  it("answers 503 gas-price-unavailable when neither the suggestion nor the base fee is positive", async () => {
+    proxy.mode = {
+      kind: "rewrite",
+      rewrite: (method, _params, result) => {
+        if (method === "eth_gasPrice") return "0x0";
+        if (method === "eth_getBlockByNumber" && result)
+          return { ...(result as object), baseFeePerGas: "0x0" };
+        return result;
+      },
+    };
+    const response = await quote("1000000000000000000");
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      error: {
+        code: "UPSTREAM_UNAVAILABLE",
+        reason: "gas-price-unavailable",
+        message: "the chain node gave no positive gas price; the quote cannot be assessed",
+      },
+    });
+  });
+
+  it("answers 503 block-pending when the node's latest block has no number or hash yet", async () => {
+    proxy.mode = {
+      kind: "rewrite",
+      rewrite: (method, params, result) =>
+        method === "eth_getBlockByNumber" && params[0] === "latest" && result
+          ? { ...(result as object), number: null, hash: null }
+          : result,
+    };
+    const response = await quote("1000000000000000000");
+    expect(response.status).toBe(503);
+    expect(((await response.json()) as ErrorBody).error).toMatchObject({
+      code: "UPSTREAM_UNAVAILABLE",
+      reason: "block-pending",
+    });
+  });
+
+  it("answers 503 rpc-unavailable without the node's words when it fails", async () => {
+    proxy.mode = { kind: "http-error", status: 502 };
+    const response = await quote("1000000000000000000");
+    expect(response.status).toBe(503);
+    const text = await response.text();
+    expect(JSON.parse(text).error).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", reason: "rpc-unavailable" });
+    expect(text).not.toContain("upstream unavailable");
+    expect(text).not.toContain(proxy.url);
+  });
+
+  it("answers an input past every pool's integer range as no route, not a 500", async () => {
+    proxy.mode = { kind: "pass" };
+    for (const amountIn of [2n ** 127n, 2n ** 200n, 2n ** 256n - 1n]) {
+      const response = await quote(amountIn.toString());
+      expect(response.status, String(amountIn)).toBe(422);
+      expect(((await response.json()) as ErrorBody).error.code).toMatch(/^(NO_ROUTE|NO_EXECUTABLE_ROUTE)$/);
+    }
+    expect(internal).toEqual([]);
+  });
+});
