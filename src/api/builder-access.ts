@@ -18,11 +18,11 @@ const MESSAGES = {
 } as const;
 
 /**
- * The gate in front of every builder endpoint (SPEC "Authentication", "Errors"): the `x-api-key` header must
- * carry a live key (else 401) holding `scope` (else 403); then one request is spent from the workspace's
- * quotas: the bucket's per-minute quota (429 QUOTA_EXCEEDED with Retry-After) and the hourly allowance (402
- * ALLOWANCE_EXHAUSTED with Retry-After). Keys are looked up on every request, so a revocation bites at once.
- * The key itself never appears in a response or a log.
+ * The gate in front of every builder endpoint (docs/rules.md, auth rules 2-3 and errors: builder): the
+ * `x-api-key` header must carry a live key (else 401) holding `scope` (else 403); then one request is spent
+ * from the workspace's quotas: the bucket's per-minute quota (429 QUOTA_EXCEEDED with Retry-After) and the
+ * hourly allowance (402 ALLOWANCE_EXHAUSTED with Retry-After). Keys are looked up on every request, so a
+ * revocation bites at once. The key itself never appears in a response or a log.
  */
 export function builderAccess(
   db: Kysely<Database>,

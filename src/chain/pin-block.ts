@@ -1,6 +1,6 @@
 import type { PublicClient } from "viem";
 
-/** The one block a request reads everything at (SPEC comparison rule 3: one shared block). */
+/** The one block a request reads everything at (docs/rules.md, comparison rule 3: one shared block). */
 export type PinnedBlock = {
   number: bigint;
   hash: `0x${string}`;

@@ -5,7 +5,7 @@ export const BuilderUsageQuerySchema = z.strictObject({}).openapi("BuilderUsageQ
 
 const Count = z.number().int();
 
-/** Workspace usage (SPEC: "Its response: not shown"; ours). */
+/** Workspace usage (docs/rules.md, ours: usage). */
 export const BuilderUsageSchema = z
   .object({
     workspace: z.object({

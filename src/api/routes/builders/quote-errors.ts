@@ -3,8 +3,9 @@ import { QuoteError } from "../../../quote/quote-types.ts";
 import { ApiError } from "../../errors.ts";
 
 /**
- * Quote failures on builder endpoints, in the SPEC builder status table: terms nothing can serve are 400
- * UNSUPPORTED_TERMS (the message says why), capacity is 429 BUSY, the node or a reorg 503.
+ * Quote failures on builder endpoints, in the builder status table (docs/rules.md, errors: builder): terms
+ * nothing can serve are 400 UNSUPPORTED_TERMS (the message says why), capacity is 429 BUSY, the node or a
+ * reorg 503.
  */
 export function builderQuoteError(error: unknown): unknown {
   if (error instanceof BusyError)
