@@ -126,7 +126,7 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
   };
 
   // Warm-up, timed but kept out of the statistics: the JIT, and the first quote with each input token,
-  // which finds the token's balance and allowance slots once per process (SPEC rule 3 fixtures).
+  // which finds the token's balance and allowance slots once per process (docs/rules.md, comparison rule 3).
   const warmUp: number[] = [];
   for (const [from, to] of PAIRS) {
     const started = performance.now();

@@ -2,8 +2,8 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ErrorCode } from "../errors/junction-error.ts";
 
 /**
- * Each error code's one HTTP status: the only place statuses are decided (docs/rules.md, errors). Domain
- * code throws a `JunctionError` with a code; the API's error handler answers with the status here.
+ * Each error code's one HTTP status: the only place statuses are decided (docs/rules.md, ours: error
+ * body). Domain code throws a `JunctionError` with a code; the API's error handler answers with the status here.
  */
 export const ERROR_STATUS = {
   INVALID_REQUEST: 400,

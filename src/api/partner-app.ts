@@ -4,7 +4,7 @@ import { registerHealthRoute } from "./routes/health.ts";
 
 export type PartnerAppDeps = { latestBlock: () => Promise<bigint>; logError: (error: unknown) => void };
 
-/** The app behind {partner_url}, on its own listener (SPEC "Partner API"). */
+/** The app behind {partner_url}, on its own listener (docs/rules.md, surfaces). */
 export function createPartnerApp(deps: PartnerAppDeps): OpenAPIHono {
   const app = createApp(deps.logError);
   registerHealthRoute(app, deps.latestBlock);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 
-/** Scopes of SPEC "Authentication" 3. */
+/** Scopes (docs/rules.md, auth rule 3). */
 export const SCOPES = ["quote", "swap", "tokens", "receipts"] as const;
 export type Scope = (typeof SCOPES)[number];
 

@@ -3,7 +3,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../store/schema.ts";
 import { generateApiKey, hashApiKey, parseApiKey, type Scope } from "./api-key.ts";
 
-/** A request that breaks the key rules (SPEC "Authentication" 4): the operator gets this message. */
+/** A request that breaks the key rules (docs/rules.md, auth rule 4): the operator gets this message. */
 export class KeyPolicyError extends Error {
   override name = "KeyPolicyError";
 }
@@ -44,7 +44,7 @@ export type CreatedKey = {
 
 /**
  * Creates a key for a workspace. Keys with `quote` or `swap` scope need the workspace's builder ID to be
- * activated on chain first; `tokens` and `receipts` keys do not (SPEC "Authentication" 4).
+ * activated on chain first; `tokens` and `receipts` keys do not (docs/rules.md, auth rule 4).
  */
 export async function createKey(
   db: Kysely<Database>,

@@ -7,11 +7,11 @@ import { BUILDER_CODE_PATTERN, builderIdOf } from "./builder-code.ts";
 import { type RegistryBuilder, readRegistryBuilder } from "./registry-profile.ts";
 
 /**
- * SPEC "States and transitions": a workspace's builder ID becomes active once its registration
+ * docs/rules.md, state rule 4: a workspace's builder ID becomes active once its registration
  * transaction is confirmed, and "activation updates automatically after confirmation"; it is required
- * before keys with `quote` or `swap` scope (Authentication 4). Activation means registered and enabled on
- * chain now: events only say which builders changed; the registry's state at one pinned canonical block
- * (readRegistryBuilder) decides.
+ * before keys with `quote` or `swap` scope (docs/rules.md, auth rule 4). Activation means registered and
+ * enabled on chain now: events only say which builders changed; the registry's state at one pinned canonical
+ * block (readRegistryBuilder) decides.
  * Activation is never withdrawn here (suspension and re-enabling are governance's, "not shown"); every
  * attributed quote reads the registry at its own block anyway.
  */

@@ -22,7 +22,7 @@ export type BuilderQuoteRequest = {
   provider?: ProviderId;
 };
 
-/** An issued builder quote: the SPEC "Builder quote" resource in domain types, plus its transaction. */
+/** An issued builder quote (docs/rules.md, builder quote rule 2) in domain types, plus its transaction. */
 export type BuilderQuote = {
   quoteId: Hex;
   request: BuilderQuoteRequest;
@@ -52,8 +52,8 @@ export type BuilderQuoteDeps = {
 };
 
 /**
- * An attributed quote (SPEC `GET /api/v2/builders/quote`): the shared comparison pipeline priced with the
- * builder's fees from the registry at the quote block, then the selected route built into the exact
+ * An attributed quote (docs/rules.md, builder quote rules 1-5): the shared comparison pipeline priced with
+ * the builder's fees from the registry at the quote block, then the selected route built into the exact
  * transaction a swap preparation will return (payer's input, recipient, minimum received, deadline,
  * builder id, quote id and key id hash), and the record saved for swap preparation and receipts.
  *

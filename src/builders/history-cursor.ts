@@ -32,8 +32,9 @@ const Payload = z.strictObject({
 });
 
 /**
- * Encodes the opaque `nextCursor` of SPEC history rule 3: `base64url(JSON payload) "." base64url(HMAC-SHA256)`,
- * signed with the deployment's cursor secret, at most 1500 characters (SPEC "Limits").
+ * Encodes the opaque `nextCursor` (docs/rules.md, history rule 3):
+ * `base64url(JSON payload) "." base64url(HMAC-SHA256)`, signed with the deployment's cursor secret, at most
+ * 1500 characters (docs/rules.md, limits).
  */
 export function encodeHistoryCursor(secret: Uint8Array, cursor: HistoryCursor): string {
   const payload = {

@@ -17,7 +17,10 @@ export type HistoryPosition = { block: bigint; afterLogIndex: number | null };
 /** What a follow-up page needs; the API carries it in the signed cursor. */
 export type HistoryResume = { snapshot: HistorySnapshot; position: HistoryPosition };
 
-/** One `Settled` event of the collector, as a SPEC settlement entry (amounts still bigint). */
+/**
+ * One `Settled` event of the collector, as a settlement entry (docs/rules.md, history page; amounts still
+ * bigint).
+ */
 export type SettlementEntry = {
   quoteId: Hex;
   builderCode: string;
@@ -66,13 +69,13 @@ export type HistoryPage = {
 
 export type HistoryPageRequest = {
   code: string;
-  /** The reviewed collector (SPEC history rule 1). */
+  /** The reviewed collector (docs/rules.md, history rule 1). */
   collector: Address;
   /** The collector's deployment block: the first page starts there. */
   deploymentBlock: bigint;
   /** Absent on the first page, which pins the current finalized block. */
   resume?: HistoryResume;
-  /** Page limits (SPEC history rule 2); smaller values only in tests. */
+  /** Page limits (docs/rules.md, history rule 2); smaller values only in tests. */
   limits?: { blocks: number; events: number };
 };
 
@@ -88,13 +91,13 @@ const SETTLED = getAbiItem({ abi: settlementCollectorArtifact.abi, name: "Settle
 
 /**
  * Reads one page of a builder's finalized settlement history straight from the collector's `Settled` events
- * (SPEC history rules 1-6): at most `limits.blocks` blocks and `limits.events` events, in chain order
- * (block, then log index). The first page pins the current finalized block; every page reads up to it and,
- * after reading, checks that the pinned block still has the pinned hash (else SNAPSHOT_NOT_CANONICAL: a reorg
- * reached below finality, restart). Blocks at or below a canonical finalized block are canonical, so that one
- * check covers every log read. When the event cap cuts a block range, the next page resumes right after the
- * last returned event. History reads events only: a suspended builder stays readable, an unregistered code
- * has no events.
+ * (docs/rules.md, history rules 1-6): at most `limits.blocks` blocks and `limits.events` events, in chain
+ * order (block, then log index). The first page pins the current finalized block; every page reads up to it
+ * and, after reading, checks that the pinned block still has the pinned hash (else SNAPSHOT_NOT_CANONICAL: a
+ * reorg reached below finality, restart). Blocks at or below a canonical finalized block are canonical, so
+ * that one check covers every log read. When the event cap cuts a block range, the next page resumes right
+ * after the last returned event. History reads events only: a suspended builder stays readable, an
+ * unregistered code has no events.
  */
 export function readHistoryPage(client: HistoryClient, request: HistoryPageRequest): Promise<HistoryPage> {
   // A node failure anywhere in the page is UpstreamUnavailableError; its body never leaves this module.
@@ -150,7 +153,7 @@ async function readPage(client: HistoryClient, request: HistoryPageRequest): Pro
   };
 }
 
-/** SPEC history rule 4: sums per output-token address, never across tokens; ordered by address. */
+/** docs/rules.md, history rule 4: sums per output-token address, never across tokens; ordered by address. */
 export function totalsByToken(settlements: readonly SettlementEntry[]): TokenTotals[] {
   const byToken = new Map<string, TokenTotals>();
   for (const s of settlements) {

@@ -1,4 +1,4 @@
-/** Limits of the builder API (SPEC "Limits"). */
+/** Limits of the builder API (docs/rules.md, limits). */
 export const BUILDER_LIMITS = {
   multiPlanInputs: { min: 1, max: 4 },
   multiPlanOutputs: { min: 1, max: 4 },
@@ -13,7 +13,7 @@ export const BUILDER_LIMITS = {
   historyCursorMaxLength: 1_500,
 } as const;
 
-/** Limits of the partner API's quote (SPEC "Limits"). */
+/** Limits of the partner API's quote (docs/rules.md, limits). */
 export const PARTNER_LIMITS = {
   slippageBps: { min: 0, max: 500, default: 50 },
   deadlineSeconds: { max: 3_600, default: 600 },

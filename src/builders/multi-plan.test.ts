@@ -80,7 +80,7 @@ describe("allocateMultiSwap", () => {
     ]);
   });
 
-  it("plans at most 16 swaps for 4 inputs × 4 outputs, the SPEC leg limit", () => {
+  it("plans at most 16 swaps for 4 inputs × 4 outputs, the leg limit (docs/rules.md, limits)", () => {
     const swaps = allocateMultiSwap({
       inputs: [A, B, C, D].map((t, i) => ({ token: t, amount: 10n ** 18n + BigInt(i) })),
       outputs: [E, F, G, H].map((t) => ({ token: t, weightBps: 2500 })),
@@ -168,7 +168,7 @@ describe("allocateMultiSwap", () => {
 });
 
 describe("toMultiSwapPlan", () => {
-  it("builds the SPEC plan: every leg carries every field of one builder quote", () => {
+  it("builds the plan (docs/rules.md, multi-swap rule 4): every leg holds one builder quote's terms", () => {
     const swaps = [
       { tokenIn: A, tokenOut: C, amountIn: 3n },
       { tokenIn: B, tokenOut: C, amountIn: 4n },

@@ -33,7 +33,7 @@ export type PlanLeg = {
   slippageBps: number;
 };
 
-/** SPEC "Multi-swap plan". */
+/** The multi-swap plan (docs/rules.md, multi-swap rule 4). */
 export type MultiSwapPlan = {
   chainId: 4663;
   execution: "sequential";
@@ -70,12 +70,12 @@ export class MultiPlanError extends JunctionError {
 }
 
 /**
- * Allocates a multi-swap's inputs to its outputs (SPEC `POST /api/v2/builders/integration`, "Limits"):
+ * Allocates a multi-swap's inputs to its outputs (docs/rules.md, multi-swap rules 2-3 and limits):
  * weights must total 10000 bps and tokens may not repeat within the inputs or within the outputs. Each
  * input is split across the outputs by {@link splitByWeight}; a share whose output is the input's own token
  * needs no swap and stays with the payer (no leg, no transfer). The other (input, output) pairs become
- * swaps in input order, then output order: at most 4 × 4 = 16, the SPEC's leg limit. Every swap must move
- * at least one base unit, and there must be at least one.
+ * swaps in input order, then output order: at most 4 × 4 = 16, the leg limit (docs/rules.md, limits). Every
+ * swap must move at least one base unit, and there must be at least one.
  */
 export function allocateMultiSwap(terms: AllocationTerms): Allocation[] {
   const issues = [
@@ -112,7 +112,10 @@ export function allocateMultiSwap(terms: AllocationTerms): Allocation[] {
   return swaps;
 }
 
-/** The SPEC "Multi-swap plan" of allocated swaps: one leg per swap, each carrying every shared term. */
+/**
+ * The multi-swap plan (docs/rules.md, multi-swap rule 4) of allocated swaps: one leg per swap, each carrying
+ * every shared term.
+ */
 export function toMultiSwapPlan(swaps: readonly Allocation[], terms: LegTerms): MultiSwapPlan {
   const legs = swaps.map(
     (swap): PlanLeg => ({

@@ -5,7 +5,8 @@ export type BuilderQuoteRecord = Selectable<BuilderQuoteTable>;
 
 /**
  * A saved builder quote, only for the key that issued it: preparation and receipts answer 404 for another
- * key's quote exactly as for a missing one (SPEC builder errors: "plan not found for this key").
+ * key's quote exactly as for a missing one (docs/rules.md, errors: builder, 404 "plan not found for this
+ * key").
  */
 export async function quoteForKey(
   db: Kysely<Database>,

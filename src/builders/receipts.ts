@@ -14,7 +14,7 @@ import { builderIdOf } from "./builder-code.ts";
 import { keyIdHashOf } from "./key-id-hash.ts";
 import { quoteForKey } from "./quote-records.ts";
 
-/** The SPEC "Receipt verification" resource, in domain types. */
+/** The receipt verification resource (docs/rules.md, receipt rule 3), in domain types. */
 export type ReceiptVerification = {
   status: "confirming" | "finalized";
   hash: Hex;
@@ -44,7 +44,7 @@ export class ReceiptError extends JunctionError {
 export type ReceiptDeps = { db: Kysely<Database>; client: PublicClient; contracts: Contracts };
 
 /**
- * Receipt verification (SPEC `POST /api/v2/builders/receipts`, "States and transitions"): `confirming`
+ * Receipt verification (docs/rules.md, receipt rules 1-2 and state rules 1-2): `confirming`
  * until the transaction's block is finalized; then the block must still be canonical, the transaction
  * successful, and the collector's `Settled` event must carry this quote id, the builder id and the hash of
  * the key that prepared it. The verified settlement is recorded once as `finalized`; repeats answer from the

@@ -33,11 +33,11 @@ const abi = builderRegistryArtifact.abi;
 const lower = (address: Address) => address.toLowerCase() as Address;
 
 /**
- * Reads a builder's registry profile and the registry's commissioned flag (SPEC "Builder profile": verified
- * canonical registry state, suspended codes included, no local fallback). Pins the latest block (number and
- * hash), reads both values at that number in one `eth_call`, then checks the block at that number still has
- * the pinned hash; a reorg in between retries on a fresh pin. An unregistered code is recognised by the
- * registry's `UnknownBuilder` custom error decoded from the revert data, never by message text. RPC
+ * Reads a builder's registry profile and the registry's commissioned flag (docs/rules.md, profile rule 1:
+ * verified canonical registry state, suspended codes included, no local fallback). Pins the latest block
+ * (number and hash), reads both values at that number in one `eth_call`, then checks the block at that number
+ * still has the pinned hash; a reorg in between retries on a fresh pin. An unregistered code is recognised by
+ * the registry's `UnknownBuilder` custom error decoded from the revert data, never by message text. RPC
  * failures surface as viem errors.
  */
 export async function readRegistryBuilder(

@@ -16,9 +16,9 @@ import { BUILDER_LIMITS } from "./limits.ts";
 
 /**
  * Unsigned BuilderRegistry transactions, for the builder's own wallet to sign: the service never signs nor
- * submits (SPEC "What the service does"). `register` activates a workspace's builder ID (SPEC "States and
- * transitions", Authentication 4); the others are the later changes served under the `swap` scope (SPEC
- * "Swap preparation and registry transaction preparation"; DESIGN "Builders, partners, transfers").
+ * submits (docs/rules.md, service rule 1). `register` activates a workspace's builder ID
+ * (docs/rules.md, state rule 4 and auth rule 4); the others are the later changes served under the `swap`
+ * scope (docs/rules.md, ours: registry transactions; DESIGN "Builders, partners, transfers").
  */
 export type UnsignedRegistryTransaction = {
   to: Address;
@@ -229,7 +229,9 @@ function payoutAddress(field: string, value: string): Address {
   return parsed;
 }
 
-/** SPEC "Limits": builderFeeBps 0 to 50 (the builder's own cap, possibly lower, is checked on chain). */
+/**
+ * docs/rules.md, limits: builderFeeBps 0 to 50 (the builder's own cap, possibly lower, is checked on chain).
+ */
 function feeBps(value: number): number {
   const { min, max } = BUILDER_LIMITS.builderFeeBps;
   if (!Number.isInteger(value) || value < min || value > max)

@@ -11,7 +11,10 @@ import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
  */
 export type TokenMetadataStatus = "listed" | "onchain" | "native";
 
-/** The metadata object of SPEC "Partner token lookup", shared by the builder and partner token endpoints. */
+/**
+ * The metadata object of a token record (docs/rules.md, token rule 2), shared by the builder and partner
+ * token endpoints.
+ */
 export type TokenMetadata = { decimals: number; symbol: string; name: string; status: TokenMetadataStatus };
 
 export type TokenRecord = {

@@ -22,9 +22,10 @@ const SHAREABLE = new Set([
 export type CoalescingStats = { requests: number; shared: number };
 
 /**
- * Identical in-flight reads share one request, only while it is pending (SPEC comparison rule 14). The key
- * is the method and its full parameters (block, state overrides and all), so reads that differ in anything
- * never share. Nothing is kept once a request settles: no completed result is ever served from memory.
+ * Identical in-flight reads share one request, only while it is pending (docs/rules.md, comparison rule 14).
+ * The key is the method and its full parameters (block, state overrides and all), so reads that differ in
+ * anything never share. Nothing is kept once a request settles: no completed result is ever served from
+ * memory.
  */
 export function coalescingTransport(inner: Transport, stats?: CoalescingStats): Transport {
   return (config) => {

@@ -6,7 +6,10 @@ import { hedgedTransport } from "./hedged-transport.ts";
 
 export type RpcSettings = {
   url: string;
-  /** `private` never falls back; `public` may hedge to one backup after 250 ms (SPEC comparison rule 15). */
+  /**
+   * `private` never falls back; `public` may hedge to one backup after 250 ms
+   * (docs/rules.md, comparison rule 15).
+   */
   kind: "private" | "public";
   backupUrl?: string;
 };

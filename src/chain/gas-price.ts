@@ -2,9 +2,9 @@ import type { PublicClient } from "viem";
 import { UpstreamUnavailableError } from "./upstream-error.ts";
 
 /**
- * The one explicit gas price shared by every candidate's eth_call, estimateGas and ranking (SPEC comparison
- * rule 12): the maximum of a positive `eth_gasPrice` suggestion and the checked block's base fee. Never zero:
- * if neither is positive, there is no price, and the quote cannot be assessed.
+ * The one explicit gas price shared by every candidate's eth_call, estimateGas and ranking
+ * (docs/rules.md, comparison rule 12): the maximum of a positive `eth_gasPrice` suggestion and the checked
+ * block's base fee. Never zero: if neither is positive, there is no price, and the quote cannot be assessed.
  */
 export async function gasPriceAt(
   client: Pick<PublicClient, "getGasPrice">,

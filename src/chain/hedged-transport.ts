@@ -11,10 +11,11 @@ export type HedgedTransportOptions = {
 };
 
 /**
- * A public transport with exactly one backup (SPEC comparison rule 15): the request goes to the primary; if
- * it has not answered after `delayMs`, or fails transiently before that, the same request also goes to the
- * backup, and the first success wins. A deterministic rejection (the node answered with a JSON-RPC error)
- * from either endpoint is final: it is not retried elsewhere. Never used for a private transport.
+ * A public transport with exactly one backup (docs/rules.md, comparison rule 15): the request goes to the
+ * primary; if it has not answered after `delayMs`, or fails transiently before that, the same request also
+ * goes to the backup, and the first success wins. A deterministic rejection (the node answered with a
+ * JSON-RPC error) from either endpoint is final: it is not retried elsewhere. Never used for a private
+ * transport.
  */
 export function hedgedTransport(options: HedgedTransportOptions): Transport {
   return (config) => {

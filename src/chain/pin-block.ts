@@ -1,7 +1,7 @@
 import type { PublicClient } from "viem";
 import { UpstreamUnavailableError } from "./upstream-error.ts";
 
-/** The one block a request reads everything at (SPEC comparison rule 3: one shared block). */
+/** The one block a request reads everything at (docs/rules.md, comparison rule 3: one shared block). */
 export type PinnedBlock = {
   number: bigint;
   hash: `0x${string}`;

@@ -5,8 +5,8 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{
 
 /**
  * A key's expiry from `--expires`: an ISO 8601 date or date-time (a bare date is midnight UTC), or a
- * duration from now in days (`30d`) or hours (`12h`). Keys expire, are scoped and revocable (SPEC
- * "Authentication" 8 asks this of customer keys; builder keys get the same).
+ * duration from now in days (`30d`) or hours (`12h`). Keys expire, are scoped and revocable
+ * (docs/rules.md, auth rule 8 asks this of customer keys; builder keys get the same).
  */
 export function parseExpiry(value: string, now = Date.now()): Date {
   const relative = RELATIVE.exec(value);

@@ -30,9 +30,9 @@ export function checkKeyInput(input: {
 }
 
 /**
- * `junction key create`: a server-side key for a workspace, shown in full once (SPEC "Authentication" 2).
- * Keys with `quote` or `swap` scope need the builder ID activated (Authentication 4): before refusing one,
- * the registry is read (when the chain answers) so a confirmed registration activates at once.
+ * `junction key create`: a server-side key for a workspace, shown in full once (docs/rules.md, auth rule 2).
+ * Keys with `quote` or `swap` scope need the builder ID activated (docs/rules.md, auth rule 4): before
+ * refusing one, the registry is read (when the chain answers) so a confirmed registration activates at once.
  */
 export async function createKeyCommand(ctx: OperatorContext, input: KeyInput): Promise<void> {
   const { name, scopes, expiresAt } = input;

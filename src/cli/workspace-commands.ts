@@ -32,7 +32,7 @@ export function checkCreateInput(input: { name: string; code: string }): { name:
 
 /**
  * `junction workspace create`: a named workspace with its builder code. Creating it does not register
- * the code on chain (SPEC "States and transitions", other rules); the output says how to activate it.
+ * the code on chain (docs/rules.md, state rule 6); the output says how to activate it.
  */
 export async function createWorkspaceCommand(
   ctx: OperatorContext,

@@ -32,7 +32,7 @@ export type ChainConfig =
   | {
       mode: "rpc";
       url: string;
-      /** A private transport never falls back to a public one (SPEC comparison rule 15). */
+      /** A private transport never falls back to a public one (docs/rules.md, comparison rule 15). */
       kind: "private" | "public";
       backupUrl?: string;
       deploymentPath: string;

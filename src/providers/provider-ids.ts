@@ -1,6 +1,7 @@
 /**
- * Quote sources a client may name in `provider` (SPEC builder quote: four values). `service` is Junction's
- * own search over verified direct pools; the aggregators are third-party sources behind one adapter interface.
+ * Quote sources a client may name in `provider` (docs/rules.md, builder quote rule 4: four values). `service`
+ * is Junction's own search over verified direct pools; the aggregators are third-party sources behind one
+ * adapter interface.
  */
 export const PROVIDER_IDS = ["service", "aggregator-a", "aggregator-b", "aggregator-a-direct"] as const;
 export type ProviderId = (typeof PROVIDER_IDS)[number];

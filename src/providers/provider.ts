@@ -16,7 +16,7 @@ export type ProviderQuoteRequest = {
 /**
  * One executable candidate from a provider: the complete transaction it wants sent, the address the input
  * must be approved to, and the output it promises. It carries calldata internally; calldata never reaches
- * a response (SPEC comparison rule 9).
+ * a response (docs/rules.md, comparison rule 9).
  */
 export type ProviderQuote = {
   provider: Exclude<ProviderId, "service">;
@@ -38,12 +38,12 @@ export type ProviderFailure = {
 /**
  * A third-party quote source behind one interface (DESIGN "providers/"). Adapters validate what they return
  * (for the firm quote: the fixed allowance holder, the decoded input/recipient/output bindings and the
- * active settler registry, SPEC comparison rule 2) and report failures by closed reason, never by throwing
- * a remote error body upward.
+ * active settler registry, docs/rules.md, comparison rule 2) and report failures by closed reason, never by
+ * throwing a remote error body upward.
  */
 export interface QuoteProvider {
   readonly id: Exclude<ProviderId, "service">;
-  /** At most this many variants per request (SPEC comparison rule 1). */
+  /** At most this many variants per request (docs/rules.md, comparison rule 1). */
   readonly maxVariants: number;
   quote(request: ProviderQuoteRequest): Promise<ProviderQuote[] | ProviderFailure>;
 }

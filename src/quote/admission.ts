@@ -35,8 +35,8 @@ export type AdmissionOptions = {
 type InFlight = { promise: Promise<unknown>; startedAt: number; released: boolean; abort: AbortController };
 
 /**
- * Per-process admission for expensive quotes (SPEC "Limits"): at most 4 searches at once (else BUSY with
- * Retry-After 2), 60 admissions per minute window (else BUSY with the seconds left in the window),
+ * Per-process admission for expensive quotes (docs/rules.md, limits): at most 4 searches at once (else BUSY
+ * with Retry-After 2), 60 admissions per minute window (else BUSY with the seconds left in the window),
  * identical concurrent requests share one in-flight search instead of starting another, and an admission
  * and its ownership of the in-flight search expire after 60 s so a stuck search cannot hold a slot. Each
  * search runs under the 25 s deadline and is aborted when it passes.

@@ -45,10 +45,10 @@ export type QuoterDeps = {
 const SIMULATION_DEADLINE_S = 600n;
 
 /**
- * The comparison pipeline shared by every surface (SPEC "Comparison behavior"): one pinned block and gas
- * price; verified pools for the pair; the split search; fallback V4 probes only when nothing connects; then
- * every deduplicated candidate's complete calldata simulated at that block from a synthetic caller with
- * exact balance and allowance; ranked simulated-first by assessed output net of gas.
+ * The comparison pipeline shared by every surface (docs/rules.md, comparison rules 1-17): one pinned block
+ * and gas price; verified pools for the pair; the split search; fallback V4 probes only when nothing
+ * connects; then every deduplicated candidate's complete calldata simulated at that block from a synthetic
+ * caller with exact balance and allowance; ranked simulated-first by assessed output net of gas.
  */
 export function createQuoter(deps: QuoterDeps) {
   const { client, index, contracts } = deps;
@@ -85,7 +85,8 @@ export function createQuoter(deps: QuoterDeps) {
     let paths = executablePaths(edges, tokenIn, tokenOut);
     let fallbackProbe: QuoteResult["search"]["fallbackProbe"] = null;
     if (paths.length === 0) {
-      // SPEC comparison rule 11: probe common hook-free V4 keys only when nothing connects, and only once.
+      // docs/rules.md, comparison rule 11: probe common hook-free V4 keys only when nothing connects, and
+      // only once.
       const probed = await probeFallback(tokenIn, tokenOut, block.number);
       fallbackProbe = { keys: probed.keys, found: probed.pools.length };
       const merged = mergeWithinCap(
@@ -276,7 +277,8 @@ export function createQuoter(deps: QuoterDeps) {
         decodeOutput: decodeExecutorOutput,
       }),
     ]);
-    // A simulation on a fixture that did not read back exactly proves nothing (rule 14).
+    // A simulation on a fixture that did not read back exactly proves nothing
+    // (docs/rules.md, comparison rule 14).
     const simulation: Simulation =
       validation === "exact"
         ? simulated
@@ -309,7 +311,7 @@ function quotedHops(path: Path, amountIn: bigint): QuotedHop[] {
   return hops;
 }
 
-/** Candidates with identical calldata are one candidate (SPEC comparison rule 3). */
+/** Candidates with identical calldata are one candidate (docs/rules.md, comparison rule 3). */
 function dedupe(candidates: Candidate[]): Candidate[] {
   const seen = new Set<string>();
   return candidates.filter((candidate) => {

@@ -7,10 +7,10 @@ import { enumeratePaths } from "../routing/paths.ts";
 const REFERENCE_WEI = 10n ** 16n;
 
 /**
- * The one conversion model every candidate is ranked under (SPEC comparison rule 5): gas × the shared gas
- * price, in wei, then into output-token units at the price of the best path of at most two hops from WETH
- * to the output, read from the same pinned-block snapshots. `undefined` when no such path exists: ranking
- * then uses output alone.
+ * The one conversion model every candidate is ranked under (docs/rules.md, comparison rule 5): gas × the
+ * shared gas price, in wei, then into output-token units at the price of the best path of at most two hops
+ * from WETH to the output, read from the same pinned-block snapshots. `undefined` when no such path exists:
+ * ranking then uses output alone.
  */
 export function gasConversion(
   edges: readonly Edge[],

@@ -1,4 +1,4 @@
-/** Limits of the public quote endpoint (SPEC "Limits" and comparison rules 6, 11, 15). */
+/** Limits of the public quote endpoint (docs/rules.md, limits and comparison rules 6, 11, 15). */
 export const QUOTE_LIMITS = {
   /** Expensive requests are answered by 503 QUOTE_TIMEOUT after this long. */
   deadlineMs: 25_000,

@@ -9,7 +9,7 @@ export type QuoteRequest = {
   tokenIn: Address;
   tokenOut: Address;
   amountIn: bigint;
-  /** Restricts the comparison to one source; execution checks stay on (SPEC comparison rule 8). */
+  /** Restricts the comparison to one source; execution checks stay on (docs/rules.md, comparison rule 8). */
   provider?: ProviderId;
   /**
    * Builder quotes: the builder the trade is attributed to (`builderIdOf(code)`) and the builder fee asked
@@ -54,7 +54,10 @@ export type Candidate = {
   amountOut: bigint;
   /** Output before fees. */
   grossAmountOut: bigint;
-  /** Service fee bps and amount; zero on aggregator quotes (their fees are in the price, SPEC rule 2). */
+  /**
+   * Service fee bps and amount; zero on aggregator quotes (their fees are in the price,
+   * docs/rules.md, fee rule 2).
+   */
   feeBps: number;
   fee: bigint;
   builderFee: bigint;
@@ -80,7 +83,10 @@ export type QuoteResult = {
   fees: FeeTerms;
   selected: Assessment;
   comparison: Assessment[];
-  /** What the search looked at: pools loaded, executable paths, and the fallback probe if it ran (rule 11). */
+  /**
+   * What the search looked at: pools loaded, executable paths, and the fallback probe if it ran
+   * (docs/rules.md, comparison rule 11).
+   */
   search: { pools: number; paths: number; fallbackProbe: { keys: number; found: number } | null };
   warnings: string[];
 };

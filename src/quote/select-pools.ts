@@ -6,8 +6,8 @@ import { QUOTE_LIMITS } from "./limits.ts";
 export type PoolSource = { poolsOf: (token: Address) => IndexedPool[] };
 
 /**
- * The routable pools a search over (tokenIn → tokenOut) may use, at most `cap` (SPEC "Limits": 96), in
- * priority order: direct pools; the WETH↔tokenOut pools the gas conversion reads; two-hop connectors; then
+ * The routable pools a search over (tokenIn → tokenOut) may use, at most `cap` (docs/rules.md, limits: 96),
+ * in priority order: direct pools; the WETH↔tokenOut pools the gas conversion reads; two-hop connectors; then
  * three-hop connectors. Intermediate tokens are ranked by how many pools hold them, so the best-connected
  * hubs are kept when the cap bites. Native ETH and WETH count as one asset.
  */

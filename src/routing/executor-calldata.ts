@@ -24,7 +24,7 @@ export type ExecutorSwap = {
   route: ExecutorRoute;
 };
 
-/** An unsigned transaction: the service never signs or submits (SPEC "What the service does"). */
+/** An unsigned transaction: the service never signs or submits (docs/rules.md, service rule 1). */
 export type UnsignedSwapTransaction = { to: Address; data: Hex; value: bigint; chainId: 4663 };
 
 /** Thrown for swap terms the executor would refuse before running the route. */
@@ -36,7 +36,8 @@ const MAX_UINT16 = 65_535;
 
 /**
  * Builds the `Executor.swap` calldata and value for `swap`: `value` equals `amountIn` for native input and
- * is zero otherwise (SPEC partner quote `tx.value`). The route is validated against the swap's terms.
+ * is zero otherwise (docs/rules.md, partner quote rule 7: `tx.value`). The route is validated against the
+ * swap's terms.
  */
 export function buildExecutorSwap(swap: ExecutorSwap): UnsignedSwapTransaction {
   if (swap.tokenIn.toLowerCase() === swap.tokenOut.toLowerCase())

@@ -3,8 +3,8 @@ import type { Path } from "./paths.ts";
 type PoolKind = "v2" | "v3" | "v4";
 
 /**
- * Search-time gas heuristics (SPEC comparison rule 17): receipt-informed estimates used only to score
- * routes during the search; the final ranking uses each candidate's full-transaction `eth_estimateGas`.
+ * Search-time gas heuristics (docs/rules.md, comparison rule 17): receipt-informed estimates used only to
+ * score routes during the search; the final ranking uses each candidate's full-transaction `eth_estimateGas`.
  *
  * Calibrated 2026-11-22 by least squares on 40 executor swap receipts on the devnet (seed 4663, block 240)
  * with `npm run bench -- gas`: RMS error 13.9k gas, mean 4.3%, worst scenario 13.6% (the guesses these

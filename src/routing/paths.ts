@@ -6,7 +6,7 @@ import { assetKey, type Edge } from "./edge.ts";
 /** A sequence of 1 to 3 edges from the input asset to the output asset, visiting no asset or pool twice. */
 export type Path = readonly Edge[];
 
-/** Every simple path of at most `maxHops` edges (SPEC comparison rule 6: up to 3 hops). */
+/** Every simple path of at most `maxHops` edges (docs/rules.md, comparison rule 6: up to 3 hops). */
 export function enumeratePaths(
   edges: readonly Edge[],
   tokenIn: Address,

@@ -17,7 +17,7 @@ export type ExecutorHop =
 /** A branch: `amountIn` of the swap's input token through 1 to 3 hops, ending in its output token. */
 export type ExecutorBranch = { amountIn: bigint; hops: readonly ExecutorHop[] };
 
-/** A route: 1 to 3 branches whose amounts add up to the swap's input (SPEC comparison rule 6). */
+/** A route: 1 to 3 branches whose amounts add up to the swap's input (docs/rules.md, comparison rule 6). */
 export type ExecutorRoute = { branches: readonly ExecutorBranch[] };
 
 /** What the route must agree with: the swap's exact input and its output token. */

@@ -9,7 +9,7 @@ export type RouteBranch = { path: Path; amountIn: bigint; amountOut: bigint; tic
 export type SearchedRoute = {
   branches: RouteBranch[];
   amountOut: bigint;
-  /** Search-time gas estimate (receipt-informed heuristic, SPEC comparison rule 17). */
+  /** Search-time gas estimate (receipt-informed heuristic, docs/rules.md, comparison rule 17). */
   gas: number;
   /** amountOut minus the gas cost in output units (or amountOut alone without a conversion). */
   score: bigint;
@@ -17,16 +17,19 @@ export type SearchedRoute = {
 
 export type SearchOptions = {
   amountIn: bigint;
-  /** Converts gas to output-token units at the shared gas price; undefined: rank by output alone (rule 5). */
+  /**
+   * Converts gas to output-token units at the shared gas price; undefined: rank by output alone
+   * (docs/rules.md, comparison rule 5).
+   */
   gasToOut?: (gas: number) => bigint;
   /** Paths considered for splits, ranked by how well they do alone at 100%, 50% and 33%. */
   splitCandidates?: number;
 };
 
 /**
- * The search of SPEC comparison rule 6: the best single path, then allocations of the input over two or
- * three pool-disjoint paths on a 10% grid, refined at 1% around the best grid point. Returns the best route
- * of each shape found (single, two branches, three branches), best first. No global-best guarantee.
+ * The search (docs/rules.md, comparison rule 6): the best single path, then allocations of the input over two
+ * or three pool-disjoint paths on a 10% grid, refined at 1% around the best grid point. Returns the best
+ * route of each shape found (single, two branches, three branches), best first. No global-best guarantee.
  */
 export function searchRoutes(paths: readonly Path[], options: SearchOptions): SearchedRoute[] {
   const { amountIn } = options;

@@ -117,7 +117,7 @@ export async function startService(
       intervalMs: INDEX_FOLLOW_MS,
       onError: (error) => logger.warn({ err: error }, "pool index sync failed; retrying"),
     });
-    // Activation is picked up from registry events (SPEC "States and transitions"): a workspace whose code
+    // Activation is picked up from registry events (docs/rules.md, state rule 4): a workspace whose code
     // is registered and enabled on chain becomes active without anyone asking.
     activations = followActivations({
       client,

@@ -38,9 +38,9 @@ export type FixtureRequest = {
  * Builds the state a candidate is simulated on: the synthetic caller holds exactly `amountIn` of the input
  * token and has approved exactly `amountIn` to the spender, by overriding the token's own storage (its code
  * is never replaced). Slots are detected once per token and remembered; every fixture is validated at its
- * block (SPEC comparison rule 14): the overridden `balanceOf` and `allowance` must read back exactly, or the
- * candidate is unsupported rather than falsely verified. The read-back runs concurrently with the
- * candidate's simulation (same block, same overrides), so it costs no extra round trip.
+ * block (docs/rules.md, comparison rule 14): the overridden `balanceOf` and `allowance` must read back
+ * exactly, or the candidate is unsupported rather than falsely verified. The read-back runs concurrently with
+ * the candidate's simulation (same block, same overrides), so it costs no extra round trip.
  */
 export function createFixtures(client: Pick<PublicClient, "createAccessList" | "call">) {
   const slots = new Map<string, Promise<TokenSlots>>();

@@ -11,7 +11,9 @@ import {
 import { isTransientRpcError } from "../chain/rpc-errors.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 
-/** The assessment of one candidate transaction at the pinned block (SPEC comparison rules 3, 4, 13). */
+/**
+ * The assessment of one candidate transaction at the pinned block (docs/rules.md, comparison rules 3, 4, 13).
+ */
 export type Simulation =
   | { status: "simulated"; amountOut: bigint; gas: bigint }
   /** It reverted: excluded from selection. `error` names the executor's custom error when it is one. */
@@ -28,7 +30,7 @@ export type SimulationRequest = {
   from: Address;
   stateOverride: StateOverride;
   blockNumber: bigint;
-  /** The one explicit gas price shared by every candidate (rule 12). */
+  /** The one explicit gas price shared by every candidate (docs/rules.md, comparison rule 12). */
   gasPrice: bigint;
   /** Reads the candidate's output from the call's return data. */
   decodeOutput: (data: Hex) => bigint;
@@ -36,8 +38,8 @@ export type SimulationRequest = {
 
 /**
  * Runs a candidate's complete calldata with `eth_call` and, concurrently, `eth_estimateGas` with the same
- * state, block and gas price. Nothing is retried and no limit is lowered (rule 13): a revert is a failure, an RPC that
- * does not answer makes the candidate unverified.
+ * state, block and gas price. Nothing is retried and no limit is lowered (docs/rules.md, comparison rule 13):
+ * a revert is a failure, an RPC that does not answer makes the candidate unverified.
  */
 export async function simulateTransaction(
   client: Pick<PublicClient, "call" | "estimateGas">,

@@ -1,2 +1,4 @@
-/** The direct fee reserved from a transfer's gross input, in bps (SPEC transfer estimate rules). */
+/**
+ * The direct fee reserved from a transfer's gross input, in bps (docs/rules.md, transfer estimate rule 2).
+ */
 export const TRANSFER_ROUTE_FEE_BPS = 20;

@@ -37,7 +37,7 @@ const capabilitiesRoute = createRoute({
   },
 });
 
-/** `GET /api/v2/config` and `GET /api/v2/capabilities` (SPEC "Public routing"). */
+/** `GET /api/v2/config` and `GET /api/v2/capabilities` (docs/rules.md, public rules 2-3). */
 export function registerConfigRoutes(app: OpenAPIHono, deps: ConfigDeps): void {
   app.openapi(configRoute, (c) => {
     const body: z.infer<typeof ConfigResponseSchema> = {

@@ -5,7 +5,10 @@ import type { QuoteResponseSchema } from "../schemas/quote.ts";
 
 type QuoteResponse = z.infer<typeof QuoteResponseSchema>;
 
-/** The domain result as the public response: amounts as decimal strings, no calldata anywhere (rule 9). */
+/**
+ * The domain result as the public response: amounts as decimal strings, no calldata anywhere
+ * (docs/rules.md, comparison rule 9).
+ */
 export function toQuoteResponse(result: QuoteResult): QuoteResponse {
   const { request, selected, block, gasPrice } = result;
   return {

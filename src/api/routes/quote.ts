@@ -37,7 +37,7 @@ const quoteRoute = createRoute({
   },
 });
 
-/** `GET /api/v2/quote` (SPEC "Public routing"). */
+/** `GET /api/v2/quote` (docs/rules.md, public rule 1). */
 export function registerQuoteRoute(app: OpenAPIHono, deps: QuoteRouteDeps): void {
   app.openapi(quoteRoute, async (c) => {
     const query = c.req.valid("query");

@@ -46,8 +46,9 @@ const PlanOutput = z.strictObject({
 });
 
 /**
- * `POST /api/v2/builders/integration` body (SPEC): strict at every level, so an unknown property is a 400
- * naming it. Rules between fields (weights total, repeated tokens) are checked by the planner.
+ * `POST /api/v2/builders/integration` body (docs/rules.md, multi-swap rules 1-2): strict at every level, so
+ * an unknown property is a 400 naming it. Rules between fields (weights total, repeated tokens) are checked
+ * by the planner.
  */
 export const IntegrationBodySchema = z
   .strictObject({
@@ -104,7 +105,7 @@ const PlanLeg = z
       "Every field is always present. Apart from `chainId`, a leg's fields are exactly the query of one `GET /api/v2/builders/quote`. Addresses are lowercase.",
   });
 
-/** SPEC "Multi-swap plan". */
+/** The multi-swap plan (docs/rules.md, multi-swap rule 4). */
 export const MultiSwapPlanSchema = z
   .object({
     chainId: z.literal(4663),

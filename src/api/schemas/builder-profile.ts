@@ -19,7 +19,9 @@ export const BuilderProfileQuerySchema = z
   })
   .openapi("BuilderProfileQuery");
 
-/** SPEC "Builder profile": the registry's state at one verified canonical block. */
+/**
+ * The builder profile (docs/rules.md, profile rule 2): the registry's state at one verified canonical block.
+ */
 export const BuilderProfileSchema = z
   .object({
     builder: z.object({

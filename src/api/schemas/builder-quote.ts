@@ -5,8 +5,9 @@ import { ChainIdParam } from "./chain-id.ts";
 import { Address, AmountInParam, RouteBranch, Uint } from "./quote.ts";
 
 /**
- * `GET /api/v2/builders/quote` query, in the SPEC's order (tokenIn, tokenOut, amountIn, payer, recipient,
- * slippageBps, builderCode, builderFeeBps, provider); strict, so an unknown parameter is a 400 naming it.
+ * `GET /api/v2/builders/quote` query, in the order of docs/rules.md, builder quote rule 4 (tokenIn, tokenOut,
+ * amountIn, payer, recipient, slippageBps, builderCode, builderFeeBps, provider); strict, so an unknown
+ * parameter is a 400 naming it.
  */
 export const BuilderQuoteQuerySchema = z
   .strictObject({

@@ -17,7 +17,10 @@ export const BuilderTokensQuerySchema = z
   })
   .openapi("BuilderTokensQuery");
 
-/** The metadata object of SPEC "Partner token lookup", shared with the partner `/tokens` endpoint. */
+/**
+ * The metadata object of a token record (docs/rules.md, token rule 2), shared with the partner `/tokens`
+ * endpoint.
+ */
 export const TokenMetadataSchema = z
   .object({
     decimals: z.number().int().openapi({ description: "Converts user input to raw base units.", example: 6 }),

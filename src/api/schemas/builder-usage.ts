@@ -8,7 +8,7 @@ export const BuilderUsageQuerySchema = z
 
 const Count = z.number().int();
 
-/** Workspace usage (SPEC: "Its response: not shown"; ours). */
+/** Workspace usage (docs/rules.md, ours: usage). */
 export const BuilderUsageSchema = z
   .object({
     workspace: z.object({

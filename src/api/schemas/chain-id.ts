@@ -3,8 +3,8 @@ import { CHAIN_ID } from "../../chain/chain.ts";
 
 /**
  * Marks a zod issue as "another chain was asked for": the validation hook answers it 400
- * UNSUPPORTED_CHAIN instead of INVALID_REQUEST (docs/rules.md, general rules: the chain is selected
- * automatically on builder endpoints).
+ * UNSUPPORTED_CHAIN instead of INVALID_REQUEST (docs/rules.md, service rule 2: the chain is
+ * selected automatically on builder endpoints).
  */
 export const UNSUPPORTED_CHAIN_ISSUE = "unsupportedChain";
 

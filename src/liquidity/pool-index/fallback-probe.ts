@@ -6,7 +6,7 @@ import type { PoolKey } from "./pool.ts";
 
 /**
  * Common hook-free (fee, tickSpacing) pairs, most used first. With the native-ETH alternative for a WETH
- * leg, a pair probes at most 2 × 14 = 28 keys (SPEC comparison rule 11).
+ * leg, a pair probes at most 2 × 14 = 28 keys (docs/rules.md, comparison rule 11).
  */
 export const COMMON_V4_FEES: readonly [fee: number, tickSpacing: number][] = [
   [3000, 60],
@@ -70,7 +70,7 @@ export async function probeV4Keys(
 
 /**
  * Adds probed pools to the pools a search already has, never dropping an existing one and never exceeding
- * the cap (SPEC comparison rule 11: existing pools are preserved within a cap of 96).
+ * the cap (docs/rules.md, comparison rule 11: existing pools are preserved within a cap of 96).
  */
 export function mergeWithinCap<T extends { ref: string }>(
   existing: readonly T[],

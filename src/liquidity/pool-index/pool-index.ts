@@ -45,13 +45,13 @@ const pairKey = (a: Address, b: Address) =>
   BigInt(a) < BigInt(b) ? `${lower(a)}:${lower(b)}` : `${lower(b)}:${lower(a)}`;
 
 /**
- * The index of verified direct pools (SPEC comparison rule 1): V2 pairs and V3 pools from the canonical
- * factories' creation events, each checked against its CREATE2 address, and V4 pools from the
+ * The index of verified direct pools (docs/rules.md, comparison rule 1): V2 pairs and V3 pools from the
+ * canonical factories' creation events, each checked against its CREATE2 address, and V4 pools from the
  * PoolManager's `Initialize` events, each checked against its key hash, with hooked and dynamic-fee pools
  * kept but excluded. V4 pools seen only through activity (initialized before `fromBlock`) get their key
  * from the PositionManager, or from one exact-id `Initialize` lookup when that key is missing or
- * mismatched (rule 10). It follows the chain tip and rolls back what a reorg removes. Addresses are
- * lowercase throughout.
+ * mismatched (docs/rules.md, comparison rule 10). It follows the chain tip and rolls back what a reorg
+ * removes. Addresses are lowercase throughout.
  */
 export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
   const { client, contracts } = options;
@@ -157,7 +157,10 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
     }
   };
 
-  /** Keys for V4 ids known only from activity: PositionManager first, then rule 10's one exact lookup each. */
+  /**
+   * Keys for V4 ids known only from activity: PositionManager first, then one exact lookup each
+   * (docs/rules.md, comparison rule 10).
+   */
   const resolveActivity = async (ids: Hex[], tip: Tip) => {
     if (ids.length === 0) return;
     const keys = await positionManagerKeys(client, contracts.v4PositionManager, ids, tip.number);

@@ -22,7 +22,10 @@ export type V4Pool = Base & {
   poolId: Hex;
   key: PoolKey;
   tickSpacing: number;
-  /** Why routing must not use it (hooks or a dynamic fee, SPEC comparison rule 10); absent when routable. */
+  /**
+   * Why routing must not use it (hooks or a dynamic fee, docs/rules.md, comparison rule 10); absent when
+   * routable.
+   */
   excluded?: "hooks" | "dynamic-fee";
 };
 export type IndexedPool = V2Pool | V3Pool | V4Pool;

@@ -9,7 +9,8 @@ import type { PoolKey } from "./pool.ts";
 /**
  * The keys the PositionManager recorded for pool ids (`poolKeys(bytes25)`), at one block in one call.
  * A key is `undefined` when missing (never minted through the PositionManager) or when it does not hash to
- * the id (a truncated-id collision): both are the "missing or mismatched" case of SPEC comparison rule 10.
+ * the id (a truncated-id collision): both are the "missing or mismatched" case of
+ * docs/rules.md, comparison rule 10.
  */
 export async function positionManagerKeys(
   client: Pick<PublicClient, "multicall">,
@@ -40,7 +41,7 @@ export type KeyRecovery =
   | { status: "not-found" | "hash-mismatch" | "not-initialized" };
 
 /**
- * SPEC comparison rule 10: recovers the immutable key of an already-discovered V4 pool from its
+ * docs/rules.md, comparison rule 10: recovers the immutable key of an already-discovered V4 pool from its
  * `Initialize` event with exactly one log lookup filtered by the pool id, then requires the key to hash to
  * the id and the PoolManager's current state (at `blockNumber`) to show the pool initialized. Whether the
  * recovered key is routable (no hooks, static fee) is the caller's check, as for any key.

@@ -51,11 +51,11 @@ type Job = { plan: () => PendingRead[]; result: () => PoolLoad };
  * ticks), round 2 the bitmap words around each price, round 3 the initialized ticks those words reveal.
  * Each round's view calls go in multicalls sized to the request and response limits and its V4 slots in
  * `extsload` calls, all sent together. Pools are answered in input order; one unreadable pool fails alone
- * (`unreadable`, `notInitialized`, or `unsupported` for hooked and dynamic-fee V4 pools, SPEC comparison
- * rule 10), while a request the node did not execute rejects the whole load.
+ * (`unreadable`, `notInitialized`, or `unsupported` for hooked and dynamic-fee V4 pools,
+ * docs/rules.md, comparison rule 10), while a request the node did not execute rejects the whole load.
  *
  * Hints only decide what is read speculatively: every value still comes from `blockNumber`, so no price
- * or state is reused across blocks (SPEC comparison rule 14).
+ * or state is reused across blocks (docs/rules.md, comparison rule 14).
  */
 export async function loadPoolStates(
   client: Pick<PublicClient, "multicall" | "readContract">,

@@ -32,8 +32,8 @@ export function v4PoolId(key: PoolKey): Hex {
 }
 
 /**
- * Why routing must not use a pool (SPEC comparison rule 10: hooks and dynamic fees stay excluded), or
- * undefined for a hook-free, static-fee pool our math prices exactly. A dynamic fee always comes with a
+ * Why routing must not use a pool (docs/rules.md, comparison rule 10: hooks and dynamic fees stay excluded),
+ * or undefined for a hook-free, static-fee pool our math prices exactly. A dynamic fee always comes with a
  * hook; the more specific reason is named.
  */
 export function v4Exclusion(key: PoolKey): "hooks" | "dynamic-fee" | undefined {

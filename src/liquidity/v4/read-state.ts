@@ -9,7 +9,7 @@ export type V4PoolRef = {
   key: { currency0: Address; currency1: Address; fee: number; tickSpacing: number; hooks: Address };
 };
 
-/** Whether our math prices this pool: no hook and a static fee (SPEC comparison rule 10). */
+/** Whether our math prices this pool: no hook and a static fee (docs/rules.md, comparison rule 10). */
 export function isHookFreeStaticFee(pool: V4PoolRef): boolean {
   return v4Exclusion(pool.key) === undefined;
 }

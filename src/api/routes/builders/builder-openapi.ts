@@ -15,7 +15,7 @@ export function registerBuilderSecurity(app: OpenAPIHono): void {
 }
 
 /**
- * The error responses every builder endpoint shares (SPEC "Errors", builder status table), with one body
+ * The error responses every builder endpoint shares (docs/rules.md, errors: builder), with one body
  * shape: `{ "error": { "code", "message", "issues"? } }`. Routes add their own 404/409/503 entries.
  */
 export const BUILDER_ERROR_RESPONSES = {

@@ -10,13 +10,16 @@ import { errorResponse } from "../../schemas/error.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
-/** Page limits; the service always uses SPEC's 1000 blocks and 1000 events, tests pass smaller ones. */
+/**
+ * Page limits; the service always uses the 1000 blocks and 1000 events of docs/rules.md, history rule 2;
+ * tests pass smaller ones.
+ */
 export type HistoryRouteOptions = { limits?: { blocks: number; events: number } };
 
 /**
  * `GET /api/v2/builders/history` (scope `receipts`, drawing on the receipts quota): a builder's finalized
- * settlement history read from the collector's events, one pinned finalized snapshot per pagination (SPEC
- * history rules 1-6).
+ * settlement history read from the collector's events, one pinned finalized snapshot per pagination
+ * (docs/rules.md, history rules 1-6).
  */
 export function registerHistoryRoute(
   app: OpenAPIHono,

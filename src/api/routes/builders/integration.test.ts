@@ -5,10 +5,10 @@ import { IntegrationBodySchema } from "../../schemas/builder-integration.ts";
 import { integrationBodyError, ZAP_ACTIONS } from "./integration.ts";
 
 /**
- * The body rules of `POST /api/v2/builders/integration` (SPEC request table and "Limits"), as the route
- * applies them: the schema, then the route's mapping of a failure to its 400. Rules between fields (weights
- * total, repeated tokens) live in the planner and are tested in src/builders/multi-plan.test.ts; the whole
- * route runs in integration.devnet.test.ts.
+ * The body rules of `POST /api/v2/builders/integration` (docs/rules.md, multi-swap rules 1-2 and limits), as
+ * the route applies them: the schema, then the route's mapping of a failure to its 400. Rules between fields
+ * (weights total, repeated tokens) live in the planner and are tested in src/builders/multi-plan.test.ts; the
+ * whole route runs in integration.devnet.test.ts.
  */
 const T = (n: number) => `0x${n.toString(16).padStart(40, "0")}`;
 const PAYER = `0x${"11".repeat(20)}`;

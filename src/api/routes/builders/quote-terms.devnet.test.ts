@@ -36,7 +36,7 @@ const quote = async (query: Record<string, string>, apiKey = key) => {
 };
 
 describe("builder quote terms", () => {
-  it("validates the query in the SPEC's order and refuses unknown parameters", async () => {
+  it("validates the query (docs/rules.md, builder quote rule 4) and refuses unknown parameters", async () => {
     const base = {
       tokenIn: devnet.manifest.contracts.weth9,
       tokenOut: token("USDC"),

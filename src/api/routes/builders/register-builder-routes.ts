@@ -11,7 +11,7 @@ import { registerSwapRoutes } from "./swaps.ts";
 import { registerTokensRoute } from "./tokens.ts";
 import { registerUsageRoute } from "./usage.ts";
 
-/** Mounts the builder API (`/api/v2/builders/*`, SPEC "Builder API") on the {base_url} app. */
+/** Mounts the builder API (`/api/v2/builders/*`, docs/rules.md, surfaces) on the {base_url} app. */
 export function registerBuilderRoutes(app: OpenAPIHono, deps: BuilderApiDeps): void {
   registerBuilderSecurity(app);
   registerBuilderQuoteRoute(app, deps);

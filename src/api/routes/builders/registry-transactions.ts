@@ -14,10 +14,11 @@ import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
 /**
- * `POST /api/v2/builders/registry-transactions` (scope `swap`; SPEC: path "not shown"): an unsigned
- * BuilderRegistry transaction for the builder's wallet (register, set recipient, set fee, transfer and
- * accept ownership), simulated from the signer first. The first activation of a workspace is started by the
- * operator (`junction workspace activate`), since `swap` keys exist only once the ID is active.
+ * `POST /api/v2/builders/registry-transactions` (scope `swap`; docs/rules.md, ours: registry transactions):
+ * an unsigned BuilderRegistry transaction for the builder's wallet (register, set recipient, set fee,
+ * transfer and accept ownership), simulated from the signer first. The first activation of a workspace is
+ * started by the operator (`junction workspace activate`), since `swap` keys exist only once the ID is
+ * active.
  */
 export function registerRegistryTransactionRoute(app: OpenAPIHono, deps: BuilderApiDeps): void {
   const route = createRoute({

@@ -13,9 +13,9 @@ import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
 /**
- * Swap preparation (scope `swap`; SPEC: paths "not shown"): `POST /api/v2/builders/swaps` turns a builder
- * quote into its unsigned, simulated executor transaction; `GET /api/v2/builders/swaps/{idempotencyKey}`
- * reads a preparation's saved status.
+ * Swap preparation (scope `swap`; docs/rules.md, ours: swap preparation): `POST /api/v2/builders/swaps` turns
+ * a builder quote into its unsigned, simulated executor transaction;
+ * `GET /api/v2/builders/swaps/{idempotencyKey}` reads a preparation's saved status.
  */
 export function registerSwapRoutes(app: OpenAPIHono, deps: BuilderApiDeps): void {
   const prepare = createRoute({
