@@ -1,5 +1,5 @@
 import { type Address, getAddress, type Hex, isAddress, isHex } from "viem";
-import { QUOTE_LIMITS } from "../quote/limits.ts";
+import { SEARCH_LIMITS } from "./limits.ts";
 
 /**
  * The executor's route encoding, version 1 (`contracts/ROUTE_ENCODING.md`, read on chain by
@@ -106,18 +106,18 @@ export function decodeRoute(encoded: Hex, terms?: RouteTerms): ExecutorRoute {
 /** The executor's structural rules (RouteCodec.validate), with messages that name the offending part. */
 function checkRoute(route: ExecutorRoute, terms: RouteTerms | undefined): void {
   const { branches } = route;
-  if (branches.length < 1 || branches.length > QUOTE_LIMITS.maxSplitBranches)
+  if (branches.length < 1 || branches.length > SEARCH_LIMITS.maxSplitBranches)
     throw new RouteEncodingError(
-      `a route has 1 to ${QUOTE_LIMITS.maxSplitBranches} branches, not ${branches.length}`,
+      `a route has 1 to ${SEARCH_LIMITS.maxSplitBranches} branches, not ${branches.length}`,
     );
   let sum = 0n;
   branches.forEach((branch, b) => {
     if (branch.amountIn <= 0n || branch.amountIn > MAX_UINT128)
       throw new RouteEncodingError(`branch ${b}: amountIn must be between 1 and 2^128 - 1`);
     sum += branch.amountIn;
-    if (branch.hops.length < 1 || branch.hops.length > QUOTE_LIMITS.maxHops)
+    if (branch.hops.length < 1 || branch.hops.length > SEARCH_LIMITS.maxHops)
       throw new RouteEncodingError(
-        `branch ${b}: a branch has 1 to ${QUOTE_LIMITS.maxHops} hops, not ${branch.hops.length}`,
+        `branch ${b}: a branch has 1 to ${SEARCH_LIMITS.maxHops} hops, not ${branch.hops.length}`,
       );
     for (const [h, hop] of branch.hops.entries()) checkHop(hop, `branch ${b} hop ${h}`);
     const last = branch.hops[branch.hops.length - 1]!;
