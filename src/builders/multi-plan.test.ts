@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
+import { CHAIN_ID } from "../chain/chain.ts";
 import { BUILDER_LIMITS } from "./limits.ts";
 import {
   ALLOCATION,
@@ -181,13 +182,13 @@ describe("toMultiSwapPlan", () => {
       slippageBps: 50,
     });
     expect(plan).toEqual({
-      chainId: 4663,
+      chainId: CHAIN_ID,
       execution: "sequential",
       atomic: false,
       payer: E,
       recipient: F,
       legs: swaps.map((swap) => ({
-        chainId: 4663,
+        chainId: CHAIN_ID,
         payer: E,
         recipient: F,
         ...swap,

@@ -1,4 +1,5 @@
 import type { Address } from "viem";
+import { CHAIN_ID } from "../chain/chain.ts";
 import { BUILDER_LIMITS } from "./limits.ts";
 
 /** The amounts side of a multi-swap request, already shape-checked at the edge (ranges, patterns, counts). */
@@ -21,7 +22,7 @@ export type LegTerms = {
 
 /** One leg: exactly the terms of one builder quote, every field present. */
 export type PlanLeg = {
-  chainId: 4663;
+  chainId: typeof CHAIN_ID;
   payer: Address;
   recipient: Address;
   tokenIn: Address;
@@ -34,7 +35,7 @@ export type PlanLeg = {
 
 /** SPEC "Multi-swap plan". */
 export type MultiSwapPlan = {
-  chainId: 4663;
+  chainId: typeof CHAIN_ID;
   execution: "sequential";
   atomic: false;
   payer: Address;
@@ -115,7 +116,7 @@ export function allocateMultiSwap(terms: AllocationTerms): Allocation[] {
 export function toMultiSwapPlan(swaps: readonly Allocation[], terms: LegTerms): MultiSwapPlan {
   const legs = swaps.map(
     (swap): PlanLeg => ({
-      chainId: 4663,
+      chainId: CHAIN_ID,
       payer: terms.payer,
       recipient: terms.recipient,
       ...swap,
@@ -125,7 +126,7 @@ export function toMultiSwapPlan(swaps: readonly Allocation[], terms: LegTerms): 
     }),
   );
   return {
-    chainId: 4663,
+    chainId: CHAIN_ID,
     execution: "sequential",
     atomic: false,
     payer: terms.payer,

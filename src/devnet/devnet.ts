@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { createTestClient, type Hex, http, publicActions, toHex, zeroAddress } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
+import { CHAIN_ID } from "../chain/chain.ts";
 import { officialBytecode } from "../contracts/official.ts";
 import { type Anvil, AnvilStartError, startAnvil } from "./anvil.ts";
 import { deployJunction } from "./deploy-junction.ts";
@@ -94,7 +95,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const warm = reason === "";
 
   progress(
-    `starting anvil (chain id 4663${options.blockTime ? `, a block every ${options.blockTime}s` : ""}${warm ? ", restoring saved state" : ""})`,
+    `starting anvil (chain id ${CHAIN_ID}${options.blockTime ? `, a block every ${options.blockTime}s` : ""}${warm ? ", restoring saved state" : ""})`,
   );
   let anvil: Anvil;
   try {
@@ -283,7 +284,7 @@ async function seed_(
     format: 1,
     fingerprint,
     seed,
-    chainId: 4663,
+    chainId: CHAIN_ID,
     rpcUrl,
     deploymentBlock: deploymentBlock.toString(),
     deploymentBlockHash: block.hash,

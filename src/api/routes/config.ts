@@ -1,6 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { BUILDER_LIMITS } from "../../builders/limits.ts";
+import { CHAIN_ID } from "../../chain/chain.ts";
 import { BACKUP_RPC_DELAY_MS } from "../../chain/create-chain-client.ts";
 import { CAPABILITIES } from "../../config/capabilities.ts";
 import type { Contracts } from "../../config/deployment.ts";
@@ -63,7 +64,7 @@ const capabilitiesRoute = createRoute({
 export function registerConfigRoutes(app: OpenAPIHono, deps: ConfigDeps): void {
   app.openapi(configRoute, (c) => {
     const body: z.infer<typeof ConfigResponseSchema> = {
-      chainId: 4663,
+      chainId: CHAIN_ID,
       apiVersion: "2.15.0",
       nativeToken: { address: "0x0000000000000000000000000000000000000000", symbol: "ETH", decimals: 18 },
       contracts: deps.contracts,

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { BUILDER_CODE_PATTERN } from "../../builders/builder-code.ts";
 import { BUILDER_LIMITS, BUILDER_QUOTE_TIMES } from "../../builders/limits.ts";
 import { ALLOCATION, PARTIAL_COMPLETION } from "../../builders/multi-plan.ts";
+import { CHAIN_ID } from "../../chain/chain.ts";
 
 const MAX_UINT256 = 2n ** 256n - 1n;
 /** Used when `input.slippageBps` is omitted: the builder quote's own default, so a leg means the same either way. */
@@ -89,7 +90,7 @@ export const IntegrationBodySchema = z
 
 const PlanLeg = z
   .object({
-    chainId: z.literal(4663),
+    chainId: z.literal(CHAIN_ID),
     payer: Address,
     recipient: Address,
     tokenIn: Address,
@@ -107,7 +108,7 @@ const PlanLeg = z
 /** SPEC "Multi-swap plan". */
 export const MultiSwapPlanSchema = z
   .object({
-    chainId: z.literal(4663),
+    chainId: z.literal(CHAIN_ID),
     execution: z.literal("sequential"),
     atomic: z.literal(false).openapi({ description: "Legs are separate transactions." }),
     payer: Address,

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CHAIN_ID } from "../../chain/chain.ts";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 import { BuilderCodeParam, Hash32, intParam } from "./builder-params.ts";
 import { Address, AmountInParam, RouteBranch, Uint } from "./quote.ts";
@@ -43,7 +44,7 @@ export const BuilderQuoteResponseSchema = z
         "Identifies the quote for swap preparation and receipts; carried on chain into the settlement.",
     }),
     builderCode: z.string(),
-    chainId: z.literal(4663),
+    chainId: z.literal(CHAIN_ID),
     payer: Address,
     recipient: Address,
     tokenIn: Address,

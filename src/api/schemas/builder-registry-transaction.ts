@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CHAIN_ID } from "../../chain/chain.ts";
 import { BuilderCodeParam, Hash32 } from "./builder-params.ts";
 import { Address } from "./quote.ts";
 
@@ -43,7 +44,7 @@ export const RegistryTransactionResponseSchema = z
         to: Address.openapi({ description: "The BuilderRegistry." }),
         data: z.string(),
         value: z.literal("0"),
-        chainId: z.literal(4663),
+        chainId: z.literal(CHAIN_ID),
       })
       .openapi({ description: "Unsigned; simulated from `from` at the latest block before it is returned." }),
     simulatedAt: z.string().openapi({ description: "The block number the transaction was simulated at." }),

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CHAIN_ID } from "../../chain/chain.ts";
 import { Hash32 } from "./builder-params.ts";
 import { Address, Uint } from "./quote.ts";
 
@@ -28,7 +29,7 @@ export const PreparedSwapSchema = z
         to: Address.openapi({ description: "The executor." }),
         data: z.string().openapi({ description: "Calldata, sent as returned." }),
         value: Uint.openapi({ description: "Wei; equals amountIn for native ETH input, otherwise 0." }),
-        chainId: z.literal(4663),
+        chainId: z.literal(CHAIN_ID),
         gas: Uint.openapi({ description: "Gas limit: the simulated estimate plus a 25% margin." }),
       })
       .openapi({

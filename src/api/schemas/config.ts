@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CHAIN_ID } from "../../chain/chain.ts";
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const Hash32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
@@ -20,7 +21,7 @@ export const CapabilitiesSchema = z
 
 export const ConfigResponseSchema = z
   .object({
-    chainId: z.literal(4663),
+    chainId: z.literal(CHAIN_ID),
     apiVersion: z.literal("2.15.0").openapi({ description: "Version of the interface description." }),
     nativeToken: z.object({
       address: Address.openapi({ description: "The zero address denotes native ETH." }),

@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { CHAIN_ID } from "../../chain/chain.ts";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 
 export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
@@ -16,7 +17,7 @@ export const QuoteQuerySchema = z
     chainId: z
       .string()
       .regex(/^[0-9]+$/, "must be an integer")
-      .openapi({ example: "4663", description: "Must be 4663." }),
+      .openapi({ example: String(CHAIN_ID), description: "Must be 4663." }),
     tokenIn: Address.openapi({ description: "Input token; the zero address is native ETH." }),
     tokenOut: Address.openapi({ description: "Output token; the zero address is native ETH." }),
     amountIn: AmountInParam,
@@ -90,7 +91,7 @@ const ComparisonEntry = z
 
 export const QuoteResponseSchema = z
   .object({
-    chainId: z.literal(4663),
+    chainId: z.literal(CHAIN_ID),
     tokenIn: Address,
     tokenOut: Address,
     amountIn: Uint,

@@ -6,6 +6,7 @@ import {
   registryTransaction,
   simulateRegistryTransaction,
 } from "../../../builders/registry-transactions.ts";
+import { CHAIN_ID } from "../../../chain/chain.ts";
 import { builderAccess } from "../../builder-access.ts";
 import { ApiError } from "../../errors.ts";
 import {
@@ -81,7 +82,7 @@ export function registerRegistryTransactionRoute(app: OpenAPIHono, deps: Builder
           to: tx.to.toLowerCase() as Address,
           data: tx.data,
           value: "0" as const,
-          chainId: 4663 as const,
+          chainId: CHAIN_ID,
         },
         simulatedAt: block.toString(),
       },
