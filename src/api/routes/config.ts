@@ -12,6 +12,7 @@ import { FEE_DISCLOSURE, MAX_SERVICE_FEE_BPS } from "../../quote/fee-disclosure.
 import { QUOTE_LIMITS } from "../../quote/limits.ts";
 import { SEARCH_LIMITS } from "../../routing/limits.ts";
 import { TRANSFER_ROUTE_FEE_BPS } from "../../transfers/fees.ts";
+import { API_VERSION } from "../api-version.ts";
 import { CapabilitiesSchema, ConfigResponseSchema } from "../schemas/config.ts";
 
 export type ConfigDeps = { contracts: Contracts; providers: () => ProviderStatus[] };
@@ -65,7 +66,7 @@ export function registerConfigRoutes(app: OpenAPIHono, deps: ConfigDeps): void {
   app.openapi(configRoute, (c) => {
     const body: z.infer<typeof ConfigResponseSchema> = {
       chainId: CHAIN_ID,
-      apiVersion: "2.15.0",
+      apiVersion: API_VERSION,
       nativeToken: { address: "0x0000000000000000000000000000000000000000", symbol: "ETH", decimals: 18 },
       contracts: deps.contracts,
       providers: deps.providers(),

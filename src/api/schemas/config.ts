@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CHAIN_ID } from "../../chain/chain.ts";
+import { API_VERSION } from "../api-version.ts";
 
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const Hash32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
@@ -22,7 +23,7 @@ export const CapabilitiesSchema = z
 export const ConfigResponseSchema = z
   .object({
     chainId: z.literal(CHAIN_ID),
-    apiVersion: z.literal("2.15.0").openapi({ description: "Version of the interface description." }),
+    apiVersion: z.literal(API_VERSION).openapi({ description: "Version of the interface description." }),
     nativeToken: z.object({
       address: Address.openapi({ description: "The zero address denotes native ETH." }),
       symbol: z.literal("ETH"),
