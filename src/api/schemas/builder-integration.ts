@@ -1,10 +1,10 @@
 import { z } from "@hono/zod-openapi";
+import { maxUint256 } from "viem";
 import { BUILDER_CODE_PATTERN } from "../../builders/builder-code.ts";
 import { BUILDER_LIMITS, BUILDER_QUOTE_TIMES } from "../../builders/limits.ts";
 import { ALLOCATION, PARTIAL_COMPLETION } from "../../builders/multi-plan.ts";
 import { CHAIN_ID } from "../../chain/chain.ts";
 
-const MAX_UINT256 = 2n ** 256n - 1n;
 /** Used when `input.slippageBps` is omitted: the builder quote's own default, so a leg means the same either way. */
 export const DEFAULT_SLIPPAGE_BPS = BUILDER_QUOTE_TIMES.defaultSlippageBps;
 
@@ -23,7 +23,7 @@ const Amount = z
   .regex(/^[0-9]+$/, "must be a decimal integer string")
   .refine(
     // Zod runs every check: guard against the pattern having failed.
-    (value) => !/^[0-9]+$/.test(value) || (BigInt(value) > 0n && BigInt(value) <= MAX_UINT256),
+    (value) => !/^[0-9]+$/.test(value) || (BigInt(value) > 0n && BigInt(value) <= maxUint256),
     "must be between 1 and 2^256 - 1",
   )
   .openapi({ description: "Raw base units.", example: "1000000000" });

@@ -1,4 +1,12 @@
-import { type Address, type Hex, hexToBigInt, numberToHex, type PublicClient, zeroAddress } from "viem";
+import {
+  type Address,
+  type Hex,
+  hexToBigInt,
+  maxUint160,
+  numberToHex,
+  type PublicClient,
+  zeroAddress,
+} from "viem";
 import { poolManagerAbi } from "../../contracts/abis/PoolManager.ts";
 import { v4PoolId, v4PoolStateSlot } from "../v4/pool-key.ts";
 import type { PoolKey } from "./pool.ts";
@@ -64,9 +72,8 @@ export async function probeV4Keys(
     args: [ids.map((id) => numberToHex(v4PoolStateSlot(id), { size: 32 }))],
     blockNumber,
   })) as readonly Hex[];
-  const sqrtPriceMask = (1n << 160n) - 1n;
   return keys.flatMap((key, index) =>
-    (hexToBigInt(words[index]!) & sqrtPriceMask) === 0n ? [] : [{ key, poolId: ids[index]! }],
+    (hexToBigInt(words[index]!) & maxUint160) === 0n ? [] : [{ key, poolId: ids[index]! }],
   );
 }
 
