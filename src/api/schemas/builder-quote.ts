@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { CHAIN_ID } from "../../chain/chain.ts";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
-import { BuilderCodeParam, Hash32, intParam } from "./builder-params.ts";
-import { Address, AmountInParam, RouteBranch, Uint } from "./quote.ts";
+import { intParam } from "./builder-params.ts";
+import { Address, BuilderCode, Hash32, Uint } from "./common-patterns.ts";
+import { AmountInParam, RouteBranch } from "./quote.ts";
 
 /**
  * `GET /api/v2/builders/quote` query, in the SPEC's order (tokenIn, tokenOut, amountIn, payer, recipient,
@@ -22,7 +23,7 @@ export const BuilderQuoteQuerySchema = z
     slippageBps: intParam(1, 500)
       .optional()
       .openapi({ description: "1 to 500; default 50. minimumAmountOut = amountOut × (1 − slippage)." }),
-    builderCode: BuilderCodeParam.optional().openapi({
+    builderCode: BuilderCode.optional().openapi({
       description:
         "Public, case-sensitive attribution code; may differ from the key's workspace; default: the workspace's code.",
     }),
@@ -43,7 +44,7 @@ export const BuilderQuoteResponseSchema = z
       description:
         "Identifies the quote for swap preparation and receipts; carried on chain into the settlement.",
     }),
-    builderCode: z.string(),
+    builderCode: BuilderCode,
     chainId: z.literal(CHAIN_ID),
     payer: Address,
     recipient: Address,

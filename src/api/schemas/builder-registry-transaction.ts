@@ -1,12 +1,11 @@
 import { z } from "@hono/zod-openapi";
 import { CHAIN_ID } from "../../chain/chain.ts";
-import { BuilderCodeParam, Hash32 } from "./builder-params.ts";
-import { Address } from "./quote.ts";
+import { Address, BuilderCode, Hash32 } from "./common-patterns.ts";
 
 const From = Address.openapi({
   description: "The wallet that will sign: the builder's owner (the pending owner for accept-ownership).",
 });
-const Code = BuilderCodeParam.optional().openapi({ description: "Default: the key's workspace code." });
+const Code = BuilderCode.optional().openapi({ description: "Default: the key's workspace code." });
 const FeeBps = z.number().int().min(0).max(50);
 
 /** One registry change; strict objects, discriminated by `action`. */
@@ -36,7 +35,7 @@ export const RegistryTransactionRequestSchema = z
 export const RegistryTransactionResponseSchema = z
   .object({
     action: z.enum(["register", "set-recipient", "set-fee", "transfer-ownership", "accept-ownership"]),
-    code: z.string(),
+    code: BuilderCode,
     builderId: Hash32,
     tx: z
       .object({

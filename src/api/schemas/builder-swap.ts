@@ -1,7 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CHAIN_ID } from "../../chain/chain.ts";
-import { Hash32 } from "./builder-params.ts";
-import { Address, Uint } from "./quote.ts";
+import { Address, Hash32, Uint } from "./common-patterns.ts";
 
 export const IdempotencyKeyHeader = z
   .string()

@@ -1,9 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { CHAIN_ID } from "../../chain/chain.ts";
 import { API_VERSION } from "../api-version.ts";
-
-const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const Hash32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+import { Address, Hash32 } from "./common-patterns.ts";
 
 export const CapabilitiesSchema = z
   .object({
