@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { BUILDER_LIMITS } from "../../builders/limits.ts";
 import { CHAIN_ID } from "../../chain/chain.ts";
 import { Address, BuilderCode, Hash32 } from "./common-patterns.ts";
 
@@ -6,7 +7,7 @@ const From = Address.openapi({
   description: "The wallet that will sign: the builder's owner (the pending owner for accept-ownership).",
 });
 const Code = BuilderCode.optional().openapi({ description: "Default: the key's workspace code." });
-const FeeBps = z.number().int().min(0).max(50);
+const FeeBps = z.number().int().min(BUILDER_LIMITS.builderFeeBps.min).max(BUILDER_LIMITS.builderFeeBps.max);
 
 /** One registry change; strict objects, discriminated by `action`. */
 export const RegistryTransactionRequestSchema = z
