@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 
 /**
  * Layers point down (STYLE 2, DESIGN "Layout" and "The shape of the system"): a module under src/ imports
- * only from folders of a lower rank than its own. Top first:
+ * from its own folder and from folders ranked below it (later in this list), never from its rank or above.
+ * Top first:
  */
 const LAYERS: readonly (readonly string[])[] = [
   // The `junction` command.
@@ -23,7 +24,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["routing", "simulation", "providers", "auth"],
   // Pools and their exact math; SQL.
   ["liquidity", "store"],
-  // Settings, the deployment file and the capability flags.
+  // Settings, the deployment file and the capability flags (the deployment file names the chain id).
   ["config"],
   // The chain (its id, clients, transports) and the contracts' ABIs and artifacts.
   ["chain", "contracts"],
@@ -49,19 +50,22 @@ function folderOf(path: string): string | undefined {
   return parts.length > 1 && parts[0] !== ".." ? parts[0] : undefined;
 }
 
-/** Every relative import, re-export and dynamic import of the non-test modules (test files import anything). */
-const imports = sourceFiles(SRC).flatMap((file) =>
-  ts
-    .preProcessFile(readFileSync(file, "utf8"), true, true)
-    .importedFiles.map((ref) => ref.fileName)
-    .filter((specifier) => specifier.startsWith("."))
-    .map((specifier) => ({
-      file: relative(SRC, file),
-      specifier,
-      from: folderOf(file),
-      to: folderOf(resolve(dirname(file), specifier)),
-    })),
+/** Every import, re-export and dynamic import of the non-test modules (test files import anything). */
+const allImports = sourceFiles(SRC).flatMap((file) =>
+  ts.preProcessFile(readFileSync(file, "utf8"), true, true).importedFiles.map((ref) => ({
+    file: relative(SRC, file),
+    specifier: ref.fileName,
+    from: folderOf(file),
+  })),
 );
+/** The imports of modules under src/, with the folder each one reaches. */
+const imports = allImports
+  .filter(({ specifier }) => specifier.startsWith("."))
+  .map((entry) => ({ ...entry, to: folderOf(resolve(SRC, dirname(entry.file), entry.specifier)) }));
+
+/** The HTTP framework stays at the edge: only these folders may import it (DESIGN "The shape of the system"). */
+const HTTP_FOLDERS = new Set(["api", "service"]);
+const isHttpFramework = (specifier: string) => /^(hono($|\/)|@hono\/|@scalar\/hono-)/.test(specifier);
 
 describe("layers", () => {
   it("ranks every folder under src/ exactly once", () => {
@@ -86,6 +90,14 @@ describe("layers", () => {
       .filter(({ from, to }) => rank.get(to!)! <= rank.get(from!)! && !allowed.has(`${from} -> ${to}`))
       .map(({ file, specifier, from, to }) => `${file} imports ${specifier} (${from} may not import ${to})`);
     expect(upward).toEqual([]);
+  });
+
+  it("keeps the HTTP framework out of the domain: only api/ and service/ import it", () => {
+    const outside = allImports
+      .filter(({ from, specifier }) => isHttpFramework(specifier) && !HTTP_FOLDERS.has(from ?? ""))
+      .map(({ file, specifier }) => `${file} imports ${specifier}`);
+    expect(outside).toEqual([]);
+    expect(allImports.some(({ specifier }) => isHttpFramework(specifier))).toBe(true);
   });
 
   it("lists only sideways imports between folders of one rank that exist", () => {
