@@ -4,6 +4,7 @@ import { gunzipSync } from "node:zlib";
 import { createTestClient, type Hex, http, publicActions, toHex, zeroAddress } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { CHAIN_ID } from "../chain/chain.ts";
+import { DEFAULT_DEVNET_SEED } from "../config/config.ts";
 import { officialBytecode } from "../contracts/official.ts";
 import { type Anvil, AnvilStartError, startAnvil } from "./anvil.ts";
 import { deployJunction } from "./deploy-junction.ts";
@@ -53,8 +54,6 @@ export type Devnet = {
   stop: () => Promise<void>;
 };
 
-export const DEFAULT_SEED = 4663;
-
 /** The service's devnet: configured seed, port and block time, state persisted across restarts. */
 export function configuredDevnet(
   chain: { seed: number; port: number; blockTime: number },
@@ -78,7 +77,7 @@ export function configuredDevnet(
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const started = performance.now();
   const progress = options.progress ?? (() => {});
-  const seed = options.seed ?? DEFAULT_SEED;
+  const seed = options.seed ?? DEFAULT_DEVNET_SEED;
   const dir = join(options.dataDir, "devnet");
   const manifestPath = join(dir, "manifest.json");
   const statePath = join(dir, "state.json");
