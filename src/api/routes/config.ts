@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { zeroAddress } from "viem";
 import { BUILDER_LIMITS } from "../../builders/limits.ts";
 import { CHAIN_ID } from "../../chain/chain.ts";
 import { BACKUP_RPC_DELAY_MS } from "../../chain/create-chain-client.ts";
@@ -67,7 +68,7 @@ export function registerConfigRoutes(app: OpenAPIHono, deps: ConfigDeps): void {
     const body: z.infer<typeof ConfigResponseSchema> = {
       chainId: CHAIN_ID,
       apiVersion: API_VERSION,
-      nativeToken: { address: "0x0000000000000000000000000000000000000000", symbol: "ETH", decimals: 18 },
+      nativeToken: { address: zeroAddress, symbol: "ETH", decimals: 18 },
       contracts: deps.contracts,
       providers: deps.providers(),
       fees: {
