@@ -53,7 +53,7 @@ describe("base app", () => {
     expect(body.fees.maxServiceFeeBps).toBe(50);
     expect(body.fees.transferRouteFeeBps).toBe(20);
     expect(body.fees.disclosure).toHaveLength(5);
-    expect(body.limits.quote).toMatchObject({
+    expect(body.limits.quote).toEqual({
       deadlineMs: 25_000,
       concurrency: 4,
       admissionsPerMinute: 60,
