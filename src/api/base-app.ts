@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
+import { API_VERSION } from "./api-version.ts";
 import { createApp } from "./create-app.ts";
 import type { BuilderApiDeps } from "./routes/builders/builder-api-deps.ts";
 import { registerBuilderRoutes } from "./routes/builders/register-builder-routes.ts";
@@ -14,8 +15,6 @@ export type BaseAppDeps = ConfigDeps &
     /** The builder API; absent in tests of the public surface alone. */
     builders?: BuilderApiDeps;
   };
-
-export const API_VERSION = "2.15.0";
 
 /** The app behind {base_url}: public routing and data, builder API, transfer estimates, the API reference. */
 export function createBaseApp(deps: BaseAppDeps): OpenAPIHono {

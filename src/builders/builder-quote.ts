@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Kysely } from "kysely";
 import { type Address, type Hex, toHex } from "viem";
+import type { CHAIN_ID } from "../chain/chain.ts";
 import type { Contracts } from "../config/deployment.ts";
 import type { ProviderId } from "../providers/provider-ids.ts";
 import type { QuoteRequest, QuoteResult } from "../quote/quote-types.ts";
@@ -39,7 +40,7 @@ export type BuilderQuote = {
   expiresAt: number;
   /** Unix seconds after which the prepared transaction reverts. */
   deadline: number;
-  tx: { to: Address; data: Hex; value: bigint; chainId: 4663 };
+  tx: { to: Address; data: Hex; value: bigint; chainId: typeof CHAIN_ID };
   result: QuoteResult;
   warnings: string[];
 };

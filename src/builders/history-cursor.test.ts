@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { maxUint256 } from "viem";
 import { describe, expect, it } from "vitest";
 import { decodeHistoryCursor, encodeHistoryCursor, type HistoryCursor } from "./history-cursor.ts";
 
@@ -18,7 +19,7 @@ describe("history cursor", () => {
   });
 
   it("stays within 1500 characters at the largest values", () => {
-    const big = 2n ** 256n - 1n;
+    const big = maxUint256;
     const encoded = encodeHistoryCursor(secret, {
       code: "x".repeat(32),
       collector: `0x${"F".repeat(40)}`,

@@ -1,3 +1,5 @@
+import { PLANS } from "../auth/plans.ts";
+
 /** Limits of the builder API (docs/rules.md, limits). */
 export const BUILDER_LIMITS = {
   multiPlanInputs: { min: 1, max: 4 },
@@ -6,17 +8,11 @@ export const BUILDER_LIMITS = {
   planLegs: { min: 1, max: 16 },
   slippageBps: { min: 1, max: 500 },
   builderFeeBps: { min: 0, max: 50 },
-  /** Free plan: builder quotes per minute, shared across a workspace's keys. */
-  freePlanQuotesPerMinute: 10,
+  /** Free plan: builder quotes per minute, shared across a workspace's keys (the plan is auth/plans.ts). */
+  freePlanQuotesPerMinute: PLANS.free.quotesPerMinute,
   historyPageBlocks: 1_000,
   historyPageEvents: 1_000,
   historyCursorMaxLength: 1_500,
-} as const;
-
-/** Limits of the partner API's quote (docs/rules.md, limits). */
-export const PARTNER_LIMITS = {
-  slippageBps: { min: 0, max: 500, default: 50 },
-  deadlineSeconds: { max: 3_600, default: 600 },
 } as const;
 
 /** How long a builder quote can be turned into a swap preparation (`expiresAt`), and the prepared

@@ -1,4 +1,5 @@
 import type { Address } from "viem";
+import { CHAIN_ID } from "../chain/chain.ts";
 import { JunctionError } from "../errors/junction-error.ts";
 import { BUILDER_LIMITS } from "./limits.ts";
 
@@ -22,7 +23,7 @@ export type LegTerms = {
 
 /** One leg: exactly the terms of one builder quote, every field present. */
 export type PlanLeg = {
-  chainId: 4663;
+  chainId: typeof CHAIN_ID;
   payer: Address;
   recipient: Address;
   tokenIn: Address;
@@ -35,7 +36,7 @@ export type PlanLeg = {
 
 /** The multi-swap plan (docs/rules.md, multi-swap rule 4). */
 export type MultiSwapPlan = {
-  chainId: 4663;
+  chainId: typeof CHAIN_ID;
   execution: "sequential";
   atomic: false;
   payer: Address;
@@ -119,7 +120,7 @@ export function allocateMultiSwap(terms: AllocationTerms): Allocation[] {
 export function toMultiSwapPlan(swaps: readonly Allocation[], terms: LegTerms): MultiSwapPlan {
   const legs = swaps.map(
     (swap): PlanLeg => ({
-      chainId: 4663,
+      chainId: CHAIN_ID,
       payer: terms.payer,
       recipient: terms.recipient,
       ...swap,
@@ -129,7 +130,7 @@ export function toMultiSwapPlan(swaps: readonly Allocation[], terms: LegTerms): 
     }),
   );
   return {
-    chainId: 4663,
+    chainId: CHAIN_ID,
     execution: "sequential",
     atomic: false,
     payer: terms.payer,

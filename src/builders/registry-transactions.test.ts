@@ -1,5 +1,6 @@
 import { decodeFunctionData, zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
+import { CHAIN_ID } from "../chain/chain.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { builderIdOf } from "./builder-code.ts";
 import {
@@ -35,7 +36,7 @@ describe("registry transactions", () => {
       [acceptOwnershipTransaction(registry, { builderId: id }), "acceptOwnership", [id]],
     ] as const;
     for (const [tx, functionName, args] of cases) {
-      expect(tx).toMatchObject({ to: registry, value: 0n, chainId: 4663 });
+      expect(tx).toMatchObject({ to: registry, value: 0n, chainId: CHAIN_ID });
       expect(decode(tx.data)).toEqual({ functionName, args });
     }
   });

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Kysely } from "kysely";
 import { type Address, decodeFunctionData, type Hex, type PublicClient, zeroAddress } from "viem";
+import { CHAIN_ID } from "../chain/chain.ts";
 import { gasPriceAt } from "../chain/gas-price.ts";
 import { pinBlock } from "../chain/pin-block.ts";
 import { isNodeFailure } from "../chain/upstream-error.ts";
@@ -23,7 +24,7 @@ export type PreparedSwap = {
   idempotencyKey: string;
   quoteId: Hex;
   status: "ready";
-  tx: { from: Address; to: Address; data: Hex; value: string; chainId: 4663; gas: string };
+  tx: { from: Address; to: Address; data: Hex; value: string; chainId: typeof CHAIN_ID; gas: string };
   /** What the payer must approve first (ERC-20 input): spender is the executor. Null for native ETH. */
   approval: {
     token: Address;
@@ -285,7 +286,7 @@ async function simulateForPayer(
       to: tx.to.toLowerCase() as Address,
       data: tx.data,
       value: tx.value.toString(),
-      chainId: 4663,
+      chainId: CHAIN_ID,
       gas: ((simulation.gas * GAS_MARGIN_PERCENT) / 100n).toString(),
     },
     approval:

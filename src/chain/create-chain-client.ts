@@ -1,5 +1,4 @@
 import { createPublicClient, http, type PublicClient, type Transport } from "viem";
-import { QUOTE_LIMITS } from "../quote/limits.ts";
 import { junctionChain } from "./chain.ts";
 import { type CoalescingStats, coalescingTransport } from "./coalescing-transport.ts";
 import { hedgedTransport } from "./hedged-transport.ts";
@@ -13,6 +12,9 @@ export type RpcSettings = {
   kind: "private" | "public";
   backupUrl?: string;
 };
+
+/** A public transport may try its one backup RPC after this delay (docs/rules.md, comparison rule 15). */
+export const BACKUP_RPC_DELAY_MS = 250;
 
 /** Request timeout for one RPC call; the quote deadline (25 s) bounds the whole request anyway. */
 const RPC_TIMEOUT_MS = 10_000;
@@ -28,7 +30,7 @@ export function createChainClient(settings: RpcSettings, stats?: CoalescingStats
     transport = hedgedTransport({
       primary: transport,
       backup: endpoint(settings.backupUrl),
-      delayMs: QUOTE_LIMITS.backupRpcDelayMs,
+      delayMs: BACKUP_RPC_DELAY_MS,
     });
   }
   return createPublicClient({

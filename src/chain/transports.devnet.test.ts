@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
 import { type RpcProxy, startRpcProxy } from "../../test/rpc-proxy.ts";
 import { erc20Abi } from "../contracts/abis/ERC20.ts";
-import { junctionChain } from "./chain.ts";
+import { CHAIN_ID, junctionChain } from "./chain.ts";
 import { type CoalescingStats, coalescingTransport } from "./coalescing-transport.ts";
 import { createChainClient } from "./create-chain-client.ts";
 import { hedgedTransport } from "./hedged-transport.ts";
@@ -45,7 +45,7 @@ describe("public transport with one backup (rule 15)", () => {
   it("never touches the backup while the primary answers within 250 ms", async () => {
     primary.mode = { kind: "delay", ms: 50 };
     const events: { answeredBy: string; backupStarted: boolean }[] = [];
-    expect(await hedgedClient(events).getChainId()).toBe(4663);
+    expect(await hedgedClient(events).getChainId()).toBe(CHAIN_ID);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(backup.calls).toEqual([]);
     expect(events).toEqual([{ method: "eth_chainId", answeredBy: "primary", backupStarted: false }]);
@@ -64,7 +64,7 @@ describe("public transport with one backup (rule 15)", () => {
   it("goes to the backup at once when the primary fails transiently", async () => {
     primary.mode = { kind: "http-error", status: 503 };
     const events: { answeredBy: string; backupStarted: boolean }[] = [];
-    expect(await hedgedClient(events).getChainId()).toBe(4663);
+    expect(await hedgedClient(events).getChainId()).toBe(CHAIN_ID);
     expect(events[0]).toMatchObject({ answeredBy: "backup", backupStarted: true });
   });
 
@@ -94,7 +94,7 @@ describe("private transport", () => {
   it("has no fallback: a silent primary is waited for, never bypassed", async () => {
     primary.mode = { kind: "delay", ms: 600 };
     const client = createChainClient({ url: primary.url, kind: "private" });
-    expect(await client.getChainId()).toBe(4663);
+    expect(await client.getChainId()).toBe(CHAIN_ID);
     expect(backup.calls).toEqual([]);
   });
 });

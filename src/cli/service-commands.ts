@@ -1,3 +1,4 @@
+import { CHAIN_ID } from "../chain/chain.ts";
 import { ConfigError, loadConfig } from "../config/config.ts";
 import { configuredDevnet } from "../devnet/devnet.ts";
 import { createLogger } from "../service/logger.ts";
@@ -17,7 +18,7 @@ export async function runServiceCommand(command: "start" | "devnet"): Promise<vo
       throw new ConfigError("JUNCTION_RPC_URL", "`junction devnet` runs the embedded devnet; unset it");
     const devnet = await configuredDevnet(config.chain, config.dataDir, progress);
     progress(`devnet ready (${devnet.boot.kind} boot in ${(devnet.boot.ms / 1000).toFixed(1)} s)`);
-    progress(`  rpc      ${devnet.rpcUrl}  (chain id 4663)`);
+    progress(`  rpc      ${devnet.rpcUrl}  (chain id ${CHAIN_ID})`);
     progress(`  manifest ${devnet.manifestPath}`);
     stop = devnet.stop;
   } else {

@@ -1,3 +1,4 @@
+import { CHAIN_ID } from "../chain/chain.ts";
 import { SETTINGS } from "../config/config.ts";
 
 /** Usage of each operator command, shown with `junction help` and after a usage error. */
@@ -12,7 +13,7 @@ export const COMMAND_USAGE: Record<string, string> = {
   "key revoke": "junction key revoke <keyId> [--json]",
 };
 
-export const USAGE = `junction: swap routing for chain 4663
+export const USAGE = `junction: swap routing for chain ${CHAIN_ID}
 
 Usage:
   junction start     start the service (on the embedded devnet unless JUNCTION_RPC_URL is set)

@@ -1,6 +1,9 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
+/** The devnet's token and pool universe when JUNCTION_DEVNET_SEED is unset (and for tests that name none). */
+export const DEFAULT_DEVNET_SEED = 4663;
+
 /**
  * Every setting Junction reads, in one place. Values come from environment variables, or from a JSON file
  * named by `JUNCTION_CONFIG` holding the same names as keys (the environment wins). The README's
@@ -20,7 +23,7 @@ export const SETTINGS = {
   JUNCTION_RPC_BACKUP_URL: "backup RPC for a public transport",
   JUNCTION_DEPLOYMENT: "deployment file (contract addresses) for JUNCTION_RPC_URL; required with it",
   JUNCTION_DEVNET_PORT: "port of the embedded devnet's anvil (default 8545; 0 picks a free one)",
-  JUNCTION_DEVNET_SEED: "seed of the devnet's token and pool universe (default 4663)",
+  JUNCTION_DEVNET_SEED: `seed of the devnet's token and pool universe (default ${DEFAULT_DEVNET_SEED})`,
   JUNCTION_DEVNET_BLOCK_TIME: "seconds between background devnet blocks, so `finalized` advances (default 2)",
   JUNCTION_LOG_LEVEL: "fatal, error, warn, info, debug or trace (default info)",
 } as const;
@@ -112,7 +115,7 @@ function chainConfig(get: (name: SettingName) => string | undefined, cwd: string
     return {
       mode: "devnet",
       port: integer(get, "JUNCTION_DEVNET_PORT", 8545, 0, 65535),
-      seed: integer(get, "JUNCTION_DEVNET_SEED", 4663, 0, 2 ** 32 - 1),
+      seed: integer(get, "JUNCTION_DEVNET_SEED", DEFAULT_DEVNET_SEED, 0, 2 ** 32 - 1),
       blockTime: integer(get, "JUNCTION_DEVNET_BLOCK_TIME", 2, 0, 3600),
     };
   }

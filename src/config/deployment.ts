@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { CHAIN_ID } from "../chain/chain.ts";
 
 export const ADDRESS = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
 export const HASH32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex hash");
@@ -46,7 +47,7 @@ export const TokenSchema = z.strictObject({
  * chain `junction deploy` (later) or the operator writes it and points `JUNCTION_DEPLOYMENT` at it.
  */
 export const DeploymentSchema = z.object({
-  chainId: z.literal(4663),
+  chainId: z.literal(CHAIN_ID),
   /** First block holding our contracts: event scans start here. */
   deploymentBlock: UINT,
   contracts: ContractsSchema,

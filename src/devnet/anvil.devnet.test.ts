@@ -2,6 +2,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { createPublicClient, http } from "viem";
 import { describe, expect, it } from "vitest";
+import { CHAIN_ID } from "../chain/chain.ts";
 import { startAnvil } from "./anvil.ts";
 
 const alive = (pid: number) => {
@@ -31,9 +32,9 @@ async function waitFor(condition: () => boolean, ms: number) {
 
 describe("anvil process", () => {
   it("stops cleanly and frees its port", async () => {
-    const anvil = await startAnvil({ chainId: 4663 });
+    const anvil = await startAnvil({ chainId: CHAIN_ID });
     const client = createPublicClient({ transport: http(anvil.rpcUrl) });
-    expect(await client.getChainId()).toBe(4663);
+    expect(await client.getChainId()).toBe(CHAIN_ID);
     const [anvilPid] = childrenOf(anvil.pid);
     expect(anvilPid).toBeGreaterThan(0);
     await anvil.stop();

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { CHAIN_ID } from "../chain/chain.ts";
 
 /** Options for one anvil node. Defaults match the embedded devnet of DESIGN.md "Running it". */
 export type AnvilOptions = {
@@ -64,7 +65,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
     "--port",
     String(options.port ?? 0),
     "--chain-id",
-    String(options.chainId ?? 4663),
+    String(options.chainId ?? CHAIN_ID),
     "--hardfork",
     options.hardfork ?? "prague",
     "--slots-in-an-epoch",

@@ -1,4 +1,11 @@
-import { type Address, encodeAbiParameters, encodeFunctionData, type Hex, maxUint256 } from "viem";
+import {
+  type Address,
+  encodeAbiParameters,
+  encodeFunctionData,
+  type Hex,
+  maxUint160,
+  maxUint256,
+} from "viem";
 import { erc20Abi } from "../contracts/abis/ERC20.ts";
 import { permit2Abi } from "../contracts/abis/Permit2.ts";
 import { weth9Abi } from "../contracts/abis/WETH9.ts";
@@ -77,7 +84,6 @@ export async function approveForSeeding(
     value: WRAPPED_ETH,
     label: "wrap ETH",
   });
-  const maxUint160 = 2n ** 160n - 1n;
   const maxUint48 = 2 ** 48 - 1;
   for (const token of [uniswap.weth9, ...tokens]) {
     for (const spender of [uniswap.v2Router02, uniswap.v3PositionManager, uniswap.permit2]) {

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { encodeFunctionData, parseEther, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
+import { CHAIN_ID } from "../chain/chain.ts";
 import { erc20Abi } from "../contracts/abis/ERC20.ts";
 import { stateViewAbi } from "../contracts/abis/StateView.ts";
 import { uniswapV2PairAbi } from "../contracts/abis/UniswapV2Pair.ts";
@@ -18,7 +19,7 @@ afterAll(() => devnet?.dispose());
 
 describe("devnet", () => {
   it("runs chain 4663 with finalized trailing latest by two blocks", async () => {
-    expect(await devnet.publicClient.getChainId()).toBe(4663);
+    expect(await devnet.publicClient.getChainId()).toBe(CHAIN_ID);
     await devnet.testClient.mine({ blocks: 3 });
     const latest = await devnet.publicClient.getBlock({ blockTag: "latest" });
     const finalized = await devnet.publicClient.getBlock({ blockTag: "finalized" });
@@ -30,7 +31,7 @@ describe("devnet", () => {
   it("writes a valid manifest with at least 14 tokens and 100 pools", () => {
     const json = JSON.parse(readFileSync(join(devnet.dataDir, "devnet", "manifest.json"), "utf8"));
     const manifest = ManifestSchema.parse(json);
-    expect(manifest.chainId).toBe(4663);
+    expect(manifest.chainId).toBe(CHAIN_ID);
     expect(manifest.rpcUrl).toBe(devnet.rpcUrl);
     expect(manifest.tokens.length).toBeGreaterThanOrEqual(14);
     expect(manifest.pools.length).toBeGreaterThanOrEqual(100);

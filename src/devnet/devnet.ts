@@ -3,6 +3,8 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { createTestClient, type Hex, http, publicActions, toHex, zeroAddress } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
+import { CHAIN_ID } from "../chain/chain.ts";
+import { DEFAULT_DEVNET_SEED } from "../config/config.ts";
 import { officialBytecode } from "../contracts/official.ts";
 import { type Anvil, AnvilStartError, startAnvil } from "./anvil.ts";
 import { deployJunction } from "./deploy-junction.ts";
@@ -52,8 +54,6 @@ export type Devnet = {
   stop: () => Promise<void>;
 };
 
-export const DEFAULT_SEED = 4663;
-
 /** The service's devnet: configured seed, port and block time, state persisted across restarts. */
 export function configuredDevnet(
   chain: { seed: number; port: number; blockTime: number },
@@ -77,7 +77,7 @@ export function configuredDevnet(
 export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const started = performance.now();
   const progress = options.progress ?? (() => {});
-  const seed = options.seed ?? DEFAULT_SEED;
+  const seed = options.seed ?? DEFAULT_DEVNET_SEED;
   const dir = join(options.dataDir, "devnet");
   const manifestPath = join(dir, "manifest.json");
   const statePath = join(dir, "state.json");
@@ -94,7 +94,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
   const warm = reason === "";
 
   progress(
-    `starting anvil (chain id 4663${options.blockTime ? `, a block every ${options.blockTime}s` : ""}${warm ? ", restoring saved state" : ""})`,
+    `starting anvil (chain id ${CHAIN_ID}${options.blockTime ? `, a block every ${options.blockTime}s` : ""}${warm ? ", restoring saved state" : ""})`,
   );
   let anvil: Anvil;
   try {
@@ -283,7 +283,7 @@ async function seed_(
     format: 1,
     fingerprint,
     seed,
-    chainId: 4663,
+    chainId: CHAIN_ID,
     rpcUrl,
     deploymentBlock: deploymentBlock.toString(),
     deploymentBlockHash: block.hash,

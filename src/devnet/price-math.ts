@@ -1,3 +1,4 @@
+import { maxUint256 } from "viem";
 /**
  * Integer price helpers for seeding pools. Prices are given as a ratio of raw amounts (token1 per token0 in
  * base units) so no float touches an amount; floats appear only to pick tick indices, which are positions,
@@ -60,7 +61,7 @@ export function sqrtRatioAtTick(tick: number): bigint {
   let ratio =
     (absTick & 0x1n) !== 0n ? 0xfffcb933bd6fad37aa2d162d1a594001n : 0x100000000000000000000000000000000n;
   for (const [bit, factor] of factors) if ((absTick & bit) !== 0n) ratio = (ratio * factor) >> 128n;
-  if (tick > 0) ratio = (2n ** 256n - 1n) / ratio;
+  if (tick > 0) ratio = maxUint256 / ratio;
   return (ratio >> 32n) + (ratio % (1n << 32n) === 0n ? 0n : 1n);
 }
 

@@ -1,4 +1,10 @@
-/** Limits of the public quote endpoint (docs/rules.md, limits and comparison rules 6, 11, 15). */
+/**
+ * The limits the quote pipeline itself enforces (docs/rules.md, limits and comparison rule 11): admission of the
+ * public quote (admission.ts) and the pool cap of one comparison (select-pools.ts, and the fallback probe's
+ * merge in create-quoter.ts). The search, probe and transport limits live with the code that enforces them
+ * (routing/limits.ts, liquidity/pool-index/fallback-probe.ts, chain/create-chain-client.ts); the config
+ * route publishes them together.
+ */
 export const QUOTE_LIMITS = {
   /** Expensive requests are answered by 503 QUOTE_TIMEOUT after this long. */
   deadlineMs: 25_000,
@@ -8,12 +14,6 @@ export const QUOTE_LIMITS = {
   admissionsPerMinute: 60,
   /** Admission and in-flight search ownership expire after this long. */
   admissionTtlMs: 60_000,
-  maxHops: 3,
-  maxSplitBranches: 3,
-  splitGridBps: 1_000,
-  splitRefinementBps: 100,
+  /** Pools one comparison may load, fallback-probed V4 pools included. */
   maxPools: 96,
-  maxFallbackV4Probes: 28,
-  /** A public transport may try one backup RPC after this delay. */
-  backupRpcDelayMs: 250,
 } as const;

@@ -1,6 +1,7 @@
 import { decodeFunctionData, type Hex, keccak256, toBytes, zeroAddress, zeroHash } from "viem";
 import { describe, expect, it } from "vitest";
 import { builderIdOf } from "../builders/builder-code.ts";
+import { CHAIN_ID } from "../chain/chain.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { buildExecutorSwap, type ExecutorSwap, SwapTermsError } from "./executor-calldata.ts";
 import { decodeRoute } from "./route-encoding.ts";
@@ -32,7 +33,7 @@ const swap = (overrides: Partial<ExecutorSwap> = {}): ExecutorSwap => ({
 describe("executor calldata", () => {
   it("encodes swap(params, route) with value = amountIn for native input", () => {
     const tx = buildExecutorSwap(swap());
-    expect(tx).toMatchObject({ to: EXECUTOR, value: 10n ** 18n, chainId: 4663 });
+    expect(tx).toMatchObject({ to: EXECUTOR, value: 10n ** 18n, chainId: CHAIN_ID });
     const { functionName, args } = decodeFunctionData({ abi: executorArtifact.abi, data: tx.data });
     expect(functionName).toBe("swap");
     const [params, route] = args;

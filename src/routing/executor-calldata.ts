@@ -1,4 +1,5 @@
 import { type Address, encodeFunctionData, type Hex, zeroAddress, zeroHash } from "viem";
+import { CHAIN_ID } from "../chain/chain.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { type ExecutorRoute, encodeRoute } from "./route-encoding.ts";
 
@@ -25,7 +26,7 @@ export type ExecutorSwap = {
 };
 
 /** An unsigned transaction: the service never signs or submits (docs/rules.md, service rule 1). */
-export type UnsignedSwapTransaction = { to: Address; data: Hex; value: bigint; chainId: 4663 };
+export type UnsignedSwapTransaction = { to: Address; data: Hex; value: bigint; chainId: typeof CHAIN_ID };
 
 /** Thrown for swap terms the executor would refuse before running the route. */
 export class SwapTermsError extends Error {
@@ -73,5 +74,10 @@ export function buildExecutorSwap(swap: ExecutorSwap): UnsignedSwapTransaction {
       route,
     ],
   });
-  return { to: swap.executor, data, value: swap.tokenIn === zeroAddress ? swap.amountIn : 0n, chainId: 4663 };
+  return {
+    to: swap.executor,
+    data,
+    value: swap.tokenIn === zeroAddress ? swap.amountIn : 0n,
+    chainId: CHAIN_ID,
+  };
 }

@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import { poolRef } from "../liquidity/pool-index/pool.ts";
-import { QUOTE_LIMITS } from "../quote/limits.ts";
 import { assetKey, type Edge } from "./edge.ts";
+import { SEARCH_LIMITS } from "./limits.ts";
 
 /** A sequence of 1 to 3 edges from the input asset to the output asset, visiting no asset or pool twice. */
 export type Path = readonly Edge[];
@@ -12,7 +12,7 @@ export function enumeratePaths(
   tokenIn: Address,
   tokenOut: Address,
   weth: Address,
-  maxHops: number = QUOTE_LIMITS.maxHops,
+  maxHops: number = SEARCH_LIMITS.maxHops,
 ): Path[] {
   const from = assetKey(tokenIn, weth);
   const to = assetKey(tokenOut, weth);

@@ -1,5 +1,5 @@
-import { type Address, getAddress, type Hex, isAddress, isHex } from "viem";
-import { QUOTE_LIMITS } from "../quote/limits.ts";
+import { type Address, getAddress, type Hex, isAddress, isHex, maxUint128 } from "viem";
+import { SEARCH_LIMITS } from "./limits.ts";
 
 /**
  * The executor's route encoding, version 1 (`contracts/ROUTE_ENCODING.md`, read on chain by
@@ -30,7 +30,6 @@ export class RouteEncodingError extends Error {
 
 const KIND_BYTE = { v2: 1, v3: 2, v4: 3 } as const;
 const KIND_OF_BYTE: Record<number, ExecutorHop["kind"]> = { 1: "v2", 2: "v3", 3: "v4" };
-const MAX_UINT128 = 2n ** 128n - 1n;
 const MAX_UINT24 = 2 ** 24 - 1;
 /** v4-core: a static LP fee is at most 100% (1,000,000 pips); the dynamic-fee flag 0x800000 is above it. */
 const MAX_V4_FEE = 1_000_000;
@@ -106,18 +105,18 @@ export function decodeRoute(encoded: Hex, terms?: RouteTerms): ExecutorRoute {
 /** The executor's structural rules (RouteCodec.validate), with messages that name the offending part. */
 function checkRoute(route: ExecutorRoute, terms: RouteTerms | undefined): void {
   const { branches } = route;
-  if (branches.length < 1 || branches.length > QUOTE_LIMITS.maxSplitBranches)
+  if (branches.length < 1 || branches.length > SEARCH_LIMITS.maxSplitBranches)
     throw new RouteEncodingError(
-      `a route has 1 to ${QUOTE_LIMITS.maxSplitBranches} branches, not ${branches.length}`,
+      `a route has 1 to ${SEARCH_LIMITS.maxSplitBranches} branches, not ${branches.length}`,
     );
   let sum = 0n;
   branches.forEach((branch, b) => {
-    if (branch.amountIn <= 0n || branch.amountIn > MAX_UINT128)
+    if (branch.amountIn <= 0n || branch.amountIn > maxUint128)
       throw new RouteEncodingError(`branch ${b}: amountIn must be between 1 and 2^128 - 1`);
     sum += branch.amountIn;
-    if (branch.hops.length < 1 || branch.hops.length > QUOTE_LIMITS.maxHops)
+    if (branch.hops.length < 1 || branch.hops.length > SEARCH_LIMITS.maxHops)
       throw new RouteEncodingError(
-        `branch ${b}: a branch has 1 to ${QUOTE_LIMITS.maxHops} hops, not ${branch.hops.length}`,
+        `branch ${b}: a branch has 1 to ${SEARCH_LIMITS.maxHops} hops, not ${branch.hops.length}`,
       );
     for (const [h, hop] of branch.hops.entries()) checkHop(hop, `branch ${b} hop ${h}`);
     const last = branch.hops[branch.hops.length - 1]!;

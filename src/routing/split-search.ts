@@ -1,5 +1,5 @@
-import { QUOTE_LIMITS } from "../quote/limits.ts";
 import { GAS_MODEL } from "./gas-model.ts";
+import { SEARCH_LIMITS } from "./limits.ts";
 import { lazyPathCurve, type PathPoint, quotePath, shareOf } from "./path-curve.ts";
 import { type Path, poolsOf } from "./paths.ts";
 
@@ -68,7 +68,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   const disjoint = (...group: Curve[]) =>
     group.every((a, i) => group.slice(i + 1).every((b) => [...a.pools].every((pool) => !b.pools.has(pool))));
 
-  const grid = QUOTE_LIMITS.splitGridBps / 100;
+  const grid = SEARCH_LIMITS.splitGridBps / 100;
   const pairs: { parts: [Curve, number][]; score: bigint | undefined }[] = [];
   const triples: typeof pairs = [];
   for (let i = 0; i < ranked.length; i++) {
@@ -86,7 +86,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
             [b, 100 - x],
           ]),
         });
-      if (QUOTE_LIMITS.maxSplitBranches < 3) continue;
+      if (SEARCH_LIMITS.maxSplitBranches < 3) continue;
       for (let k = j + 1; k < ranked.length; k++) {
         const c = ranked[k]!;
         if (!disjoint(a, b, c)) continue;
@@ -105,7 +105,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   }
   for (const candidates of [pairs, triples]) {
     const coarse = best(candidates);
-    if (coarse) results.push(refine(coarse, scoreOf, QUOTE_LIMITS.splitRefinementBps / 100, grid));
+    if (coarse) results.push(refine(coarse, scoreOf, SEARCH_LIMITS.splitRefinementBps / 100, grid));
   }
 
   return results

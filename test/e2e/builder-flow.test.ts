@@ -11,7 +11,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { junctionChain } from "../../src/chain/chain.ts";
+import { CHAIN_ID, junctionChain } from "../../src/chain/chain.ts";
 import { erc20Abi } from "../../src/contracts/abis/ERC20.ts";
 import type { Manifest } from "../../src/devnet/manifest.ts";
 import { type SpawnedService, spawnService } from "./spawn-service.ts";
@@ -148,7 +148,7 @@ describe("builder API end to end", () => {
     expect(prepared.transaction).toMatchObject({
       to: manifest.contracts.builderRegistry,
       value: "0",
-      chainId: 4663,
+      chainId: CHAIN_ID,
     });
     await send({ to: prepared.transaction.to, data: prepared.transaction.data });
     await testClient().mine({ blocks: 3 });

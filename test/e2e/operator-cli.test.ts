@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticate } from "../../src/auth/keys.ts";
+import { CHAIN_ID } from "../../src/chain/chain.ts";
 import { openEmbeddedShared } from "../../src/store/embedded-shared.ts";
 import { startTestDevnet, type TestDevnet } from "../devnet.ts";
 
@@ -112,7 +113,7 @@ describe("junction workspace and key commands", () => {
     expect(activation.transaction).toMatchObject({
       to: devnet.manifest.contracts.builderRegistry,
       value: "0",
-      chainId: 4663,
+      chainId: CHAIN_ID,
       from: owner,
     });
     expect(activation.simulation).toEqual({ ok: true });

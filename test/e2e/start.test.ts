@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHAIN_ID } from "../../src/chain/chain.ts";
 import { type SpawnedService, spawnService } from "./spawn-service.ts";
 
 let spawned: SpawnedService;
@@ -32,7 +33,7 @@ describe("junction start", () => {
     const response = await fetch(`${baseUrl}/api/v2/config`);
     expect(response.status).toBe(200);
     const config = (await response.json()) as { chainId: number; contracts: unknown };
-    expect(config.chainId).toBe(4663);
+    expect(config.chainId).toBe(CHAIN_ID);
     const manifest = (await import(join(dataDir, "devnet", "manifest.json"), { with: { type: "json" } }))
       .default;
     expect(config.contracts).toEqual(manifest.contracts);
@@ -55,7 +56,7 @@ describe("junction start", () => {
     };
     const usdc = manifest.tokens.find((t) => t.symbol === "USDC")!.address;
     const params = new URLSearchParams({
-      chainId: "4663",
+      chainId: String(CHAIN_ID),
       tokenIn: manifest.contracts.weth9,
       tokenOut: usdc,
       amountIn: (25n * 10n ** 18n).toString(),

@@ -1,15 +1,40 @@
 import type { z } from "@hono/zod-openapi";
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { BUILDER_LIMITS, PARTNER_LIMITS } from "../../builders/limits.ts";
+import { zeroAddress } from "viem";
+import { BUILDER_LIMITS } from "../../builders/limits.ts";
+import { CHAIN_ID } from "../../chain/chain.ts";
+import { BACKUP_RPC_DELAY_MS } from "../../chain/create-chain-client.ts";
+import { CAPABILITIES } from "../../config/capabilities.ts";
 import type { Contracts } from "../../config/deployment.ts";
+import { MAX_FALLBACK_V4_PROBES } from "../../liquidity/pool-index/fallback-probe.ts";
+import { PARTNER_LIMITS } from "../../partners/limits.ts";
 import type { ProviderStatus } from "../../providers/provider-ids.ts";
 import { FEE_DISCLOSURE, MAX_SERVICE_FEE_BPS } from "../../quote/fee-disclosure.ts";
 import { QUOTE_LIMITS } from "../../quote/limits.ts";
-import { CAPABILITIES } from "../../service/capabilities.ts";
+import { SEARCH_LIMITS } from "../../routing/limits.ts";
 import { TRANSFER_ROUTE_FEE_BPS } from "../../transfers/fees.ts";
+import { API_VERSION } from "../api-version.ts";
 import { CapabilitiesSchema, ConfigResponseSchema } from "../schemas/config.ts";
 
 export type ConfigDeps = { contracts: Contracts; providers: () => ProviderStatus[] };
+
+type QuoteLimits = z.infer<typeof ConfigResponseSchema>["limits"]["quote"];
+
+/**
+ * The public quote's limits (docs/rules.md, limits), gathered from the rooms that enforce them: admission and the
+ * pool cap (quote/), the search shape (routing/), the fallback probe (liquidity/) and the backup RPC delay
+ * (chain/).
+ */
+const PUBLIC_QUOTE_LIMITS: QuoteLimits = {
+  deadlineMs: QUOTE_LIMITS.deadlineMs,
+  concurrency: QUOTE_LIMITS.concurrency,
+  admissionsPerMinute: QUOTE_LIMITS.admissionsPerMinute,
+  admissionTtlMs: QUOTE_LIMITS.admissionTtlMs,
+  ...SEARCH_LIMITS,
+  maxPools: QUOTE_LIMITS.maxPools,
+  maxFallbackV4Probes: MAX_FALLBACK_V4_PROBES,
+  backupRpcDelayMs: BACKUP_RPC_DELAY_MS,
+};
 
 const configRoute = createRoute({
   method: "get",
@@ -41,9 +66,9 @@ const capabilitiesRoute = createRoute({
 export function registerConfigRoutes(app: OpenAPIHono, deps: ConfigDeps): void {
   app.openapi(configRoute, (c) => {
     const body: z.infer<typeof ConfigResponseSchema> = {
-      chainId: 4663,
-      apiVersion: "2.15.0",
-      nativeToken: { address: "0x0000000000000000000000000000000000000000", symbol: "ETH", decimals: 18 },
+      chainId: CHAIN_ID,
+      apiVersion: API_VERSION,
+      nativeToken: { address: zeroAddress, symbol: "ETH", decimals: 18 },
       contracts: deps.contracts,
       providers: deps.providers(),
       fees: {
@@ -53,7 +78,7 @@ export function registerConfigRoutes(app: OpenAPIHono, deps: ConfigDeps): void {
         transferRouteFeeBps: TRANSFER_ROUTE_FEE_BPS,
         disclosure: [...FEE_DISCLOSURE],
       },
-      limits: { quote: { ...QUOTE_LIMITS }, builder: { ...BUILDER_LIMITS }, partner: { ...PARTNER_LIMITS } },
+      limits: { quote: PUBLIC_QUOTE_LIMITS, builder: { ...BUILDER_LIMITS }, partner: { ...PARTNER_LIMITS } },
       capabilities: CAPABILITIES,
     };
     return c.json(body, 200);

@@ -1,9 +1,10 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { CHAIN_ID } from "../../chain/chain.ts";
 
 const HealthSchema = z
   .object({
     status: z.enum(["ok", "degraded"]),
-    chainId: z.literal(4663),
+    chainId: z.literal(CHAIN_ID),
     block: z
       .string()
       .nullable()
@@ -33,9 +34,9 @@ export function registerHealthRoute(app: OpenAPIHono, latestBlock: () => Promise
   app.openapi(healthRoute, async (c) => {
     try {
       const block = await latestBlock();
-      return c.json({ status: "ok" as const, chainId: 4663 as const, block: block.toString() }, 200);
+      return c.json({ status: "ok" as const, chainId: CHAIN_ID, block: block.toString() }, 200);
     } catch {
-      return c.json({ status: "degraded" as const, chainId: 4663 as const, block: null }, 503);
+      return c.json({ status: "degraded" as const, chainId: CHAIN_ID, block: null }, 503);
     }
   });
 }

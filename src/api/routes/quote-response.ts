@@ -1,4 +1,5 @@
 import type { z } from "@hono/zod-openapi";
+import { CHAIN_ID } from "../../chain/chain.ts";
 import { poolRef } from "../../liquidity/pool-index/pool.ts";
 import type { Assessment, QuoteResult } from "../../quote/quote-types.ts";
 import type { QuoteResponseSchema } from "../schemas/quote.ts";
@@ -12,7 +13,7 @@ type QuoteResponse = z.infer<typeof QuoteResponseSchema>;
 export function toQuoteResponse(result: QuoteResult): QuoteResponse {
   const { request, selected, block, gasPrice } = result;
   return {
-    chainId: 4663,
+    chainId: CHAIN_ID,
     tokenIn: request.tokenIn,
     tokenOut: request.tokenOut,
     amountIn: request.amountIn.toString(),

@@ -1,21 +1,15 @@
 import { z } from "@hono/zod-openapi";
-import { BUILDER_CODE_PATTERN } from "../../builders/builder-code.ts";
 import { BUILDER_LIMITS } from "../../builders/limits.ts";
 import { ChainIdParam } from "./chain-id.ts";
+import { Address, BuilderCode, Hash32, Uint } from "./common-patterns.ts";
 
-const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const Hash32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
-const Uint = z.string().regex(/^[0-9]+$/);
-const BuilderCode = z
-  .string()
-  .regex(BUILDER_CODE_PATTERN, "must match ^[A-Za-z0-9_-]{3,32}$")
-  .openapi({ example: "junction-demo" });
+const Code = BuilderCode.openapi({ example: "junction-demo" });
 
 /** `GET /api/v2/builders/history` query: strict, so an unknown parameter is a 400 naming it. */
 export const BuilderHistoryQuerySchema = z
   .strictObject({
     chainId: ChainIdParam.optional(),
-    code: BuilderCode.optional().openapi({
+    code: Code.optional().openapi({
       description:
         "Public, case-sensitive builder code. Defaults to the key's workspace code (400 if the workspace has none). Any code may be read; an unregistered code simply has no settlements.",
     }),
@@ -29,7 +23,7 @@ export const BuilderHistoryQuerySchema = z
 const Settlement = z
   .object({
     quoteId: Hash32,
-    builderCode: BuilderCode,
+    builderCode: Code,
     builderId: Hash32,
     keyIdHash: Hash32,
     payer: Address,
@@ -70,7 +64,7 @@ const TokenTotals = z
 
 export const BuilderHistorySchema = z
   .object({
-    code: BuilderCode,
+    code: Code,
     builderId: Hash32.openapi({ description: "keccak256 of the code." }),
     settlements: z.array(Settlement).openapi({
       description: `At most ${BUILDER_LIMITS.historyPageEvents}, in chain order (block, then logIndex).`,

@@ -1,32 +1,26 @@
 import { z } from "@hono/zod-openapi";
-import { BUILDER_CODE_PATTERN } from "../../builders/builder-code.ts";
+import { maxUint256 } from "viem";
 import { BUILDER_LIMITS, BUILDER_QUOTE_TIMES } from "../../builders/limits.ts";
 import { ALLOCATION, PARTIAL_COMPLETION } from "../../builders/multi-plan.ts";
+import { CHAIN_ID } from "../../chain/chain.ts";
+import { Address as AnyAddress, BuilderCode, Uint } from "./common-patterns.ts";
 
-const MAX_UINT256 = 2n ** 256n - 1n;
 /** Used when `input.slippageBps` is omitted: the builder quote's own default, so a leg means the same either way. */
 export const DEFAULT_SLIPPAGE_BPS = BUILDER_QUOTE_TIMES.defaultSlippageBps;
 
-const Address = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
-  .openapi({ example: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc" });
+const Address = AnyAddress.openapi({ example: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc" });
 /** Payer and recipient: a leg with the zero address as either is no builder quote. */
-const Account = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
-  .refine((value) => !/^0x0{40}$/.test(value), "must not be the zero address")
-  .openapi({ example: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc" });
-const Amount = z
-  .string()
-  .regex(/^[0-9]+$/, "must be a decimal integer string")
-  .refine(
-    // Zod runs every check: guard against the pattern having failed.
-    (value) => !/^[0-9]+$/.test(value) || (BigInt(value) > 0n && BigInt(value) <= MAX_UINT256),
-    "must be between 1 and 2^256 - 1",
-  )
-  .openapi({ description: "Raw base units.", example: "1000000000" });
-const BuilderCode = z.string().regex(BUILDER_CODE_PATTERN, "must match ^[A-Za-z0-9_-]{3,32}$");
+const Account = AnyAddress.refine(
+  (value) => !/^0x0{40}$/.test(value),
+  "must not be the zero address",
+).openapi({
+  example: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
+});
+const Amount = Uint.refine(
+  // Zod runs every check: guard against the pattern having failed.
+  (value) => !/^[0-9]+$/.test(value) || (BigInt(value) > 0n && BigInt(value) <= maxUint256),
+  "must be between 1 and 2^256 - 1",
+).openapi({ description: "Raw base units.", example: "1000000000" });
 const { slippageBps: slippage, builderFeeBps: builderFee } = BUILDER_LIMITS;
 const Slippage = z.number().int().min(slippage.min).max(slippage.max);
 const BuilderFee = z.number().int().min(builderFee.min).max(builderFee.max);
@@ -90,13 +84,13 @@ export const IntegrationBodySchema = z
 
 const PlanLeg = z
   .object({
-    chainId: z.literal(4663),
+    chainId: z.literal(CHAIN_ID),
     payer: Address,
     recipient: Address,
     tokenIn: Address,
     tokenOut: Address,
-    amountIn: z.string().openapi({ description: "Raw base units (UINT).", example: "500000000" }),
-    builderCode: z.string(),
+    amountIn: Uint.openapi({ description: "Raw base units.", example: "500000000" }),
+    builderCode: BuilderCode,
     builderFeeBps: z.number().int(),
     slippageBps: z.number().int(),
   })
@@ -108,7 +102,7 @@ const PlanLeg = z
 /** The multi-swap plan (docs/rules.md, multi-swap rule 4). */
 export const MultiSwapPlanSchema = z
   .object({
-    chainId: z.literal(4663),
+    chainId: z.literal(CHAIN_ID),
     execution: z.literal("sequential"),
     atomic: z.literal(false).openapi({ description: "Legs are separate transactions." }),
     payer: Address,

@@ -1,21 +1,17 @@
 import { z } from "@hono/zod-openapi";
-import { BUILDER_CODE_PATTERN } from "../../builders/builder-code.ts";
 import { ChainIdParam } from "./chain-id.ts";
+import { Address as AnyAddress, BuilderCode } from "./common-patterns.ts";
 
-const Address = z.string().openapi({ example: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc" });
+const Address = AnyAddress.openapi({ example: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc" });
 
 /** `GET /api/v2/builders/profile` query: strict, so an unknown parameter is a 400 naming it. */
 export const BuilderProfileQuerySchema = z
   .strictObject({
     chainId: ChainIdParam.optional(),
-    code: z
-      .string()
-      .regex(BUILDER_CODE_PATTERN, "must match ^[A-Za-z0-9_-]{3,32}$ (case-sensitive)")
-      .optional()
-      .openapi({
-        description: "Builder code (public, case-sensitive). Defaults to the key's workspace code.",
-        example: "junction-demo",
-      }),
+    code: BuilderCode.optional().openapi({
+      description: "Builder code (public, case-sensitive). Defaults to the key's workspace code.",
+      example: "junction-demo",
+    }),
   })
   .openapi("BuilderProfileQuery");
 
@@ -25,7 +21,7 @@ export const BuilderProfileQuerySchema = z
 export const BuilderProfileSchema = z
   .object({
     builder: z.object({
-      code: z.string().openapi({ example: "junction-demo" }),
+      code: BuilderCode.openapi({ example: "junction-demo" }),
       owner: Address.openapi({ description: "Registered owner (lowercase)." }),
       pendingOwner: Address.openapi({
         description: "Owner-to-be of a pending two-step handover; the zero address when none is pending.",

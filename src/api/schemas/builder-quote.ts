@@ -1,8 +1,13 @@
 import { z } from "@hono/zod-openapi";
+import { BUILDER_LIMITS } from "../../builders/limits.ts";
+import { CHAIN_ID } from "../../chain/chain.ts";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
-import { BuilderCodeParam, Hash32, intParam } from "./builder-params.ts";
+import { intParam } from "./builder-params.ts";
 import { ChainIdParam } from "./chain-id.ts";
-import { Address, AmountInParam, RouteBranch, Uint } from "./quote.ts";
+import { Address, BuilderCode, Hash32, Uint } from "./common-patterns.ts";
+import { AmountInParam, RouteBranch } from "./quote.ts";
+
+const { slippageBps, builderFeeBps } = BUILDER_LIMITS;
 
 /**
  * `GET /api/v2/builders/quote` query, in the order of docs/rules.md, builder quote rule 4 (tokenIn, tokenOut,
@@ -20,14 +25,14 @@ export const BuilderQuoteQuerySchema = z
     recipient: Address.optional().openapi({
       description: "Receives the output; defaults to the payer. Not the zero address.",
     }),
-    slippageBps: intParam(1, 500)
+    slippageBps: intParam(slippageBps.min, slippageBps.max)
       .optional()
       .openapi({ description: "1 to 500; default 50. minimumAmountOut = amountOut × (1 − slippage)." }),
-    builderCode: BuilderCodeParam.optional().openapi({
+    builderCode: BuilderCode.optional().openapi({
       description:
         "Public, case-sensitive attribution code; may differ from the key's workspace; default: the workspace's code.",
     }),
-    builderFeeBps: intParam(0, 50).optional().openapi({
+    builderFeeBps: intParam(builderFeeBps.min, builderFeeBps.max).optional().openapi({
       description:
         "0 to 50, at most the builder's on-chain cap; default: the builder's registered default fee.",
     }),
@@ -48,8 +53,8 @@ export const BuilderQuoteResponseSchema = z
       description:
         "Identifies the quote for swap preparation and receipts; carried on chain into the settlement.",
     }),
-    builderCode: z.string(),
-    chainId: z.literal(4663),
+    builderCode: BuilderCode,
+    chainId: z.literal(CHAIN_ID),
     payer: Address,
     recipient: Address,
     tokenIn: Address,

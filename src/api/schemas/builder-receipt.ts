@@ -1,14 +1,13 @@
 import { z } from "@hono/zod-openapi";
-import { BuilderCodeParam, Hash32 } from "./builder-params.ts";
 import { ChainIdField } from "./chain-id.ts";
-import { Address, Uint } from "./quote.ts";
+import { Address, BuilderCode, Hash32, Uint } from "./common-patterns.ts";
 
 export const ReceiptRequestSchema = z
   .strictObject({
     chainId: ChainIdField.optional(),
     quoteId: Hash32.openapi({ description: "The builder quote the transaction executed." }),
     hash: Hash32.openapi({ description: "The transaction hash." }),
-    builderCode: BuilderCodeParam.optional().openapi({
+    builderCode: BuilderCode.optional().openapi({
       description:
         "Optional check: the code the swap is attributed to. Omitted, the quote's code applies (the key's workspace code unless the quote named another).",
     }),
@@ -23,7 +22,7 @@ export const ReceiptResponseSchema = z
     }),
     hash: Hash32,
     quoteId: Hash32,
-    builderCode: z.string(),
+    builderCode: BuilderCode,
     tokenOut: Address,
     routeFee: Uint,
     builderFee: Uint,

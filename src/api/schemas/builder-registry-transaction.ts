@@ -1,13 +1,14 @@
 import { z } from "@hono/zod-openapi";
-import { BuilderCodeParam, Hash32 } from "./builder-params.ts";
+import { BUILDER_LIMITS } from "../../builders/limits.ts";
+import { CHAIN_ID } from "../../chain/chain.ts";
 import { ChainIdField } from "./chain-id.ts";
-import { Address } from "./quote.ts";
+import { Address, BuilderCode, Hash32 } from "./common-patterns.ts";
 
 const From = Address.openapi({
   description: "The wallet that will sign: the builder's owner (the pending owner for accept-ownership).",
 });
-const Code = BuilderCodeParam.optional().openapi({ description: "Default: the key's workspace code." });
-const FeeBps = z.number().int().min(0).max(50);
+const Code = BuilderCode.optional().openapi({ description: "Default: the key's workspace code." });
+const FeeBps = z.number().int().min(BUILDER_LIMITS.builderFeeBps.min).max(BUILDER_LIMITS.builderFeeBps.max);
 
 /** One registry change; strict objects, discriminated by `action`. */
 export const RegistryTransactionRequestSchema = z
@@ -55,7 +56,7 @@ export const RegistryTransactionRequestSchema = z
 export const RegistryTransactionResponseSchema = z
   .object({
     action: z.enum(["register", "set-recipient", "set-fee", "transfer-ownership", "accept-ownership"]),
-    code: z.string(),
+    code: BuilderCode,
     builderId: Hash32,
     tx: z
       .object({
@@ -63,7 +64,7 @@ export const RegistryTransactionResponseSchema = z
         to: Address.openapi({ description: "The BuilderRegistry." }),
         data: z.string(),
         value: z.literal("0"),
-        chainId: z.literal(4663),
+        chainId: z.literal(CHAIN_ID),
       })
       .openapi({ description: "Unsigned; simulated from `from` at the latest block before it is returned." }),
     simulatedAt: z.string().openapi({ description: "The block number the transaction was simulated at." }),

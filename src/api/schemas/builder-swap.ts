@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-import { Hash32 } from "./builder-params.ts";
+import { CHAIN_ID } from "../../chain/chain.ts";
 import { ChainIdField } from "./chain-id.ts";
-import { Address, Uint } from "./quote.ts";
+import { Address, Hash32, Uint } from "./common-patterns.ts";
 
 export const IdempotencyKeyHeader = z
   .string()
@@ -30,7 +30,7 @@ export const PreparedSwapSchema = z
         to: Address.openapi({ description: "The executor." }),
         data: z.string().openapi({ description: "Calldata, sent as returned." }),
         value: Uint.openapi({ description: "Wei; equals amountIn for native ETH input, otherwise 0." }),
-        chainId: z.literal(4663),
+        chainId: z.literal(CHAIN_ID),
         gas: Uint.openapi({ description: "Gas limit: the simulated estimate plus a 25% margin." }),
       })
       .openapi({

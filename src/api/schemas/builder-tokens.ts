@@ -1,19 +1,16 @@
 import { z } from "@hono/zod-openapi";
 import { ChainIdParam } from "./chain-id.ts";
+import { Address } from "./common-patterns.ts";
 
 /** `GET /api/v2/builders/tokens` query: strict, so an unknown parameter is a 400 naming it. */
 export const BuilderTokensQuerySchema = z
   .strictObject({
     chainId: ChainIdParam.optional(),
-    address: z
-      .string()
-      .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
-      .optional()
-      .openapi({
-        description:
-          "One token to describe (any address, starter or not; the zero address is native ETH). Omit it for the starter list.",
-        example: "0x0dcd1bf9a1b36ce34237eeafef220932846bcd82",
-      }),
+    address: Address.optional().openapi({
+      description:
+        "One token to describe (any address, starter or not; the zero address is native ETH). Omit it for the starter list.",
+      example: "0x0dcd1bf9a1b36ce34237eeafef220932846bcd82",
+    }),
   })
   .openapi("BuilderTokensQuery");
 
@@ -35,7 +32,7 @@ export const TokenMetadataSchema = z
 
 export const BuilderTokenSchema = z
   .object({
-    address: z.string().openapi({
+    address: Address.openapi({
       description: "The token, lowercase.",
       example: "0x0dcd1bf9a1b36ce34237eeafef220932846bcd82",
     }),

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { ChainIdParam } from "./chain-id.ts";
+import { BuilderCode } from "./common-patterns.ts";
 
 /** `GET /api/v2/builders/usage` takes no parameters: any query parameter is a 400 naming it. */
 export const BuilderUsageQuerySchema = z
@@ -14,7 +15,7 @@ export const BuilderUsageSchema = z
     workspace: z.object({
       id: z.string(),
       name: z.string(),
-      builderCode: z.string().nullable(),
+      builderCode: BuilderCode.nullable(),
       plan: z
         .string()
         .openapi({ description: "The plan whose limits apply (`free` or `growth`).", example: "free" }),

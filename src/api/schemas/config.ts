@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
-
-const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
-const Hash32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+import { CHAIN_ID } from "../../chain/chain.ts";
+import { API_VERSION } from "../api-version.ts";
+import { Address, Hash32 } from "./common-patterns.ts";
 
 export const CapabilitiesSchema = z
   .object({
@@ -20,8 +20,8 @@ export const CapabilitiesSchema = z
 
 export const ConfigResponseSchema = z
   .object({
-    chainId: z.literal(4663),
-    apiVersion: z.literal("2.15.0").openapi({ description: "Version of the interface description." }),
+    chainId: z.literal(CHAIN_ID),
+    apiVersion: z.literal(API_VERSION).openapi({ description: "Version of the interface description." }),
     nativeToken: z.object({
       address: Address.openapi({ description: "The zero address denotes native ETH." }),
       symbol: z.literal("ETH"),

@@ -1,9 +1,8 @@
 import { z } from "@hono/zod-openapi";
+import { CHAIN_ID } from "../../chain/chain.ts";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 import { ChainIdParam } from "./chain-id.ts";
-
-export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
-export const Uint = z.string().regex(/^[0-9]+$/, "must be a decimal integer string");
+import { Address, Uint } from "./common-patterns.ts";
 
 /** An exact input amount in raw units, as a query parameter. */
 export const AmountInParam = z
@@ -88,7 +87,7 @@ const ComparisonEntry = z
 
 export const QuoteResponseSchema = z
   .object({
-    chainId: z.literal(4663),
+    chainId: z.literal(CHAIN_ID),
     tokenIn: Address,
     tokenOut: Address,
     amountIn: Uint,

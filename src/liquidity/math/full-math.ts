@@ -1,9 +1,6 @@
+import { maxUint256 } from "viem";
 import { SwapMathError } from "./errors.ts";
 
-/** 2^256 - 1, the largest uint256. */
-export const MAX_UINT256 = (1n << 256n) - 1n;
-export const MAX_UINT160 = (1n << 160n) - 1n;
-export const MAX_UINT128 = (1n << 128n) - 1n;
 /** 2^96: sqrt prices are Q64.96 (FixedPoint96.Q96). */
 export const Q96 = 1n << 96n;
 
@@ -15,7 +12,7 @@ export const Q96 = 1n << 96n;
 export function mulDiv(a: bigint, b: bigint, denominator: bigint): bigint {
   if (denominator === 0n) throw new SwapMathError("divisionByZero", "mulDiv by zero");
   const result = (a * b) / denominator;
-  if (result > MAX_UINT256) throw new SwapMathError("overflow", "mulDiv result exceeds uint256");
+  if (result > maxUint256) throw new SwapMathError("overflow", "mulDiv result exceeds uint256");
   return result;
 }
 
@@ -23,7 +20,7 @@ export function mulDiv(a: bigint, b: bigint, denominator: bigint): bigint {
 export function mulDivRoundingUp(a: bigint, b: bigint, denominator: bigint): bigint {
   if (denominator === 0n) throw new SwapMathError("divisionByZero", "mulDivRoundingUp by zero");
   const result = (a * b + denominator - 1n) / denominator;
-  if (result > MAX_UINT256) throw new SwapMathError("overflow", "mulDivRoundingUp result exceeds uint256");
+  if (result > maxUint256) throw new SwapMathError("overflow", "mulDivRoundingUp result exceeds uint256");
   return result;
 }
 

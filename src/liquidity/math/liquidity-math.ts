@@ -1,5 +1,5 @@
+import { maxUint128 } from "viem";
 import { SwapMathError } from "./errors.ts";
-import { MAX_UINT128 } from "./full-math.ts";
 
 /**
  * Applies a signed liquidity delta to a uint128 liquidity, reverting on underflow or overflow, as
@@ -7,7 +7,7 @@ import { MAX_UINT128 } from "./full-math.ts";
  */
 export function addDelta(liquidity: bigint, delta: bigint): bigint {
   const result = liquidity + delta;
-  if (result < 0n || result > MAX_UINT128)
+  if (result < 0n || result > maxUint128)
     throw new SwapMathError("liquidityOverflow", `liquidity ${liquidity} + ${delta} leaves uint128`);
   return result;
 }

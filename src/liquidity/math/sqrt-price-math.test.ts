@@ -1,7 +1,7 @@
 import fc from "fast-check";
+import { maxUint128 } from "viem";
 import { describe, expect, it, vi } from "vitest";
 import { SwapMathError } from "./errors.ts";
-import { MAX_UINT128 } from "./full-math.ts";
 import {
   getAmount0Delta,
   getAmount1Delta,
@@ -16,7 +16,7 @@ vi.setConfig({ testTimeout: 30_000 });
 const Q96 = 1n << 96n;
 const E18 = 10n ** 18n;
 const price = fc.bigInt({ min: MIN_SQRT_PRICE, max: MAX_SQRT_PRICE - 1n });
-const liquidity = fc.bigInt({ min: 1n, max: MAX_UINT128 });
+const liquidity = fc.bigInt({ min: 1n, max: maxUint128 });
 const amount = fc.bigInt({ min: 0n, max: 1n << 200n });
 
 describe("SqrtPriceMath", () => {

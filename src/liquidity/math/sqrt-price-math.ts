@@ -1,5 +1,6 @@
+import { maxUint160, maxUint256 } from "viem";
 import { SwapMathError } from "./errors.ts";
-import { divRoundingUp, MAX_UINT160, MAX_UINT256, mulDiv, mulDivRoundingUp, Q96 } from "./full-math.ts";
+import { divRoundingUp, mulDiv, mulDivRoundingUp, Q96 } from "./full-math.ts";
 
 /**
  * SqrtPriceMath (v3-core and v4-core: the same formulas, the same rounding and the same overflow fallbacks;
@@ -9,7 +10,7 @@ import { divRoundingUp, MAX_UINT160, MAX_UINT256, mulDiv, mulDivRoundingUp, Q96 
  */
 
 function toUint160(value: bigint): bigint {
-  if (value > MAX_UINT160) throw new SwapMathError("overflow", "sqrt price exceeds uint160");
+  if (value > maxUint160) throw new SwapMathError("overflow", "sqrt price exceeds uint160");
   return value;
 }
 
@@ -28,15 +29,15 @@ export function getNextSqrtPriceFromAmount0RoundingUp(
   const numerator1 = liquidity << 96n;
   const product = amount * sqrtPX96;
   if (add) {
-    if (product <= MAX_UINT256) {
+    if (product <= maxUint256) {
       const denominator = numerator1 + product;
-      if (denominator <= MAX_UINT256) return mulDivRoundingUp(numerator1, sqrtPX96, denominator);
+      if (denominator <= maxUint256) return mulDivRoundingUp(numerator1, sqrtPX96, denominator);
     }
     const denominator = numerator1 / sqrtPX96 + amount;
-    if (denominator > MAX_UINT256) throw new SwapMathError("overflow", "amount0 denominator overflows");
+    if (denominator > maxUint256) throw new SwapMathError("overflow", "amount0 denominator overflows");
     return divRoundingUp(numerator1, denominator);
   }
-  if (product > MAX_UINT256 || numerator1 <= product)
+  if (product > maxUint256 || numerator1 <= product)
     throw new SwapMathError("notEnoughLiquidity", "removing more token0 than the pool holds");
   return toUint160(mulDivRoundingUp(numerator1, sqrtPX96, numerator1 - product));
 }
@@ -52,13 +53,11 @@ export function getNextSqrtPriceFromAmount1RoundingDown(
   add: boolean,
 ): bigint {
   if (add) {
-    const quotient = amount <= MAX_UINT160 ? (amount << 96n) / liquidity : mulDiv(amount, Q96, liquidity);
+    const quotient = amount <= maxUint160 ? (amount << 96n) / liquidity : mulDiv(amount, Q96, liquidity);
     return toUint160(sqrtPX96 + quotient);
   }
   const quotient =
-    amount <= MAX_UINT160
-      ? divRoundingUp(amount << 96n, liquidity)
-      : mulDivRoundingUp(amount, Q96, liquidity);
+    amount <= maxUint160 ? divRoundingUp(amount << 96n, liquidity) : mulDivRoundingUp(amount, Q96, liquidity);
   if (sqrtPX96 <= quotient)
     throw new SwapMathError("notEnoughLiquidity", "removing more token1 than the pool holds");
   return sqrtPX96 - quotient;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
+import { maxUint128 } from "viem";
 import { describe, expect, it, vi } from "vitest";
-import { MAX_UINT128 } from "./full-math.ts";
 import { computeSwapStepExactIn, getSqrtPriceTarget, MAX_SWAP_FEE } from "./swap-math.ts";
 import { MAX_SQRT_PRICE, MIN_SQRT_PRICE } from "./tick-math.ts";
 
@@ -8,7 +8,7 @@ import { MAX_SQRT_PRICE, MIN_SQRT_PRICE } from "./tick-math.ts";
 vi.setConfig({ testTimeout: 30_000 });
 
 const price = fc.bigInt({ min: MIN_SQRT_PRICE, max: MAX_SQRT_PRICE - 1n });
-const liquidity = fc.bigInt({ min: 0n, max: MAX_UINT128 });
+const liquidity = fc.bigInt({ min: 0n, max: maxUint128 });
 const amount = fc.bigInt({ min: 1n, max: (1n << 127n) - 1n });
 const fee = fc.oneof(fc.constantFrom(0n, 100n, 500n, 3000n, 10000n), fc.bigInt({ min: 0n, max: 999_999n }));
 

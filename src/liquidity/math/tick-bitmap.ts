@@ -1,5 +1,5 @@
+import { maxUint256 } from "viem";
 import { leastSignificantBit, mostSignificantBit } from "./bit-math.ts";
-import { MAX_UINT256 } from "./full-math.ts";
 import { MAX_TICK, MIN_TICK } from "./tick-math.ts";
 
 /**
@@ -57,7 +57,7 @@ export function nextInitializedTickWithinOneWord(
   }
   compressed += 1;
   const { bitPos } = position(compressed);
-  const masked = word & (MAX_UINT256 ^ ((1n << BigInt(bitPos)) - 1n));
+  const masked = word & (maxUint256 ^ ((1n << BigInt(bitPos)) - 1n));
   if (masked !== 0n)
     return { next: (compressed + (leastSignificantBit(masked) - bitPos)) * tickSpacing, initialized: true };
   return { next: (compressed + (255 - bitPos)) * tickSpacing, initialized: false };

@@ -1,5 +1,5 @@
+import { maxUint256 } from "viem";
 import { SwapMathError } from "./errors.ts";
-import { MAX_UINT256 } from "./full-math.ts";
 
 /** TickMath bounds, identical in v3-core and v4-core. */
 export const MIN_TICK = -887272;
@@ -44,7 +44,7 @@ export function getSqrtPriceAtTick(tick: number): bigint {
   for (let bit = 1; bit < FACTORS.length; bit++) {
     if (absTick & (1 << bit)) ratio = (ratio * FACTORS[bit]!) >> 128n;
   }
-  if (tick > 0) ratio = MAX_UINT256 / ratio;
+  if (tick > 0) ratio = maxUint256 / ratio;
   // Q128.128 to Q128.96, rounding up so that getTickAtSqrtPrice of the result is consistent.
   return (ratio >> 32n) + (ratio & 0xffffffffn ? 1n : 0n);
 }

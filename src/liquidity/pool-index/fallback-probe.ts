@@ -1,8 +1,18 @@
-import { type Address, type Hex, hexToBigInt, numberToHex, type PublicClient, zeroAddress } from "viem";
+import {
+  type Address,
+  type Hex,
+  hexToBigInt,
+  maxUint160,
+  numberToHex,
+  type PublicClient,
+  zeroAddress,
+} from "viem";
 import { poolManagerAbi } from "../../contracts/abis/PoolManager.ts";
-import { QUOTE_LIMITS } from "../../quote/limits.ts";
 import { v4PoolId, v4PoolStateSlot } from "../v4/pool-key.ts";
 import type { PoolKey } from "./pool.ts";
+
+/** At most this many V4 keys are probed for one pair (docs/rules.md, comparison rule 11). */
+export const MAX_FALLBACK_V4_PROBES = 28;
 
 /**
  * Common hook-free (fee, tickSpacing) pairs, most used first. With the native-ETH alternative for a WETH
@@ -40,7 +50,7 @@ export function fallbackV4Keys(tokenA: Address, tokenB: Address, weth: Address):
     for (const [fee, tickSpacing] of COMMON_V4_FEES)
       keys.push({ currency0, currency1, fee, tickSpacing, hooks: zeroAddress });
   }
-  return keys.slice(0, QUOTE_LIMITS.maxFallbackV4Probes);
+  return keys.slice(0, MAX_FALLBACK_V4_PROBES);
 }
 
 /**
@@ -62,9 +72,8 @@ export async function probeV4Keys(
     args: [ids.map((id) => numberToHex(v4PoolStateSlot(id), { size: 32 }))],
     blockNumber,
   })) as readonly Hex[];
-  const sqrtPriceMask = (1n << 160n) - 1n;
   return keys.flatMap((key, index) =>
-    (hexToBigInt(words[index]!) & sqrtPriceMask) === 0n ? [] : [{ key, poolId: ids[index]! }],
+    (hexToBigInt(words[index]!) & maxUint160) === 0n ? [] : [{ key, poolId: ids[index]! }],
   );
 }
 

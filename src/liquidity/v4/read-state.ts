@@ -1,4 +1,13 @@
-import { type Address, encodeAbiParameters, type Hex, hexToBigInt, keccak256, numberToHex } from "viem";
+import {
+  type Address,
+  encodeAbiParameters,
+  type Hex,
+  hexToBigInt,
+  keccak256,
+  maxUint128,
+  maxUint160,
+  numberToHex,
+} from "viem";
 import type { Read } from "../read/read.ts";
 import { v4Exclusion, v4PoolStateSlot } from "./pool-key.ts";
 
@@ -47,7 +56,7 @@ export const v4Reads = {
     kind: "slot",
     poolManager,
     slot: slotOf(v4PoolStateSlot(poolId) + LIQUIDITY_OFFSET),
-    decode: (value) => hexToBigInt(value) & ((1n << 128n) - 1n),
+    decode: (value) => hexToBigInt(value) & maxUint128,
   }),
   word: (poolManager: Address, poolId: Hex, wordPos: number): Read<bigint> => ({
     kind: "slot",
@@ -67,7 +76,7 @@ export const v4Reads = {
 /** Slot0 packing (v4-core `Slot0`): sqrtPriceX96 (160) | tick (24, signed) | protocolFee (24) | lpFee (24). */
 export function decodeSlot0(word: bigint) {
   return {
-    sqrtPriceX96: word & ((1n << 160n) - 1n),
+    sqrtPriceX96: word & maxUint160,
     tick: Number(BigInt.asIntN(24, word >> 160n)),
     protocolFee: Number((word >> 184n) & 0xffffffn),
     lpFee: Number((word >> 208n) & 0xffffffn),

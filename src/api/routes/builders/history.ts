@@ -63,7 +63,8 @@ export function registerHistoryRoute(
     const query = c.req.valid("query");
     const code = query.code ?? c.get("principal").builderCode;
     if (!code) throw invalidInput("code", "required: the key's workspace has no builder code");
-    if (!BUILDER_CODE_PATTERN.test(code)) throw invalidInput("code", "must match ^[A-Za-z0-9_-]{3,32}$");
+    if (!BUILDER_CODE_PATTERN.test(code))
+      throw invalidInput("code", `must match ${BUILDER_CODE_PATTERN.source}`);
     const collector = deps.deployment.contracts.settlementCollector;
     let resume: HistoryResume | undefined;
     if (query.cursor !== undefined) {

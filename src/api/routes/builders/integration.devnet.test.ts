@@ -2,6 +2,7 @@ import type { Address } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
+import { CHAIN_ID } from "../../../chain/chain.ts";
 import { builderRegistryArtifact } from "../../../contracts/artifacts/BuilderRegistry.ts";
 
 /**
@@ -90,7 +91,7 @@ describe("POST /api/v2/builders/integration", () => {
     });
     const payer = PAYER.toLowerCase();
     const leg = {
-      chainId: 4663,
+      chainId: CHAIN_ID,
       payer,
       recipient: payer,
       builderCode: "junction-demo",
@@ -98,7 +99,7 @@ describe("POST /api/v2/builders/integration", () => {
       slippageBps: 50,
     };
     expect(body).toEqual({
-      chainId: 4663,
+      chainId: CHAIN_ID,
       execution: "sequential",
       atomic: false,
       payer,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
 import { builderIdOf } from "../../../builders/builder-code.ts";
+import { CHAIN_ID } from "../../../chain/chain.ts";
 import { builderRegistryArtifact } from "../../../contracts/artifacts/BuilderRegistry.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
@@ -81,7 +82,7 @@ describe("builder quote terms", () => {
     expect(prepared.body).toMatchObject({
       action: "set-fee",
       code: devnet.manifest.junction.demoBuilder.code,
-      tx: { to: devnet.manifest.contracts.builderRegistry.toLowerCase(), value: "0", chainId: 4663 },
+      tx: { to: devnet.manifest.contracts.builderRegistry.toLowerCase(), value: "0", chainId: CHAIN_ID },
     });
     const hash = await owner.sendTransaction({
       account: owner.account!,

@@ -10,6 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
+import { CHAIN_ID } from "../../../chain/chain.ts";
 import { erc20Abi } from "../../../contracts/abis/ERC20.ts";
 import { builderRegistryArtifact } from "../../../contracts/artifacts/BuilderRegistry.ts";
 
@@ -86,7 +87,7 @@ describe("builder quote → swap preparation → receipts", () => {
     const gross = BigInt(body.grossAmountOut);
     expect(body).toMatchObject({
       builderCode: demo.code,
-      chainId: 4663,
+      chainId: CHAIN_ID,
       payer: payer().toLowerCase(),
       recipient: payer().toLowerCase(),
       policySource: "onchain",
@@ -121,7 +122,7 @@ describe("builder quote → swap preparation → receipts", () => {
         from: payer().toLowerCase(),
         to: devnet.manifest.contracts.executor.toLowerCase(),
         value: "0",
-        chainId: 4663,
+        chainId: CHAIN_ID,
       },
       approval: {
         token: devnet.manifest.contracts.weth9.toLowerCase(),

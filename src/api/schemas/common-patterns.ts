@@ -1,0 +1,21 @@
+import { z } from "@hono/zod-openapi";
+import { BUILDER_CODE_PATTERN } from "../../builders/builder-code.ts";
+
+/**
+ * The common patterns (docs/rules.md, patterns), one schema each, shared by every DTO (a field adds its own description and
+ * example with `.openapi`).
+ */
+
+/** ADDRESS: 0x and 20 bytes of hex, any case; the zero address denotes native ETH. */
+export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+
+/** UINT: an amount (or block number) in raw base units, as a decimal string. */
+export const Uint = z.string().regex(/^[0-9]+$/, "must be a decimal integer string");
+
+/** HASH32: 0x and 32 bytes of hex (hashes, quote ids, builder ids). */
+export const Hash32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex value");
+
+/** BUILDER_CODE: public, case-sensitive attribution, validated the same way on chain. */
+export const BuilderCode = z
+  .string()
+  .regex(BUILDER_CODE_PATTERN, `must match ${BUILDER_CODE_PATTERN.source} (case-sensitive)`);
