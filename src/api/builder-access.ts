@@ -1,10 +1,9 @@
 import type { MiddlewareHandler } from "hono";
-import type { Kysely } from "kysely";
 import type { Scope } from "../auth/api-key.ts";
 import { authenticate, type Principal } from "../auth/keys.ts";
 import type { MeteredBucket } from "../auth/plans.ts";
 import { spendQuota } from "../auth/quotas.ts";
-import type { Database } from "../store/schema.ts";
+import type { Db } from "../store/schema.ts";
 import { ApiError } from "./errors.ts";
 
 export type AuthVariables = { principal: Principal };
@@ -25,7 +24,7 @@ const MESSAGES = {
  * The key itself never appears in a response or a log.
  */
 export function builderAccess(
-  db: Kysely<Database>,
+  db: Db,
   scope: Scope,
   bucket: MeteredBucket | null = scope === "swap" ? "swap" : scope,
 ): MiddlewareHandler<{ Variables: AuthVariables }> {
