@@ -163,6 +163,7 @@ export async function issueBuilderQuote(
     tx_to: tx.to,
     tx_data: tx.data,
     tx_value: tx.value,
+    deadline: new Date(deadline * 1000),
     expires_at: new Date(expiresAt * 1000),
   });
   return quote;

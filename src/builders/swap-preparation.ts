@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
-import { type Address, BaseError, decodeFunctionData, type Hex, type PublicClient, zeroAddress } from "viem";
+import { type Address, BaseError, type Hex, type PublicClient, zeroAddress } from "viem";
 import { gasPriceAt } from "../chain/gas-price.ts";
 import { pinBlock } from "../chain/pin-block.ts";
 import type { Contracts } from "../config/deployment.ts";
 import { erc20Abi } from "../contracts/abis/ERC20.ts";
-import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { decodeExecutorOutput, simulateTransaction } from "../simulation/simulate-transaction.ts";
 import { type BuilderQuoteRecord, quoteForKey } from "../store/repositories/builder-quotes.ts";
@@ -244,7 +243,7 @@ async function simulateForPayer(
   if (simulation.status === "unverified")
     return `the transaction could not be simulated (${simulation.reason})`;
   const expiresAt = Math.floor(new Date(quote.expires_at).getTime() / 1000);
-  const deadline = Number(deadlineOf(quote.tx_data as Hex));
+  const deadline = Math.floor(new Date(quote.deadline).getTime() / 1000);
   return {
     idempotencyKey,
     quoteId: quote.id as Hex,
@@ -312,11 +311,4 @@ async function walletHoldings(
     }),
   ]);
   return { balance, allowance };
-}
-
-/** The deadline the quote's calldata carries (the transaction reverts after it). */
-function deadlineOf(data: Hex): bigint {
-  const { args } = decodeFunctionData({ abi: executorArtifact.abi, data });
-  const [params] = args as unknown as [{ deadline: bigint }];
-  return params.deadline;
 }

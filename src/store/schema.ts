@@ -70,6 +70,8 @@ export type BuilderQuoteTable = {
   tx_to: string;
   tx_data: string;
   tx_value: Uint;
+  /** When the transaction in `tx_data` starts to revert: the calldata's own deadline, kept readable. */
+  deadline: Timestamp;
   expires_at: Timestamp;
   created_at: DefaultedTimestamp;
 };
