@@ -1,11 +1,10 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { Kysely } from "kysely";
 import type { Scope } from "../auth/api-key.ts";
 import { authenticate, type Principal } from "../auth/keys.ts";
 import type { MeteredBucket } from "../auth/plans.ts";
 import { spendQuota } from "../auth/quotas.ts";
 import { JunctionError } from "../errors/junction-error.ts";
-import type { Database } from "../store/schema.ts";
+import type { Db } from "../store/schema.ts";
 
 export type AuthVariables = {
   principal: Principal;
@@ -31,7 +30,7 @@ const MESSAGES = {
  * spends nothing, just as a request refused for quota spends nothing.
  */
 export function builderAccess(
-  db: Kysely<Database>,
+  db: Db,
   scope: Scope,
   bucket: MeteredBucket | null = scope === "swap" ? "swap" : scope,
 ): MiddlewareHandler<{ Variables: AuthVariables }> {
@@ -60,7 +59,7 @@ export function chargeRequest(c: Context<{ Variables: AuthVariables }>): Promise
   return c.get("charge")();
 }
 
-async function spend(db: Kysely<Database>, principal: Principal, bucket: MeteredBucket): Promise<void> {
+async function spend(db: Db, principal: Principal, bucket: MeteredBucket): Promise<void> {
   const decision = await spendQuota(db, { id: principal.workspaceId, plan: principal.plan }, bucket);
   if (decision.ok) return;
   const retryAfterSeconds = decision.retryAfterSeconds;

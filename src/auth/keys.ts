@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { Kysely } from "kysely";
-import type { Database } from "../store/schema.ts";
+import { apiKeyByHash, insertApiKey, revokeApiKey } from "../store/repositories/api-keys.ts";
+import { activateWorkspace, insertWorkspace, workspaceActivation } from "../store/repositories/workspaces.ts";
+import type { Db } from "../store/schema.ts";
 import { generateApiKey, hashApiKey, parseApiKey, type Scope } from "./api-key.ts";
 
 /** A request that breaks the key rules (docs/rules.md, auth rule 4): the operator gets this message. */
@@ -11,26 +12,17 @@ export class KeyPolicyError extends Error {
 export type Workspace = { id: string; name: string; builderCode: string | null; activated: boolean };
 
 export async function createWorkspace(
-  db: Kysely<Database>,
+  db: Db,
   input: { name: string; builderCode?: string },
 ): Promise<Workspace> {
   const id = randomUUID();
-  await db
-    .insertInto("workspaces")
-    .values({ id, name: input.name, builder_code: input.builderCode ?? null })
-    .execute();
+  await insertWorkspace(db, { id, name: input.name, builderCode: input.builderCode ?? null });
   return { id, name: input.name, builderCode: input.builderCode ?? null, activated: false };
 }
 
 /** Marks the workspace holding `builderCode` active: its builder ID is registered and enabled on chain. */
-export async function markActivated(db: Kysely<Database>, builderCode: string, at: Date): Promise<boolean> {
-  const result = await db
-    .updateTable("workspaces")
-    .set({ activated_at: at })
-    .where("builder_code", "=", builderCode)
-    .where("activated_at", "is", null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+export async function markActivated(db: Db, builderCode: string, at: Date): Promise<boolean> {
+  return activateWorkspace(db, builderCode, at);
 }
 
 export type CreatedKey = {
@@ -47,17 +39,13 @@ export type CreatedKey = {
  * activated on chain first; `tokens` and `receipts` keys do not (docs/rules.md, auth rule 4).
  */
 export async function createKey(
-  db: Kysely<Database>,
+  db: Db,
   input: { workspaceId: string; name: string; scopes: Scope[]; expiresAt?: Date },
 ): Promise<CreatedKey> {
   if (input.scopes.length === 0) throw new KeyPolicyError("a key needs at least one scope");
-  const workspace = await db
-    .selectFrom("workspaces")
-    .select(["id", "activated_at"])
-    .where("id", "=", input.workspaceId)
-    .executeTakeFirst();
+  const workspace = await workspaceActivation(db, input.workspaceId);
   if (!workspace) throw new KeyPolicyError(`no workspace ${input.workspaceId}`);
-  if (input.scopes.some((s) => s === "quote" || s === "swap") && !workspace.activated_at) {
+  if (input.scopes.some((s) => s === "quote" || s === "swap") && !workspace.activatedAt) {
     throw new KeyPolicyError(
       "keys with quote or swap scope need the workspace's builder ID activated on chain first",
     );
@@ -65,18 +53,15 @@ export async function createKey(
   if (input.expiresAt && input.expiresAt.getTime() <= Date.now())
     throw new KeyPolicyError("the expiry is in the past");
   const key = generateApiKey();
-  await db
-    .insertInto("api_keys")
-    .values({
-      id: key.id,
-      workspace_id: input.workspaceId,
-      name: input.name,
-      prefix: key.prefix,
-      key_hash: key.hash,
-      scopes: [...new Set(input.scopes)],
-      expires_at: input.expiresAt ?? null,
-    })
-    .execute();
+  await insertApiKey(db, {
+    id: key.id,
+    workspaceId: input.workspaceId,
+    name: input.name,
+    prefix: key.prefix,
+    keyHash: key.hash,
+    scopes: [...new Set(input.scopes)],
+    expiresAt: input.expiresAt ?? null,
+  });
   return {
     id: key.id,
     prefix: key.prefix,
@@ -87,14 +72,8 @@ export async function createKey(
 }
 
 /** Revokes a key; effective for the very next request (keys are checked against the database each time). */
-export async function revokeKey(db: Kysely<Database>, keyId: string, at = new Date()): Promise<boolean> {
-  const result = await db
-    .updateTable("api_keys")
-    .set({ revoked_at: at })
-    .where("id", "=", keyId)
-    .where("revoked_at", "is", null)
-    .executeTakeFirst();
-  return result.numUpdatedRows > 0n;
+export async function revokeKey(db: Db, keyId: string, at = new Date()): Promise<boolean> {
+  return revokeApiKey(db, keyId, at);
 }
 
 /** Who is calling: the key, its scopes and its workspace (builder code, plan, activation). */
@@ -110,27 +89,13 @@ export type AuthFailure = "missing" | "malformed" | "unknown" | "expired" | "rev
 
 /** Resolves a presented key to its workspace and scopes, or says why it is refused. */
 export async function authenticate(
-  db: Kysely<Database>,
+  db: Db,
   presented: string | undefined,
   now = new Date(),
 ): Promise<Principal | { failure: AuthFailure }> {
   if (!presented) return { failure: "missing" };
   if (!parseApiKey(presented)) return { failure: "malformed" };
-  const key = await db
-    .selectFrom("api_keys")
-    .innerJoin("workspaces", "workspaces.id", "api_keys.workspace_id")
-    .select([
-      "api_keys.id",
-      "api_keys.workspace_id",
-      "api_keys.scopes",
-      "api_keys.expires_at",
-      "api_keys.revoked_at",
-      "workspaces.builder_code",
-      "workspaces.plan",
-      "workspaces.activated_at",
-    ])
-    .where("api_keys.key_hash", "=", hashApiKey(presented))
-    .executeTakeFirst();
+  const key = await apiKeyByHash(db, hashApiKey(presented));
   if (!key) return { failure: "unknown" };
   if (key.revoked_at) return { failure: "revoked" };
   if (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime()) return { failure: "expired" };

@@ -1,8 +1,8 @@
-import type { Kysely } from "kysely";
 import { type Address, getAbiItem, type Hex, type PublicClient } from "viem";
 import { markActivated } from "../auth/keys.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
-import type { Database } from "../store/schema.ts";
+import { unactivatedBuilderCodes } from "../store/repositories/workspaces.ts";
+import type { Db } from "../store/schema.ts";
 import { BUILDER_CODE_PATTERN, builderIdOf } from "./builder-code.ts";
 import { type RegistryBuilder, readRegistryBuilder } from "./registry-profile.ts";
 
@@ -40,7 +40,7 @@ export type ActivationCheck =
  */
 export async function activateIfRegistered(
   client: RegistryClient,
-  db: Kysely<Database>,
+  db: Db,
   registry: Address,
   code: string,
   now = new Date(),
@@ -61,7 +61,7 @@ export type ActivationScan = { fromBlock: bigint; toBlock: bigint; activated: st
  */
 export async function scanActivations(options: {
   client: RegistryClient;
-  db: Kysely<Database>;
+  db: Db;
   registry: Address;
   fromBlock: bigint;
   toBlock?: bigint;
@@ -101,7 +101,7 @@ export async function scanActivations(options: {
  */
 export function followActivations(options: {
   client: RegistryClient;
-  db: Kysely<Database>;
+  db: Db;
   registry: Address;
   fromBlock: bigint;
   intervalMs: number;
@@ -138,17 +138,11 @@ export function followActivations(options: {
 }
 
 /** Workspaces with a builder code and no activation yet, by lower-case builder id. */
-async function waitingWorkspaces(db: Kysely<Database>): Promise<Map<Hex, string>> {
-  const rows = await db
-    .selectFrom("workspaces")
-    .select("builder_code")
-    .where("builder_code", "is not", null)
-    .where("activated_at", "is", null)
-    .execute();
+async function waitingWorkspaces(db: Db): Promise<Map<Hex, string>> {
   const waiting = new Map<Hex, string>();
-  for (const { builder_code: code } of rows) {
+  for (const code of await unactivatedBuilderCodes(db)) {
     // A code the registry would refuse can never be registered; nothing to wait for.
-    if (code && BUILDER_CODE_PATTERN.test(code)) waiting.set(builderIdOf(code).toLowerCase() as Hex, code);
+    if (BUILDER_CODE_PATTERN.test(code)) waiting.set(builderIdOf(code).toLowerCase() as Hex, code);
   }
   return waiting;
 }

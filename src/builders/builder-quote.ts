@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import type { Kysely } from "kysely";
 import { type Address, type Hex, toHex } from "viem";
 import type { CHAIN_ID } from "../chain/chain.ts";
 import type { Contracts } from "../config/deployment.ts";
 import type { ProviderId } from "../providers/provider-ids.ts";
 import type { QuoteRequest, QuoteResult } from "../quote/quote-types.ts";
 import { buildExecutorSwap } from "../routing/executor-calldata.ts";
-import type { Database } from "../store/schema.ts";
+import { insertBuilderQuote } from "../store/repositories/builder-quotes.ts";
+import type { Db } from "../store/schema.ts";
 import { builderIdOf } from "./builder-code.ts";
 import { keyIdHashOf } from "./key-id-hash.ts";
 import { BUILDER_QUOTE_TIMES } from "./limits.ts";
@@ -46,7 +46,7 @@ export type BuilderQuote = {
 };
 
 export type BuilderQuoteDeps = {
-  db: Kysely<Database>;
+  db: Db;
   contracts: Contracts;
   quote: (request: QuoteRequest, signal: AbortSignal) => Promise<QuoteResult>;
   now: () => number;
@@ -139,35 +139,33 @@ export async function issueBuilderQuote(
     result,
     warnings,
   };
-  await deps.db
-    .insertInto("builder_quotes")
-    .values({
-      id: quoteId,
-      workspace_id: principal.workspaceId,
-      key_id: principal.keyId,
-      builder_code: request.builderCode,
-      payer: request.payer,
-      recipient: request.recipient,
-      token_in: request.tokenIn,
-      token_out: request.tokenOut,
-      amount_in: request.amountIn,
-      gross_amount_out: quote.grossAmountOut,
-      route_fee: quote.routeFee,
-      builder_fee: quote.builderFee,
-      amount_out: amountOut,
-      minimum_amount_out: minimumAmountOut,
-      route_fee_bps: fees.routeBps,
-      builder_fee_bps: fees.builderBps,
-      policy_version: fees.policyVersion,
-      policy_source: quote.policySource,
-      builder_recipient: fees.builderRecipient,
-      settlement_available: quote.settlementAvailable,
-      block_number: result.block.number,
-      tx_to: tx.to,
-      tx_data: tx.data,
-      tx_value: tx.value,
-      expires_at: new Date(expiresAt * 1000),
-    })
-    .execute();
+  await insertBuilderQuote(deps.db, {
+    id: quoteId,
+    workspace_id: principal.workspaceId,
+    key_id: principal.keyId,
+    builder_code: request.builderCode,
+    payer: request.payer,
+    recipient: request.recipient,
+    token_in: request.tokenIn,
+    token_out: request.tokenOut,
+    amount_in: request.amountIn,
+    gross_amount_out: quote.grossAmountOut,
+    route_fee: quote.routeFee,
+    builder_fee: quote.builderFee,
+    amount_out: amountOut,
+    minimum_amount_out: minimumAmountOut,
+    route_fee_bps: fees.routeBps,
+    builder_fee_bps: fees.builderBps,
+    policy_version: fees.policyVersion,
+    policy_source: quote.policySource,
+    builder_recipient: fees.builderRecipient,
+    settlement_available: quote.settlementAvailable,
+    block_number: result.block.number,
+    tx_to: tx.to,
+    tx_data: tx.data,
+    tx_value: tx.value,
+    deadline: new Date(deadline * 1000),
+    expires_at: new Date(expiresAt * 1000),
+  });
   return quote;
 }

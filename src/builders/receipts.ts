@@ -1,4 +1,3 @@
-import type { Kysely } from "kysely";
 import {
   type Address,
   type Hex,
@@ -9,10 +8,11 @@ import {
 import type { Contracts } from "../config/deployment.ts";
 import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { JunctionError } from "../errors/junction-error.ts";
-import type { Database } from "../store/schema.ts";
+import { quoteForKey } from "../store/repositories/builder-quotes.ts";
+import { insertSettlement, settlementOfQuote } from "../store/repositories/settlements.ts";
+import type { Db } from "../store/schema.ts";
 import { builderIdOf } from "./builder-code.ts";
 import { keyIdHashOf } from "./key-id-hash.ts";
-import { quoteForKey } from "./quote-records.ts";
 
 /** The receipt verification resource (docs/rules.md, receipt rule 3), in domain types. */
 export type ReceiptVerification = {
@@ -41,7 +41,7 @@ export class ReceiptError extends JunctionError {
   }
 }
 
-export type ReceiptDeps = { db: Kysely<Database>; client: PublicClient; contracts: Contracts };
+export type ReceiptDeps = { db: Db; client: PublicClient; contracts: Contracts };
 
 /**
  * Receipt verification (docs/rules.md, receipt rules 1-2 and state rules 1-2): `confirming`
@@ -64,11 +64,7 @@ export async function verifyReceipt(
     );
   const quoteId = quote.id as Hex;
 
-  const recorded = await deps.db
-    .selectFrom("settlements")
-    .selectAll()
-    .where("quote_id", "=", quote.id)
-    .executeTakeFirst();
+  const recorded = await settlementOfQuote(deps.db, quote.id);
   if (recorded) {
     if (recorded.hash !== input.hash.toLowerCase())
       throw new ReceiptError("RECEIPT_MISMATCH", "this quote was settled by another transaction");
@@ -147,23 +143,19 @@ export async function verifyReceipt(
   if (receipt.blockNumber > finalized.number) return mined;
   if (canonical.hash !== receipt.blockHash) return expected;
 
-  await deps.db
-    .insertInto("settlements")
-    .values({
-      quote_id: quote.id,
-      key_id: principal.keyId,
-      hash: mined.hash,
-      block_number: receipt.blockNumber,
-      block_hash: receipt.blockHash,
-      log_index: settled.logIndex,
-      builder_code: quote.builder_code,
-      token_out: mined.tokenOut,
-      gross_amount_out: settled.args.grossAmountOut,
-      route_fee: mined.routeFee,
-      builder_fee: mined.builderFee,
-      amount_out: mined.amountOut,
-    })
-    .onConflict((oc) => oc.column("quote_id").doNothing())
-    .execute();
+  await insertSettlement(deps.db, {
+    quote_id: quote.id,
+    key_id: principal.keyId,
+    hash: mined.hash,
+    block_number: receipt.blockNumber,
+    block_hash: receipt.blockHash,
+    log_index: settled.logIndex,
+    builder_code: quote.builder_code,
+    token_out: mined.tokenOut,
+    gross_amount_out: settled.args.grossAmountOut,
+    route_fee: mined.routeFee,
+    builder_fee: mined.builderFee,
+    amount_out: mined.amountOut,
+  });
   return { ...mined, status: "finalized" };
 }

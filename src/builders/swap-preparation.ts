@@ -1,18 +1,23 @@
 import { createHash } from "node:crypto";
-import type { Kysely } from "kysely";
-import { type Address, decodeFunctionData, type Hex, type PublicClient, zeroAddress } from "viem";
+import { type Address, type Hex, type PublicClient, zeroAddress } from "viem";
 import { CHAIN_ID } from "../chain/chain.ts";
 import { gasPriceAt } from "../chain/gas-price.ts";
 import { pinBlock } from "../chain/pin-block.ts";
 import { isNodeFailure } from "../chain/upstream-error.ts";
 import type { Contracts } from "../config/deployment.ts";
 import { erc20Abi } from "../contracts/abis/ERC20.ts";
-import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { JunctionError } from "../errors/junction-error.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { decodeExecutorOutput, simulateTransaction } from "../simulation/simulate-transaction.ts";
-import type { Database } from "../store/schema.ts";
-import { type BuilderQuoteRecord, quoteForKey } from "./quote-records.ts";
+import { type BuilderQuoteRecord, quoteForKey } from "../store/repositories/builder-quotes.ts";
+import {
+  deletePendingPreparation,
+  findPreparation,
+  insertPendingPreparation,
+  savePreparationOutcome,
+  takeOverStalePreparation,
+} from "../store/repositories/swap-preparations.ts";
+import type { Db } from "../store/schema.ts";
 
 /** Gas limit margin over `eth_estimateGas`: estimates at one block can be tight at the next. */
 const GAS_MARGIN_PERCENT = 125n;
@@ -62,7 +67,7 @@ export class PreparationError extends JunctionError {
 }
 
 export type SwapPreparationDeps = {
-  db: Kysely<Database>;
+  db: Db;
   client: PublicClient;
   contracts: Contracts;
   fixtures: ReturnType<typeof createFixtures>;
@@ -145,93 +150,58 @@ export async function prepareSwap(
       failure: "the chain node did not answer",
     };
   }
-  await deps.db
-    .updateTable("swap_preparations")
-    .set({
+  await savePreparationOutcome(
+    deps.db,
+    { keyId: principal.keyId, idempotencyKey: input.idempotencyKey },
+    {
       status: outcome.status,
       failure: outcome.status === "failed" ? outcome.failure : null,
-      response: outcome.status === "ready" ? JSON.stringify(outcome.swap) : null,
-      updated_at: new Date(deps.now()),
-    })
-    .where("key_id", "=", principal.keyId)
-    .where("idempotency_key", "=", input.idempotencyKey)
-    .execute();
+      response: outcome.status === "ready" ? outcome.swap : null,
+      at: new Date(deps.now()),
+    },
+  );
   return outcome;
 }
 
 /** The saved status of a preparation under this key (for `GET`), or undefined. */
 export async function preparationStatus(
-  db: Kysely<Database>,
+  db: Db,
   keyId: string,
   idempotencyKey: string,
 ): Promise<PreparationStatus | undefined> {
   return (await savedStatus(db, keyId, idempotencyKey))?.status;
 }
 
-async function savedStatus(db: Kysely<Database>, keyId: string, idempotencyKey: string) {
-  const row = await db
-    .selectFrom("swap_preparations")
-    .selectAll()
-    .where("key_id", "=", keyId)
-    .where("idempotency_key", "=", idempotencyKey)
-    .executeTakeFirst();
+async function savedStatus(db: Db, keyId: string, idempotencyKey: string) {
+  const row = await findPreparation(db, { keyId, idempotencyKey });
   if (!row) return undefined;
   const base = { quoteId: row.quote_id as Hex, idempotencyKey };
   const status: PreparationStatus =
     row.status === "ready"
-      ? { ...base, status: "ready", swap: parseJson(row.response) as PreparedSwap }
+      ? { ...base, status: "ready", swap: row.response as PreparedSwap }
       : row.status === "failed"
         ? { ...base, status: "failed", failure: row.failure ?? "preparation failed" }
         : { ...base, status: "pending" };
   return { requestHash: row.request_hash, status };
 }
 
-function parseJson(value: unknown): unknown {
-  return typeof value === "string" ? JSON.parse(value) : value;
-}
-
 /** Claims the Idempotency-Key: a new `pending` row, or an abandoned `pending` one taken over. */
 async function claim(
-  db: Kysely<Database>,
+  db: Db,
   keyId: string,
   idempotencyKey: string,
   quoteId: string,
   requestHash: string,
   now: number,
 ): Promise<boolean> {
-  const inserted = await db
-    .insertInto("swap_preparations")
-    .values({
-      key_id: keyId,
-      idempotency_key: idempotencyKey,
-      quote_id: quoteId,
-      request_hash: requestHash,
-      status: "pending",
-      updated_at: new Date(now),
-    })
-    .onConflict((oc) => oc.columns(["key_id", "idempotency_key"]).doNothing())
-    .returning("status")
-    .executeTakeFirst();
-  if (inserted) return true;
-  const taken = await db
-    .updateTable("swap_preparations")
-    .set({ updated_at: new Date(now) })
-    .where("key_id", "=", keyId)
-    .where("idempotency_key", "=", idempotencyKey)
-    .where("request_hash", "=", requestHash)
-    .where("status", "=", "pending")
-    .where("updated_at", "<", new Date(now - PENDING_TAKEOVER_MS))
-    .executeTakeFirst();
-  return taken.numUpdatedRows > 0n;
+  const at = new Date(now);
+  if (await insertPendingPreparation(db, { keyId, idempotencyKey, quoteId, requestHash, at })) return true;
+  const staleBefore = new Date(now - PENDING_TAKEOVER_MS);
+  return takeOverStalePreparation(db, { keyId, idempotencyKey, requestHash, at, staleBefore });
 }
 
-async function release(db: Kysely<Database>, keyId: string, idempotencyKey: string) {
-  await db
-    .deleteFrom("swap_preparations")
-    .where("key_id", "=", keyId)
-    .where("idempotency_key", "=", idempotencyKey)
-    .where("status", "=", "pending")
-    .execute();
+async function release(db: Db, keyId: string, idempotencyKey: string) {
+  await deletePendingPreparation(db, { keyId, idempotencyKey });
 }
 
 /** Runs the quote's transaction from the payer at the latest block; a string is the saved failure reason. */
@@ -276,7 +246,7 @@ async function simulateForPayer(
   if (simulation.status === "unverified")
     return `the transaction could not be simulated (${simulation.reason})`;
   const expiresAt = Math.floor(new Date(quote.expires_at).getTime() / 1000);
-  const deadline = Number(deadlineOf(quote.tx_data as Hex));
+  const deadline = Math.floor(new Date(quote.deadline).getTime() / 1000);
   return {
     idempotencyKey,
     quoteId: quote.id as Hex,
@@ -344,11 +314,4 @@ async function walletHoldings(
     }),
   ]);
   return { balance, allowance };
-}
-
-/** The deadline the quote's calldata carries (the transaction reverts after it). */
-function deadlineOf(data: Hex): bigint {
-  const { args } = decodeFunctionData({ abi: executorArtifact.abi, data });
-  const [params] = args as unknown as [{ deadline: bigint }];
-  return params.deadline;
 }

@@ -1,15 +1,14 @@
-import type { Kysely } from "kysely";
 import { type Config, loadConfig } from "../config/config.ts";
 import { createStore } from "../store/create-store.ts";
 import { openEmbeddedClient } from "../store/embedded-shared.ts";
-import type { Database } from "../store/schema.ts";
+import type { Db } from "../store/schema.ts";
 import { type ChainAccess, connectChain } from "./chain-access.ts";
 import { createOutput, type Output } from "./output.ts";
 
 /** What an operator command works with: the service's database, its chain (asked for lazily), its output. */
 export type OperatorContext = {
   config: Config;
-  db: Kysely<Database>;
+  db: Db;
   out: Output;
   /** Connects once, on first use: commands that need no chain never wait for one. */
   chain: () => Promise<ChainAccess>;

@@ -1,5 +1,6 @@
-import { type Kysely, sql } from "kysely";
-import type { Database } from "../store/schema.ts";
+import { apiKeyRow, listApiKeyRows } from "../store/repositories/api-keys.ts";
+import { findWorkspaceRow, listWorkspaceRows } from "../store/repositories/workspaces.ts";
+import type { Db } from "../store/schema.ts";
 
 /** A workspace as operator commands show it. */
 export type WorkspaceView = {
@@ -23,8 +24,6 @@ export type KeyView = {
   revokedAt: Date | null;
   createdAt: Date;
 };
-
-const WORKSPACE_COLUMNS = ["id", "name", "builder_code", "activated_at", "plan", "created_at"] as const;
 
 /** Timestamps arrive as Date from both drivers; typed loosely because schema.ts nests its column types. */
 type When = unknown;
@@ -50,66 +49,34 @@ const toWorkspace = (row: WorkspaceRow): WorkspaceView => ({
 });
 
 /** A workspace by its id or its builder code (a code is at most 32 characters, an id is a UUID). */
-export async function findWorkspace(db: Kysely<Database>, ref: string): Promise<WorkspaceView | undefined> {
-  const row = await db
-    .selectFrom("workspaces")
-    .select(WORKSPACE_COLUMNS)
-    .where((eb) => eb.or([eb("id", "=", ref), eb("builder_code", "=", ref)]))
-    .executeTakeFirst();
+export async function findWorkspace(db: Db, ref: string): Promise<WorkspaceView | undefined> {
+  const row = await findWorkspaceRow(db, ref);
   return row ? toWorkspace(row) : undefined;
 }
 
 /** Every workspace with its count of usable keys, oldest first. */
 export async function listWorkspaces(
-  db: Kysely<Database>,
+  db: Db,
   now = new Date(),
 ): Promise<(WorkspaceView & { activeKeys: number })[]> {
-  const rows = await db
-    .selectFrom("workspaces")
-    .select(WORKSPACE_COLUMNS)
-    .select((eb) =>
-      eb
-        .selectFrom("api_keys")
-        .select(sql<string>`count(*)`.as("n"))
-        .whereRef("api_keys.workspace_id", "=", "workspaces.id")
-        .where("api_keys.revoked_at", "is", null)
-        .where((k) => k.or([k("api_keys.expires_at", "is", null), k("api_keys.expires_at", ">", now)]))
-        .as("active_keys"),
-    )
-    .orderBy("created_at")
-    .orderBy("id")
-    .execute();
+  const rows = await listWorkspaceRows(db, now);
   return rows.map((row) => ({ ...toWorkspace(row), activeKeys: Number(row.active_keys ?? 0) }));
 }
 
 /** The workspace's keys, newest first. */
-export async function listKeys(
-  db: Kysely<Database>,
-  workspaceId: string,
-  now = new Date(),
-): Promise<KeyView[]> {
-  const rows = await db
-    .selectFrom("api_keys")
-    .select(["id", "prefix", "name", "scopes", "expires_at", "revoked_at", "created_at"])
-    .where("workspace_id", "=", workspaceId)
-    .orderBy("created_at", "desc")
-    .orderBy("id")
-    .execute();
+export async function listKeys(db: Db, workspaceId: string, now = new Date()): Promise<KeyView[]> {
+  const rows = await listApiKeyRows(db, workspaceId);
   return rows.map((row) => toKey(row, now));
 }
 
 /** One key by its id or its visible prefix (`jct_<id>`). */
 export async function findKey(
-  db: Kysely<Database>,
+  db: Db,
   ref: string,
   now = new Date(),
 ): Promise<(KeyView & { workspaceId: string }) | undefined> {
   const id = ref.startsWith("jct_") ? ref.slice(4) : ref;
-  const row = await db
-    .selectFrom("api_keys")
-    .select(["id", "prefix", "name", "scopes", "expires_at", "revoked_at", "created_at", "workspace_id"])
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const row = await apiKeyRow(db, id);
   return row ? { ...toKey(row, now), workspaceId: row.workspace_id } : undefined;
 }
 

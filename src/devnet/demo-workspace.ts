@@ -1,7 +1,7 @@
-import type { Kysely } from "kysely";
 import type { Scope } from "../auth/api-key.ts";
 import { authenticate, createKey, createWorkspace, markActivated } from "../auth/keys.ts";
-import type { Database } from "../store/schema.ts";
+import { workspaceByBuilderCode } from "../store/repositories/workspaces.ts";
+import type { Db } from "../store/schema.ts";
 import { type Manifest, writeManifest } from "./manifest.ts";
 
 const KEY_SETS = {
@@ -21,7 +21,7 @@ export type DemoWorkspace = NonNullable<Manifest["demoWorkspace"]>;
  * after the database was deleted).
  */
 export async function ensureDemoWorkspace(
-  db: Kysely<Database>,
+  db: Db,
   manifest: Manifest,
   manifestPath: string,
 ): Promise<DemoWorkspace> {
@@ -32,11 +32,7 @@ export async function ensureDemoWorkspace(
       return saved;
   }
   const code = manifest.junction.demoBuilder.code;
-  const existing = await db
-    .selectFrom("workspaces")
-    .select(["id", "name", "plan"])
-    .where("builder_code", "=", code)
-    .executeTakeFirst();
+  const existing = await workspaceByBuilderCode(db, code);
   const workspace = existing ?? (await createWorkspace(db, { name: "Junction demo", builderCode: code }));
   await markActivated(db, code, new Date());
   const keys = {} as DemoWorkspace["keys"];

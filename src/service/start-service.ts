@@ -17,7 +17,7 @@ import { createQuoter } from "../quote/create-quoter.ts";
 import { createFixtures } from "../simulation/fixtures.ts";
 import { createStore, type Store } from "../store/create-store.ts";
 import { openEmbeddedShared } from "../store/embedded-shared.ts";
-import { sharedSecret } from "../store/service-secret.ts";
+import { sharedSecret } from "../store/repositories/service-secrets.ts";
 import type { Logger } from "./logger.ts";
 
 /** How often the pool index follows the chain tip. */

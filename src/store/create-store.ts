@@ -6,10 +6,10 @@ import pg from "pg";
 import { acquireEmbeddedLock, type EmbeddedLock } from "./embedded-lock.ts";
 import { migrationProvider } from "./migrations.ts";
 import { pglitePool } from "./pglite-pool.ts";
-import type { Database } from "./schema.ts";
+import type { Database, Db } from "./schema.ts";
 
 export type Store = {
-  db: Kysely<Database>;
+  db: Db;
   /** `embedded` is PGlite under the data dir; `postgres` a server at DATABASE_URL. */
   kind: "embedded" | "postgres";
   close: () => Promise<void>;

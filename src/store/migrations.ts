@@ -115,6 +115,21 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  "0004_builder_quote_deadline": {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable("builder_quotes").addColumn("deadline", "timestamptz").execute();
+      // Rows issued before this column carry the deadline only in their calldata: `Executor.swap(SwapParams,
+      // bytes)` with a static SwapParams tuple inline, so after "0x" and the 4-byte selector the deadline is
+      // its 6th 32-byte word (hex characters 331-394). Unix seconds fit its last 8 bytes.
+      await sql`
+        update builder_quotes
+        set deadline = to_timestamp(('x' || substr(tx_data, 379, 16))::bit(64)::bigint)`.execute(db);
+      await db.schema
+        .alterTable("builder_quotes")
+        .alterColumn("deadline", (c) => c.setNotNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated } from "kysely";
+import type { ColumnType, Generated, Kysely } from "kysely";
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -70,6 +70,8 @@ export type BuilderQuoteTable = {
   tx_to: string;
   tx_data: string;
   tx_value: Uint;
+  /** When the transaction in `tx_data` starts to revert: the calldata's own deadline, kept readable. */
+  deadline: Timestamp;
   expires_at: Timestamp;
   created_at: DefaultedTimestamp;
 };
@@ -122,3 +124,9 @@ export type Database = {
   settlements: SettlementTable;
   service_secrets: ServiceSecretTable;
 };
+
+/**
+ * The database handle. Only the repositories in src/store/repositories query through it; every layer above
+ * passes it along to them (or to domain functions) without importing Kysely.
+ */
+export type Db = Kysely<Database>;

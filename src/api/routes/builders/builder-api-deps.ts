@@ -1,15 +1,14 @@
-import type { Kysely } from "kysely";
 import type { PublicClient } from "viem";
 import type { Deployment } from "../../../config/deployment.ts";
 import type { PoolIndex } from "../../../liquidity/pool-index/pool-index.ts";
 import type { createAdmission } from "../../../quote/admission.ts";
 import type { QuoteRequest, QuoteResult } from "../../../quote/quote-types.ts";
 import type { createFixtures } from "../../../simulation/fixtures.ts";
-import type { Database } from "../../../store/schema.ts";
+import type { Db } from "../../../store/schema.ts";
 
 /** Everything the builder endpoints need, passed in (no singletons): tests build it against anvil + PGlite. */
 export type BuilderApiDeps = {
-  db: Kysely<Database>;
+  db: Db;
   client: PublicClient;
   deployment: Deployment;
   /** Pools known to the service (token pool counts; the quoter's own index). */

@@ -1,5 +1,6 @@
 import {
   type Address,
+  decodeFunctionData,
   encodeFunctionData,
   type Hex,
   maxUint256,
@@ -13,6 +14,7 @@ import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
 import { CHAIN_ID } from "../../../chain/chain.ts";
 import { erc20Abi } from "../../../contracts/abis/ERC20.ts";
 import { builderRegistryArtifact } from "../../../contracts/artifacts/BuilderRegistry.ts";
+import { executorArtifact } from "../../../contracts/artifacts/Executor.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
 type Json = Record<string, any>;
@@ -131,7 +133,11 @@ describe("builder quote → swap preparation → receipts", () => {
         required: true,
       },
       minimumAmountOut: issued.minimumAmountOut,
+      deadline: issued.deadline,
     });
+    // The deadline saved with the quote is the one its calldata carries.
+    const { args } = decodeFunctionData({ abi: executorArtifact.abi, data: prepared.tx.data });
+    expect(BigInt(prepared.deadline)).toBe((args[0] as { deadline: bigint }).deadline);
     expect(BigInt(prepared.simulation.amountOut)).toBe(BigInt(issued.amountOut));
     expect(BigInt(prepared.tx.gas)).toBeGreaterThan(BigInt(prepared.simulation.gas));
 

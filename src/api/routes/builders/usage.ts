@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { PLANS, type PlanName, planOf } from "../../../auth/plans.ts";
-import { currentUsage, windowEnds } from "../../../auth/quotas.ts";
+import { workspaceUsage } from "../../../auth/workspace-usage.ts";
 import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import { BuilderUsageQuerySchema, BuilderUsageSchema } from "../../schemas/builder-usage.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
@@ -30,22 +30,14 @@ export function registerUsageRoute(app: OpenAPIHono, deps: BuilderApiDeps): void
   app.openapi(route, async (c) => {
     const principal = c.get("principal");
     await chargeRequest(c);
-    const [workspace, usage, windows] = await Promise.all([
-      deps.db
-        .selectFrom("workspaces")
-        .select("name")
-        .where("id", "=", principal.workspaceId)
-        .executeTakeFirstOrThrow(),
-      currentUsage(deps.db, principal.workspaceId),
-      windowEnds(deps.db),
-    ]);
+    const { name, usage, windows } = await workspaceUsage(deps.db, principal.workspaceId);
     const plan = principal.plan in PLANS ? (principal.plan as PlanName) : "free";
     const limits = planOf(plan);
     return c.json(
       {
         workspace: {
           id: principal.workspaceId,
-          name: workspace.name,
+          name,
           builderCode: principal.builderCode,
           plan,
           activated: principal.activated,

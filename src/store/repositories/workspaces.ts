@@ -1,0 +1,99 @@
+/**
+ * Repository of the `workspaces` table. Repositories live in src/store, below every domain, because domains
+ * share tables (auth and builders both read workspaces): domain code calls them, src/api never does.
+ */
+import { sql } from "kysely";
+import type { Db } from "../schema.ts";
+
+export async function insertWorkspace(
+  db: Db,
+  workspace: { id: string; name: string; builderCode: string | null },
+): Promise<void> {
+  await db
+    .insertInto("workspaces")
+    .values({ id: workspace.id, name: workspace.name, builder_code: workspace.builderCode })
+    .execute();
+}
+
+/** Sets `activated_at` on the workspace holding `builderCode` unless already set; true when it changed. */
+export async function activateWorkspace(db: Db, builderCode: string, at: Date): Promise<boolean> {
+  const result = await db
+    .updateTable("workspaces")
+    .set({ activated_at: at })
+    .where("builder_code", "=", builderCode)
+    .where("activated_at", "is", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** The workspace's activation time (null while waiting), or undefined when there is no such workspace. */
+export async function workspaceActivation(
+  db: Db,
+  id: string,
+): Promise<{ activatedAt: Date | null } | undefined> {
+  const row = await db
+    .selectFrom("workspaces")
+    .select(["id", "activated_at"])
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row && { activatedAt: row.activated_at };
+}
+
+/** The builder codes of workspaces not activated yet. */
+export async function unactivatedBuilderCodes(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom("workspaces")
+    .select("builder_code")
+    .where("builder_code", "is not", null)
+    .where("activated_at", "is", null)
+    .execute();
+  return rows.flatMap((row) => (row.builder_code ? [row.builder_code] : []));
+}
+
+/** The workspace holding `builderCode`, if any. */
+export async function workspaceByBuilderCode(
+  db: Db,
+  builderCode: string,
+): Promise<{ id: string; name: string; plan: string } | undefined> {
+  return db
+    .selectFrom("workspaces")
+    .select(["id", "name", "plan"])
+    .where("builder_code", "=", builderCode)
+    .executeTakeFirst();
+}
+
+/** The workspace's name; throws when it does not exist (callers hold one of its keys). */
+export async function workspaceName(db: Db, id: string): Promise<string> {
+  const row = await db.selectFrom("workspaces").select("name").where("id", "=", id).executeTakeFirstOrThrow();
+  return row.name;
+}
+
+const WORKSPACE_COLUMNS = ["id", "name", "builder_code", "activated_at", "plan", "created_at"] as const;
+
+/** A workspace by its id or its builder code. */
+export async function findWorkspaceRow(db: Db, ref: string) {
+  return db
+    .selectFrom("workspaces")
+    .select(WORKSPACE_COLUMNS)
+    .where((eb) => eb.or([eb("id", "=", ref), eb("builder_code", "=", ref)]))
+    .executeTakeFirst();
+}
+
+/** Every workspace with its count of keys neither revoked nor expired at `now`, oldest first. */
+export async function listWorkspaceRows(db: Db, now: Date) {
+  return db
+    .selectFrom("workspaces")
+    .select(WORKSPACE_COLUMNS)
+    .select((eb) =>
+      eb
+        .selectFrom("api_keys")
+        .select(sql<string>`count(*)`.as("n"))
+        .whereRef("api_keys.workspace_id", "=", "workspaces.id")
+        .where("api_keys.revoked_at", "is", null)
+        .where((k) => k.or([k("api_keys.expires_at", "is", null), k("api_keys.expires_at", ">", now)]))
+        .as("active_keys"),
+    )
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+}
