@@ -254,6 +254,10 @@ describe("POST /api/v2/builders/integration", () => {
       }),
     });
     expect(noContentType.status).toBe(400);
+    // An empty POST with no content type at all is a 400 too, never a 500.
+    const empty = await api.app.request(PATH, { method: "POST", headers: { "x-api-key": key } });
+    expect(empty.status).toBe(400);
+    expect(await empty.json()).toMatchObject({ error: { code: "INVALID_REQUEST" } });
   });
 
   it("needs a live key with the quote scope", async () => {

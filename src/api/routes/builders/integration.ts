@@ -96,12 +96,11 @@ export function registerIntegrationRoute(app: OpenAPIHono, deps: BuilderApiDeps)
       });
       return c.json(toResponse(plan), 200);
     },
-    (result, c) => {
+    (result) => {
       if (result.success) return undefined;
-      // Hono caches the parsed body: this is the same JSON the validator saw.
-      return c.req.json().then((body: unknown) => {
-        throw integrationBodyError(body, result.error);
-      });
+      // The validator hands its hook the body it saw as `data` ({} when there was none, or no JSON content
+      // type), though the hook's type omits it; re-reading the body would throw on an empty one.
+      throw integrationBodyError((result as { data?: unknown }).data, result.error);
     },
   );
 }
