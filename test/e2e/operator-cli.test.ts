@@ -190,7 +190,7 @@ describe("junction workspace and key commands", () => {
       transaction: null,
       onChain: { registered: true, owner: owner.toLowerCase(), enabled: true },
     });
-  });
+  }, 300_000); // about 25 CLI processes of ~2-4 s each; a loaded 2-core machine needs the headroom
 
   it("activates at once a workspace whose code is already registered and enabled", async () => {
     const dir = devnet.dataDir;
