@@ -107,6 +107,55 @@ describe("base app", () => {
     });
   });
 
+  it("echoes no more than a bounded part of a long path", async () => {
+    const response = await app.request(`/api/v2/${"x".repeat(8192)}`);
+    expect(response.status).toBe(404);
+    const { error } = (await response.json()) as { error: { message: string } };
+    expect(error.message.length).toBeLessThan(300);
+    expect(error.message).toContain("(8200 characters)");
+  });
+
+  it("answers a body over 64 KiB with 413 PAYLOAD_TOO_LARGE before reading it", async () => {
+    const response = await app.request("/api/v2/builders/integration", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ action: "x".repeat(70_000) }),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({
+      error: { code: "PAYLOAD_TOO_LARGE", message: "the request body exceeds 65536 bytes" },
+    });
+  });
+
+  it("lets any web page read the keyless GETs, and grants no preflight anywhere else", async () => {
+    const preflight = (path: string) =>
+      app.request(path, {
+        method: "OPTIONS",
+        headers: { origin: "https://wallet.example", "access-control-request-method": "GET" },
+      });
+    for (const path of ["/api/v2/quote", "/api/v2/config", "/api/v2/capabilities", "/healthz"]) {
+      const response = await preflight(path);
+      expect(response.status, path).toBe(204);
+      expect(response.headers.get("access-control-allow-origin"), path).toBe("*");
+    }
+    const config = await app.request("/api/v2/config", { headers: { origin: "https://wallet.example" } });
+    expect(config.headers.get("access-control-allow-origin")).toBe("*");
+    for (const path of ["/api/v2/builders/quote", "/api/v2/builders/integration"]) {
+      const response = await preflight(path);
+      expect(response.status, path).toBeGreaterThanOrEqual(400);
+      expect(response.headers.get("access-control-allow-origin"), path).toBeNull();
+    }
+  });
+
+  it("sends security headers and no-store on every response", async () => {
+    for (const path of ["/api/v2/config", "/api/v2/nope"]) {
+      const response = await app.request(path);
+      expect(response.headers.get("x-content-type-options"), path).toBe("nosniff");
+      expect(response.headers.get("x-frame-options"), path).toBe("SAMEORIGIN");
+      expect(response.headers.get("cache-control"), path).toBe("no-store");
+    }
+  });
+
   const USDC = address(0xc0);
   const WETH = contracts.weth9;
   const quoteUrl = (params: Record<string, string>) => `/api/v2/quote?${new URLSearchParams(params)}`;

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
+import { cors } from "hono/cors";
 import { API_VERSION } from "./api-version.ts";
 import { createApp } from "./create-app.ts";
 import type { BuilderApiDeps } from "./routes/builders/builder-api-deps.ts";
@@ -16,9 +17,21 @@ export type BaseAppDeps = ConfigDeps &
     builders?: BuilderApiDeps;
   };
 
+/** The keyless public paths a browser may read cross-origin (docs/rules.md, auth rule 1). */
+export const PUBLIC_PATHS = [
+  "/api/v2/quote",
+  "/api/v2/config",
+  "/api/v2/capabilities",
+  "/healthz",
+  "/openapi.json",
+];
+
 /** The app behind {base_url}: public routing and data, builder API, transfer estimates, the API reference. */
 export function createBaseApp(deps: BaseAppDeps): OpenAPIHono {
   const app = createApp(deps.logError);
+  // Keyless public GETs may be called from any web page; keyed surfaces never answer a browser preflight
+  // (their keys belong on integrators' backends), so they get no CORS headers at all.
+  for (const path of PUBLIC_PATHS) app.use(path, cors({ origin: "*", allowMethods: ["GET"], maxAge: 600 }));
   registerHealthRoute(app, deps.latestBlock);
   registerConfigRoutes(app, deps);
   registerQuoteRoute(app, deps);

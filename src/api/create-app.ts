@@ -1,13 +1,21 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { secureHeaders } from "hono/secure-headers";
 import { CHAIN_ID } from "../chain/chain.ts";
 import { InvalidRequestError, JunctionError } from "../errors/junction-error.ts";
 import { handleError, notFound } from "./errors.ts";
 import { isUnsupportedChain } from "./schemas/chain-id.ts";
 
+/** The largest request body any endpoint accepts; the largest real one (a 4 × 4 plan) is about 2 KiB. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
 /**
  * An OpenAPIHono app with our error contract: request validation failures become 400 INVALID_REQUEST with
- * the rejected paths (400 UNSUPPORTED_CHAIN when another chain was asked for), unknown routes 404
- * NOT_FOUND, anything unexpected a bare 500 INTERNAL (logged).
+ * the rejected paths (400 UNSUPPORTED_CHAIN when another chain was asked for), a body over 64 KiB 413
+ * PAYLOAD_TOO_LARGE (before it is parsed), unknown routes 404 NOT_FOUND, anything unexpected a bare 500
+ * INTERNAL (logged). Every response carries the usual security headers (nosniff, no framing) and
+ * `Cache-Control: no-store`: no completed price or execution result is cached (docs/rules.md, comparison
+ * rule 14), by us or by anyone between us and the client.
  */
 export function createApp(logError: (error: unknown) => void): OpenAPIHono {
   const app = new OpenAPIHono({
@@ -20,6 +28,19 @@ export function createApp(logError: (error: unknown) => void): OpenAPIHono {
       );
     },
   });
+  app.use(secureHeaders({ crossOriginResourcePolicy: false }));
+  app.use(async (c, next) => {
+    await next();
+    if (!c.res.headers.has("Cache-Control")) c.header("Cache-Control", "no-store");
+  });
+  app.use(
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new JunctionError("PAYLOAD_TOO_LARGE", `the request body exceeds ${MAX_BODY_BYTES} bytes`);
+      },
+    }),
+  );
   app.onError(handleError(logError));
   app.notFound(notFound);
   return app;

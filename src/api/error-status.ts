@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   PLAN_NOT_FOUND: 404,
   /** Builder profile: the code is unknown or not registered on chain. */
   BUILDER_NOT_FOUND: 404,
+  /** The request body is larger than the service accepts (64 KiB). */
+  PAYLOAD_TOO_LARGE: 413,
   /** The Idempotency-Key was used with a different request, or its preparation is still running. */
   IDEMPOTENCY_CONFLICT: 409,
   /** The quote behind the plan has expired: request a new quote. */

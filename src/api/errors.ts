@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { isNodeFailure, UpstreamUnavailableError } from "../chain/upstream-error.ts";
-import { JunctionError } from "../errors/junction-error.ts";
+import { echo, JunctionError } from "../errors/junction-error.ts";
 import { BUILDER_SURFACE_CODES, ERROR_STATUS } from "./error-status.ts";
 
 /** The one error body of every surface: `{ "error": { "code", "message", "reason"?, "issues"? } }`. */
@@ -57,5 +57,10 @@ export function handleError(log: (error: unknown) => void) {
 }
 
 export function notFound(c: Context) {
-  return c.json(errorBody(new JunctionError("NOT_FOUND", `no route for ${c.req.method} ${c.req.path}`)), 404);
+  return c.json(
+    errorBody(
+      new JunctionError("NOT_FOUND", `no route for ${echo(c.req.method, 16)} ${echo(c.req.path, 200)}`),
+    ),
+    404,
+  );
 }

@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   "FORBIDDEN",
   "NOT_FOUND",
   "PLAN_NOT_FOUND",
+  "PAYLOAD_TOO_LARGE",
   "BUILDER_NOT_FOUND",
   "IDEMPOTENCY_CONFLICT",
   "PLAN_EXPIRED",
@@ -98,6 +99,11 @@ export class InvalidRequestError extends JunctionError {
   constructor(issues: ErrorIssue[], message = "the request is invalid") {
     super("INVALID_REQUEST", message, { issues });
   }
+}
+
+/** A client's input as it may appear inside a message: bounded, so an error never echoes a huge input. */
+export function echo(input: string, max = 64): string {
+  return input.length <= max ? input : `${input.slice(0, max)}… (${input.length} characters)`;
 }
 
 /** Shorthand for an invalid request with one rejected input. */

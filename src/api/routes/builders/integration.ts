@@ -3,7 +3,7 @@ import type { Address } from "viem";
 import type { z } from "zod";
 import { allocateMultiSwap, type MultiSwapPlan, toMultiSwapPlan } from "../../../builders/multi-plan.ts";
 import { readRegistryBuilder } from "../../../builders/registry-profile.ts";
-import { InvalidRequestError, JunctionError } from "../../../errors/junction-error.ts";
+import { echo, InvalidRequestError, JunctionError } from "../../../errors/junction-error.ts";
 import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import {
   DEFAULT_SLIPPAGE_BPS,
@@ -119,7 +119,7 @@ export function integrationBodyError(body: unknown, error: z.ZodError): Junction
   if (typeof action === "string" && action !== ACTION)
     return new JunctionError(
       "UNSUPPORTED_ACTION",
-      `unsupported action ${JSON.stringify(action)}: only ${ACTION}`,
+      `unsupported action ${JSON.stringify(echo(action))}: only ${ACTION}`,
     );
   return new InvalidRequestError(
     error.issues.flatMap((issue) => {
