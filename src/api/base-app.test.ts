@@ -5,7 +5,9 @@ import type { Contracts } from "../config/deployment.ts";
 import { PROVIDER_IDS } from "../providers/provider-ids.ts";
 import { createAdmission } from "../quote/admission.ts";
 import { createBaseApp } from "./base-app.ts";
+import { createApp } from "./create-app.ts";
 import { createPartnerApp } from "./partner-app.ts";
+import { registerHealthRoute } from "./routes/health.ts";
 import type { ConfigResponseSchema } from "./schemas/config.ts";
 
 type ConfigResponse = z.infer<typeof ConfigResponseSchema>;
@@ -97,6 +99,14 @@ describe("base app", () => {
     expect(response.status).toBe(503);
     const text = await response.text();
     expect(text).not.toMatch(/ECONNREFUSED|secret/);
+  });
+
+  it("reports 503 from health when the node hangs past the deadline, instead of hanging too", async () => {
+    const frozen = createApp(() => {});
+    registerHealthRoute(frozen, () => new Promise<bigint>(() => {}), 50);
+    const response = await frozen.request("/healthz");
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ status: "degraded", chainId: CHAIN_ID, block: null });
   });
 
   it("answers unknown routes with the structured error body", async () => {
