@@ -111,4 +111,31 @@ describe("GET {partner_url}/tokens", () => {
     const generated = await api.get("/tokens", { address: usdc });
     expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it("serves the partner host's own OpenAPI document, with bearer security, and its reference page", async () => {
+    const response = await api.app.request("/openapi.json");
+    expect(response.status).toBe(200);
+    // biome-ignore lint/suspicious/noExplicitAny: the document is asserted field by field.
+    const doc = (await response.json()) as any;
+    expect(Object.keys(doc.paths).sort()).toEqual(["/healthz", "/quote", "/tokens"]);
+    expect(doc.components.securitySchemes.PartnerBearer).toMatchObject({ type: "http", scheme: "bearer" });
+    for (const path of ["/quote", "/tokens"]) {
+      expect(doc.paths[path].get.security).toEqual([{ PartnerBearer: [] }]);
+      expect(Object.keys(doc.paths[path].get.responses).sort()).toEqual([
+        "200",
+        "400",
+        "401",
+        "403",
+        "429",
+        "503",
+      ]);
+    }
+    const quote = doc.paths["/quote"].get;
+    expect(quote.parameters.map((p: { name: string }) => p.name).sort()).toEqual(
+      ["amount", "deadline", "in", "minOut", "out", "recipient", "slippageBps", "x-request-id"].sort(),
+    );
+    expect(quote.description).toContain("BEFORE the service fee");
+    expect(doc.components.schemas.PartnerQuote.properties.error.enum).toContain("no-route");
+    expect((await api.app.request("/docs")).status).toBe(200);
+  });
 });
