@@ -12,7 +12,7 @@ import type { TestDevnet } from "./devnet.ts";
 export const PARTNER_TEST_KEYS = { swap: "test-partner-swap", quote: "test-partner-quote" } as const;
 
 /** A gate with two fixed keys and no rate limit: the partner routes' tests, apart from key storage. */
-const testGate: PartnerGate = {
+export const testGate: PartnerGate = {
   access: async (c, next) => {
     const match = /^Bearer (.+)$/.exec(c.req.header("authorization") ?? "");
     const key = match?.[1];
@@ -38,7 +38,7 @@ export type PartnerTestApi = {
 /** The partner app on a test devnet: the same routes and deps the service mounts. */
 export async function createPartnerTestApi(
   devnet: TestDevnet,
-  options: { now?: () => number; gate?: PartnerGate } = {},
+  options: { now?: () => number; gate?: PartnerGate; admission?: ReturnType<typeof createAdmission> } = {},
 ): Promise<PartnerTestApi> {
   const client = devnet.publicClient as never;
   const contracts = devnet.manifest.contracts;
@@ -51,7 +51,7 @@ export async function createPartnerTestApi(
     index,
     quote: createQuoter({ client, index, contracts, fixtures }),
     fixtures,
-    admission: createAdmission({ perMinute: 10_000 }),
+    admission: options.admission ?? createAdmission({ perMinute: 10_000 }),
     gate: options.gate ?? testGate,
     now: options.now ?? Date.now,
   };

@@ -13,11 +13,13 @@ import {
   createPartnerTestApi,
   PARTNER_TEST_KEYS,
   type PartnerTestApi,
+  testGate,
 } from "../../../../test/partner-api.ts";
 import { CHAIN_ID } from "../../../chain/chain.ts";
 import { erc20Abi } from "../../../contracts/abis/ERC20.ts";
 import { executorArtifact } from "../../../contracts/artifacts/Executor.ts";
 import { PARTNER_QUOTE_ERRORS } from "../../../partners/partner-quote.ts";
+import { createAdmission } from "../../../quote/admission.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
 type Json = Record<string, any>;
@@ -348,5 +350,29 @@ describe("GET {partner_url}/quote: quotes and transactions", () => {
       expect(await send(body), JSON.stringify(query)).toBe(BigInt(body.swap.netOut));
     }
     console.log(seen.join("\n"));
+  });
+});
+
+describe("GET {partner_url}/quote: capacity", () => {
+  const query = () => ({ in: zeroAddress, out: token("USDC"), amount: parseEther("1").toString() });
+
+  it("answers 429 BUSY with Retry-After when the partner capacity is used, spending no rate limit", async () => {
+    let charged = 0;
+    const busy = await createPartnerTestApi(devnet, {
+      admission: createAdmission({ concurrency: 0 }),
+      gate: { access: testGate.access, charge: async () => void charged++ },
+    });
+    const response = await busy.get("/quote", query());
+    expect(response.status).toBe(429);
+    expect(response.headers.get("retry-after")).toBe("2");
+    expect(((await response.json()) as Json).error.code).toBe("BUSY");
+    expect(charged).toBe(0);
+  });
+
+  it("answers ok: false with error timeout past the quote deadline", async () => {
+    const slow = await createPartnerTestApi(devnet, { admission: createAdmission({ deadlineMs: 1 }) });
+    const response = await slow.get("/quote", query());
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ok: false, error: "timeout", amountIn: query().amount });
   });
 });
