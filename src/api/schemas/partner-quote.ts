@@ -77,7 +77,10 @@ export const PartnerQuoteResponseSchema = z
     block: z
       .object({ number: Uint, hash: Hash32 })
       .optional()
-      .openapi({ description: "The block at which the quote is exact. Present when ok is true." }),
+      .openapi({
+        description:
+          "The block at which the quote is exact: always when ok is true, and when ok is false once a block was pinned.",
+      }),
     tokenIn: Address,
     tokenOut: Address,
     amountIn: Uint,
