@@ -3,7 +3,7 @@ import { CHAIN_ID } from "../../chain/chain.ts";
 import { PARTNER_LIMITS, REQUEST_ID_PATTERN } from "../../partners/limits.ts";
 import { PARTNER_QUOTE_ERRORS } from "../../partners/partner-quote.ts";
 import { intParam } from "./builder-params.ts";
-import { Address, Hash32, Uint } from "./common-patterns.ts";
+import { Address, Hash32, RawAmount, Uint } from "./common-patterns.ts";
 import { AmountInParam } from "./quote.ts";
 
 const { slippageBps, deadlineSeconds } = PARTNER_LIMITS;
@@ -26,13 +26,9 @@ export const PartnerQuoteQuerySchema = z
       .openapi({
         description: `${slippageBps.min} to ${slippageBps.max}, default ${slippageBps.default}: \`swap.minOut\` = \`swap.netOut\` × (1 − slippage), rounded down. ${swapPermission}`,
       }),
-    minOut: z
-      .string()
-      .regex(/^(0|[1-9][0-9]*)$/, "must be a decimal integer without leading zeros")
-      .optional()
-      .openapi({
-        description: `Raw units after fees; overrides slippageBps. Above \`swap.netOut\` the answer is \`ok: false\` with \`error: "min-out-above-net-out"\` (the quote figures included). ${swapPermission}`,
-      }),
+    minOut: RawAmount.optional().openapi({
+      description: `Raw units after fees; overrides slippageBps. Above \`swap.netOut\` the answer is \`ok: false\` with \`error: "min-out-above-net-out"\` (the quote figures included). ${swapPermission}`,
+    }),
     deadline: z
       .string()
       .regex(/^[1-9][0-9]{0,11}$/, "must be Unix seconds")
@@ -74,13 +70,10 @@ export const PartnerQuoteResponseSchema = z
       description:
         "Only when ok is false, a closed list: `unknown-token` (in or out has no contract), `no-route` (no verified pool path for this amount), `no-executable-route` (every candidate reverted or delivered less than quoted, e.g. fee-on-transfer tokens), `unsupported-token` (the input's balance cannot be set exactly for a run, e.g. a rebasing token: nothing could be proven), `min-out-above-net-out`, `simulation-failed` (the transaction for this recipient, minimum and deadline reverted at the quote block), `output-mismatch` (it ran but did not deliver exactly swap.netOut), `block-reorged`, `upstream-unavailable` (the chain node did not answer), `timeout` (past the 25 s deadline).",
     }),
-    block: z
-      .object({ number: Uint, hash: Hash32 })
-      .optional()
-      .openapi({
-        description:
-          "The block at which the quote is exact: always when ok is true, and when ok is false once a block was pinned.",
-      }),
+    block: z.object({ number: Uint, hash: Hash32 }).optional().openapi({
+      description:
+        "The block at which the quote is exact: always when ok is true, and when ok is false once a block was pinned.",
+    }),
     tokenIn: Address,
     tokenOut: Address,
     amountIn: Uint,
