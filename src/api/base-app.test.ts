@@ -67,7 +67,11 @@ describe("base app", () => {
       backupRpcDelayMs: 250,
     });
     expect(body.limits.builder).toMatchObject({ historyPageBlocks: 1000, historyCursorMaxLength: 1500 });
-    expect(body.limits.partner).toMatchObject({ slippageBps: { min: 0, max: 500, default: 50 } });
+    expect(body.limits.partner).toMatchObject({
+      ratePerKeyPerMinute: { quote: 60, tokens: 120 },
+      slippageBps: { min: 0, max: 500, default: 50 },
+      deadlineSeconds: { max: 3600, default: 600 },
+    });
     expect(body.capabilities).toEqual({
       zaps: false,
       deposits: false,

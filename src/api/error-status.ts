@@ -48,6 +48,8 @@ export const ERROR_STATUS = {
   BUSY: 429,
   /** Builder API: the workspace's per-minute quota for this endpoint is spent; honour Retry-After. */
   QUOTA_EXCEEDED: 429,
+  /** Partner API: the key's per-minute rate for this endpoint is spent; honour Retry-After. */
+  RATE_LIMITED: 429,
   INTERNAL: 500,
   /** The quote exceeded its 25-second deadline. */
   QUOTE_TIMEOUT: 503,

@@ -5,9 +5,17 @@ export const SCOPES = ["quote", "swap", "tokens", "receipts"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const PREFIX = "jct";
-/** `jct_<12-char id>_<32-char secret><6-char checksum>`: fixed shape, so secret scanners can match it. */
-const KEY_PATTERN = /^jct_([0-9A-Za-z]{12})_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+
+/**
+ * The prefix of each kind of key, so a leaked key says at a glance (and to a secret scanner) what it opens:
+ * `jct` builder keys (`x-api-key`), `jpk` partner keys (`Authorization: Bearer`).
+ */
+export type KeyPrefix = "jct" | "jpk";
+
+/** `<prefix>_<12-char id>_<32-char secret><6-char checksum>`: fixed shape, so secret scanners can match it. */
+const keyPattern = (prefix: KeyPrefix) =>
+  new RegExp(`^${prefix}_([0-9A-Za-z]{12})_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$`);
+const KEY_PATTERNS: Record<KeyPrefix, RegExp> = { jct: keyPattern("jct"), jpk: keyPattern("jpk") };
 
 function base62(bytes: Buffer, length: number): string {
   let out = "";
@@ -49,20 +57,20 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
-/** A new random key (about 190 bits of secret). */
-export function generateApiKey(): NewApiKey {
+/** A new random key (about 190 bits of secret); a builder key unless another prefix is asked for. */
+export function generateApiKey(prefix: KeyPrefix = "jct"): NewApiKey {
   const id = base62(randomBytes(24), 12);
-  const body = `${PREFIX}_${id}_${base62(randomBytes(64), 32)}`;
+  const body = `${prefix}_${id}_${base62(randomBytes(64), 32)}`;
   const secret = body + checksum(body);
-  return { id, prefix: `${PREFIX}_${id}`, secret, hash: hashApiKey(secret) };
+  return { id, prefix: `${prefix}_${id}`, secret, hash: hashApiKey(secret) };
 }
 
 /**
  * Checks a presented key's shape and checksum before any database read: a typo or a truncated paste is
  * rejected locally. Returns the key id, or undefined when the key is malformed.
  */
-export function parseApiKey(key: string): { id: string } | undefined {
-  const match = KEY_PATTERN.exec(key);
+export function parseApiKey(key: string, prefix: KeyPrefix = "jct"): { id: string } | undefined {
+  const match = KEY_PATTERNS[prefix].exec(key);
   if (!match) return undefined;
   const body = key.slice(0, -6);
   return checksum(body) === match[3] ? { id: match[1]! } : undefined;

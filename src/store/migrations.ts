@@ -130,6 +130,35 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  "0005_partner_keys": {
+    async up(db: Kysely<unknown>) {
+      // Partner keys belong to no workspace: the operator issues them out of band, with or without swap
+      // permission. Only the SHA-256 of a key is kept, as for builder keys.
+      await db.schema
+        .createTable("partner_keys")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("prefix", "text", (c) => c.notNull())
+        .addColumn("key_hash", "text", (c) => c.notNull().unique())
+        .addColumn("swap", "boolean", (c) => c.notNull().defaultTo(false))
+        .addColumn("expires_at", "timestamptz")
+        .addColumn("revoked_at", "timestamptz")
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      // Per-key rate counters, shaped like quota_counters; a table of their own because quota_counters
+      // references workspaces, which partner keys do not have.
+      await db.schema
+        .createTable("partner_rate_counters")
+        .addColumn("partner_key_id", "text", (c) =>
+          c.notNull().references("partner_keys.id").onDelete("cascade"),
+        )
+        .addColumn("bucket", "text", (c) => c.notNull())
+        .addColumn("window_start", "timestamptz", (c) => c.notNull())
+        .addColumn("count", "integer", (c) => c.notNull())
+        .addPrimaryKeyConstraint("partner_rate_counters_pk", ["partner_key_id", "bucket", "window_start"])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

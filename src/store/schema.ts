@@ -35,6 +35,29 @@ export type QuotaCounterTable = {
   count: number;
 };
 
+/**
+ * A partner key (Authorization: Bearer), issued by the operator; stored only as a SHA-256 hash. `swap`
+ * grants the partner quote's transaction parameters.
+ */
+export type PartnerKeyTable = {
+  id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  swap: Generated<boolean>;
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+};
+
+/** Shared per-key rate counters of the partner API, incremented atomically like quota_counters. */
+export type PartnerRateCounterTable = {
+  partner_key_id: string;
+  bucket: string;
+  window_start: Timestamp;
+  count: number;
+};
+
 /** A timestamp the database defaults (`now()`) and the code may still set. */
 type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -123,6 +146,8 @@ export type Database = {
   swap_preparations: SwapPreparationTable;
   settlements: SettlementTable;
   service_secrets: ServiceSecretTable;
+  partner_keys: PartnerKeyTable;
+  partner_rate_counters: PartnerRateCounterTable;
 };
 
 /**

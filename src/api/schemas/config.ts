@@ -91,7 +91,16 @@ export const ConfigResponseSchema = z
         backupRpcDelayMs: z.number().int(),
       }),
       builder: z.record(z.string(), z.unknown()),
-      partner: z.record(z.string(), z.unknown()),
+      partner: z
+        .object({
+          ratePerKeyPerMinute: z.object({ quote: z.number().int(), tokens: z.number().int() }).openapi({
+            description:
+              "Requests per partner key per minute window, for `/quote` and `/tokens`; past it 429 RATE_LIMITED with Retry-After.",
+          }),
+          slippageBps: z.object({ min: z.number().int(), max: z.number().int(), default: z.number().int() }),
+          deadlineSeconds: z.object({ max: z.number().int(), default: z.number().int() }),
+        })
+        .openapi({ description: "The partner API's limits (host {partner_url})." }),
     }),
     capabilities: CapabilitiesSchema,
   })

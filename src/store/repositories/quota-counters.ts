@@ -1,7 +1,8 @@
 /**
- * Repository of the `quota_counters` table: one counter per workspace, bucket and window, windows aligned on
- * the database clock (one clock for every process). Repositories live in src/store, below every domain that
- * shares a table: domain code calls them, src/api never does.
+ * Repository of the counter tables: `quota_counters` (one counter per workspace, bucket and window) and
+ * `partner_rate_counters` (the same per partner key), windows aligned on the database clock (one clock for
+ * every process). Repositories live in src/store, below every domain that shares a table: domain code calls
+ * them, src/api never does.
  */
 import { sql } from "kysely";
 import type { Db } from "../schema.ts";
@@ -16,21 +17,52 @@ export type CounterSpendResult =
   /** `refused` was at its limit: nothing was spent; its window ends in `resetSeconds` (at least 1). */
   | { ok: false; refused: CounterSpend; resetSeconds: number };
 
+/** A counter table and the column naming whose counters they are; both tables share one shape. */
+type CounterOwner =
+  | { table: "quota_counters"; column: "workspace_id"; id: string }
+  | { table: "partner_rate_counters"; column: "partner_key_id"; id: string };
+
 /**
- * Spends one unit from each counter, in order, all or nothing: one transaction of conditional upserts, so
- * concurrent spenders in any number of processes never overspend. When a counter is at its limit the units
- * this call already spent are given back before it answers, and the later counters are not touched.
+ * Spends one unit from each of a workspace's counters, in order, all or nothing: one transaction of
+ * conditional upserts, so concurrent spenders in any number of processes never overspend. When a counter is
+ * at its limit the units this call already spent are given back before it answers, and the later counters
+ * are not touched.
  */
 export async function spendFromCounters(
   db: Db,
   workspaceId: string,
   counters: CounterSpend[],
 ): Promise<CounterSpendResult> {
+  return spendAllOrNothing(
+    db,
+    { table: "quota_counters", column: "workspace_id", id: workspaceId },
+    counters,
+  );
+}
+
+/** The same as {@link spendFromCounters}, from a partner key's counters. */
+export async function spendFromPartnerCounters(
+  db: Db,
+  partnerKeyId: string,
+  counters: CounterSpend[],
+): Promise<CounterSpendResult> {
+  return spendAllOrNothing(
+    db,
+    { table: "partner_rate_counters", column: "partner_key_id", id: partnerKeyId },
+    counters,
+  );
+}
+
+async function spendAllOrNothing(
+  db: Db,
+  owner: CounterOwner,
+  counters: CounterSpend[],
+): Promise<CounterSpendResult> {
   return db.transaction().execute(async (tx) => {
     for (const [i, counter] of counters.entries()) {
-      const spent = await spend(tx, workspaceId, counter);
+      const spent = await spend(tx, owner, counter);
       if (spent.ok) continue;
-      for (const earlier of counters.slice(0, i)) await giveBack(tx, workspaceId, earlier);
+      for (const earlier of counters.slice(0, i)) await giveBack(tx, owner, earlier);
       return { ok: false, refused: counter, resetSeconds: spent.resetSeconds };
     }
     return { ok: true };
@@ -39,15 +71,18 @@ export async function spendFromCounters(
 
 async function spend(
   db: Db,
-  workspaceId: string,
+  owner: CounterOwner,
   { bucket, window, limit }: CounterSpend,
 ): Promise<{ ok: true } | { ok: false; resetSeconds: number }> {
   const start = windowStart(window);
+  const table = sql.table(owner.table);
+  const column = sql.ref(owner.column);
+  const count = sql.ref(`${owner.table}.count`);
   const spent = await sql<{ count: number }>`
-    insert into quota_counters (workspace_id, bucket, window_start, count)
-    values (${workspaceId}, ${bucket}, ${start}, 1)
-    on conflict (workspace_id, bucket, window_start)
-    do update set count = quota_counters.count + 1 where quota_counters.count < ${limit}
+    insert into ${table} (${column}, bucket, window_start, count)
+    values (${owner.id}, ${bucket}, ${start}, 1)
+    on conflict (${column}, bucket, window_start)
+    do update set count = ${count} + 1 where ${count} < ${limit}
     returning count`.execute(db);
   if (spent.rows.length > 0 && limit > 0) return { ok: true };
   const reset = await sql<{ seconds: string }>`
@@ -55,11 +90,11 @@ async function spend(
   return { ok: false, resetSeconds: Math.max(1, Number(reset.rows[0]?.seconds ?? 1)) };
 }
 
-async function giveBack(db: Db, workspaceId: string, { bucket, window }: CounterSpend): Promise<void> {
+async function giveBack(db: Db, owner: CounterOwner, { bucket, window }: CounterSpend): Promise<void> {
   await sql`
-    update quota_counters set count = count - 1
-    where workspace_id = ${workspaceId} and bucket = ${bucket} and window_start = ${windowStart(window)}
-      and count > 0`.execute(db);
+    update ${sql.table(owner.table)} set count = count - 1
+    where ${sql.ref(owner.column)} = ${owner.id} and bucket = ${bucket}
+      and window_start = ${windowStart(window)} and count > 0`.execute(db);
 }
 
 /** The current window's start on the database clock. */
@@ -84,11 +119,15 @@ export async function countersInCurrentWindows(
   return rows;
 }
 
-/** Deletes counters of windows that started more than a day ago; returns how many. */
+/** Deletes counters (workspace and partner key) of windows that started more than a day ago; returns how many. */
 export async function deleteCountersOlderThanADay(db: Db): Promise<number> {
-  const result = await sql`
-    delete from quota_counters where window_start < now() - interval '1 day'`.execute(db);
-  return Number(result.numAffectedRows ?? 0n);
+  let deleted = 0;
+  for (const table of ["quota_counters", "partner_rate_counters"] as const) {
+    const result = await sql`
+      delete from ${sql.table(table)} where window_start < now() - interval '1 day'`.execute(db);
+    deleted += Number(result.numAffectedRows ?? 0n);
+  }
+  return deleted;
 }
 
 /** When the current per-minute and hourly windows end, on the database clock. */
