@@ -38,9 +38,10 @@ export function createPartnerApp(deps: PartnerAppDeps): OpenAPIHono {
   return app;
 }
 
-/** The partner endpoints, each answering with an `x-request-id`. */
+/** The partner endpoints (each answers with an `x-request-id`, errors included). */
 export function registerPartnerRoutes(app: OpenAPIHono, deps: PartnerApiDeps): void {
   registerPartnerSecurity(app);
+  // Before the key gate, so a 401 carries the trace id too.
   app.use("/tokens", requestId());
   app.use("/quote", requestId());
   registerPartnerTokensRoute(app, deps);

@@ -22,6 +22,8 @@ export const PARTNER_ERROR_RESPONSES = {
   403: errorResponse(
     "FORBIDDEN: recipient, slippageBps, minOut or deadline used with a key without swap permission",
   ),
-  429: errorResponse("The key's rate limit, or BUSY (service capacity); honour Retry-After"),
+  429: errorResponse(
+    "RATE_LIMITED (the key's per-minute rate: 60 quotes, 120 token lookups) or BUSY (service capacity); honour Retry-After",
+  ),
   503: errorResponse("UPSTREAM_UNAVAILABLE: the chain node did not answer (token lookup)"),
 } as const;

@@ -9,16 +9,13 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
-import {
-  createPartnerTestApi,
-  PARTNER_TEST_KEYS,
-  type PartnerTestApi,
-  testGate,
-} from "../../../../test/partner-api.ts";
+import { createPartnerTestApi, type PartnerTestApi } from "../../../../test/partner-api.ts";
 import { CHAIN_ID } from "../../../chain/chain.ts";
 import { erc20Abi } from "../../../contracts/abis/ERC20.ts";
 import { executorArtifact } from "../../../contracts/artifacts/Executor.ts";
+import { PARTNER_LIMITS } from "../../../partners/limits.ts";
 import { PARTNER_QUOTE_ERRORS } from "../../../partners/partner-quote.ts";
+import { spendPartnerRate } from "../../../partners/rate-limit.ts";
 import { createAdmission } from "../../../quote/admission.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
@@ -41,6 +38,7 @@ beforeAll(async () => {
   api = await createPartnerTestApi(devnet);
 });
 afterAll(async () => {
+  await api?.close();
   await devnet?.dispose();
 });
 
@@ -215,11 +213,11 @@ describe("GET {partner_url}/quote: terms", () => {
       { deadline: String(now + 60) },
     ];
     for (const extra of extras) {
-      const { status, body } = await quote({ ...base(), ...extra }, { key: PARTNER_TEST_KEYS.quote });
+      const { status, body } = await quote({ ...base(), ...extra }, { key: api.keys.quote.secret });
       expect(status, JSON.stringify(extra)).toBe(403);
       expect(body.error.code).toBe("FORBIDDEN");
     }
-    expect((await quote(base(), { key: PARTNER_TEST_KEYS.quote })).status).toBe(200);
+    expect((await quote(base(), { key: api.keys.quote.secret })).status).toBe(200);
   });
 
   it("echoes x-request-id in the header and requestId, or generates a UUID", async () => {
@@ -234,6 +232,9 @@ describe("GET {partner_url}/quote: terms", () => {
     const refused = await quote({ ...base(), bogus: "1" }, { headers: { "x-request-id": "trace-400" } });
     expect(refused.status).toBe(400);
     expect(refused.headers.get("x-request-id")).toBe("trace-400");
+    const unauthorized = await quote(base(), { key: null, headers: { "x-request-id": "trace-401" } });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get("x-request-id")).toBe("trace-401");
   });
 });
 
@@ -356,17 +357,17 @@ describe("GET {partner_url}/quote: quotes and transactions", () => {
 describe("GET {partner_url}/quote: capacity", () => {
   const query = () => ({ in: zeroAddress, out: token("USDC"), amount: parseEther("1").toString() });
 
-  it("answers 429 BUSY with Retry-After when the partner capacity is used, spending no rate limit", async () => {
-    let charged = 0;
-    const busy = await createPartnerTestApi(devnet, {
-      admission: createAdmission({ concurrency: 0 }),
-      gate: { access: testGate.access, charge: async () => void charged++ },
-    });
+  it("answers 429 BUSY with Retry-After when the partner capacity is used, spending none of the key's rate", async () => {
+    const busy = await createPartnerTestApi(devnet, { admission: createAdmission({ concurrency: 0 }) });
     const response = await busy.get("/quote", query());
     expect(response.status).toBe(429);
     expect(response.headers.get("retry-after")).toBe("2");
     expect(((await response.json()) as Json).error.code).toBe("BUSY");
-    expect(charged).toBe(0);
+    // The whole minute's rate is still there.
+    for (let i = 0; i < PARTNER_LIMITS.ratePerKeyPerMinute.quote; i++)
+      expect((await spendPartnerRate(busy.store.db, busy.keys.swap.id, "quote")).ok).toBe(true);
+    expect((await spendPartnerRate(busy.store.db, busy.keys.swap.id, "quote")).ok).toBe(false);
+    await busy.close();
   });
 
   it("answers ok: false with error timeout past the quote deadline", async () => {
@@ -374,5 +375,6 @@ describe("GET {partner_url}/quote: capacity", () => {
     const response = await slow.get("/quote", query());
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ ok: false, error: "timeout", amountIn: query().amount });
+    await slow.close();
   });
 });

@@ -1,7 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Address } from "viem";
-import { InvalidRequestError, JunctionError } from "../../../errors/junction-error.ts";
+import { SWAP_PARAMETERS } from "../../../auth/partner-keys.ts";
+import { InvalidRequestError } from "../../../errors/junction-error.ts";
 import { type PartnerQuoteRequest, quotePartner } from "../../../partners/partner-quote.ts";
+import { chargePartnerRequest, partnerAccess, requireSwapPermission } from "../../partner-access.ts";
 import {
   PartnerQuoteQuerySchema,
   PartnerQuoteResponseSchema,
@@ -10,9 +12,7 @@ import {
 import type { PartnerApiDeps } from "./partner-api-deps.ts";
 import { PARTNER_ERROR_RESPONSES, PARTNER_SECURITY } from "./partner-openapi.ts";
 import { toPartnerQuoteResponse } from "./quote-response.ts";
-
-/** The query parameters that shape a transaction: a key with swap permission only (docs/rules.md, auth rule 7). */
-const SWAP_PARAMETERS = ["recipient", "slippageBps", "minOut", "deadline"] as const;
+import { requestIdOf } from "./request-id.ts";
 
 /** `GET {partner_url}/quote` (docs/rules.md, partner quote rules 1-8; errors: partner). */
 export function registerPartnerQuoteRoute(app: OpenAPIHono, deps: PartnerApiDeps): void {
@@ -24,10 +24,10 @@ export function registerPartnerQuoteRoute(app: OpenAPIHono, deps: PartnerApiDeps
     description: [
       "Runs the same comparison as the public quote. Without `recipient` the answer is a quote; with it (a key with swap permission), also `tx` and `swap`: the exact transaction for this recipient, minimum and deadline, returned only after it ran through the executor at the quote block (from a synthetic payer with exact balance and allowance) and delivered exactly `swap.netOut` to the recipient.",
       "`amountOut` is the output BEFORE the service fee; the public `GET /api/v2/quote` reports its `amountOut` after it. `swap.netOut` = `swap.amountOut` − `swap.fee` is what the recipient receives.",
-      'Failing to find or build a swap is 200 with `ok: false` and an `error` from a closed list; bad input is 400, keys 401/403, limits 429. Capacity: 4 concurrent and 60 admissions per minute per process for the partner API (429 BUSY with Retry-After), 25 s deadline (`error: "timeout"`).',
+      'Failing to find or build a swap is 200 with `ok: false` and an `error` from a closed list; bad input is 400, keys 401/403, limits 429. Each quote spends one of the 60 quotes the key may make a minute once valid and admitted (429 RATE_LIMITED with Retry-After past it). Capacity: 4 concurrent and 60 admissions per minute per process for the partner API (429 BUSY with Retry-After), 25 s deadline (`error: "timeout"`).',
     ].join("\n\n"),
     security: PARTNER_SECURITY,
-    middleware: [deps.gate.access] as const,
+    middleware: [partnerAccess(deps.db)] as const,
     request: { query: PartnerQuoteQuerySchema, headers: RequestIdHeaderSchema },
     responses: {
       200: {
@@ -40,11 +40,8 @@ export function registerPartnerQuoteRoute(app: OpenAPIHono, deps: PartnerApiDeps
   });
   app.openapi(route, async (c) => {
     const query = c.req.valid("query");
-    const partner = c.get("partner");
-    const used = SWAP_PARAMETERS.filter((name) => query[name] !== undefined);
-    if (used.length > 0 && !partner.swap)
-      throw new JunctionError("FORBIDDEN", `${used.join(", ")} need a partner key with swap permission`);
-    const terms = used.filter((name) => name !== "recipient");
+    requireSwapPermission(c, Object.keys(query));
+    const terms = SWAP_PARAMETERS.filter((name) => name !== "recipient" && query[name] !== undefined);
     if (terms.length > 0 && query.recipient === undefined)
       throw new InvalidRequestError(
         terms.map((path) => ({ path, message: "shapes the transaction: needs recipient" })),
@@ -75,8 +72,8 @@ export function registerPartnerQuoteRoute(app: OpenAPIHono, deps: PartnerApiDeps
         now: deps.now,
       },
       request,
-      { caller: partner.keyId, admitted: () => deps.gate.charge(c) },
+      { caller: c.get("partner").keyId, admitted: () => chargePartnerRequest(c, "quote") },
     );
-    return c.json(toPartnerQuoteResponse(c.get("requestId"), quote), 200);
+    return c.json(toPartnerQuoteResponse(requestIdOf(c), quote), 200);
   });
 }

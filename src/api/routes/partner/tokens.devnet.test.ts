@@ -44,6 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await api?.close();
   await devnet?.dispose();
 });
 

@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Address } from "viem";
 import { lookupPartnerToken } from "../../../partners/partner-tokens.ts";
+import { chargePartnerRequest, partnerAccess } from "../../partner-access.ts";
 import { PartnerTokenSchema, PartnerTokensQuerySchema } from "../../schemas/partner-tokens.ts";
 import type { PartnerApiDeps } from "./partner-api-deps.ts";
 import { PARTNER_ERROR_RESPONSES, PARTNER_SECURITY } from "./partner-openapi.ts";
@@ -13,9 +14,9 @@ export function registerPartnerTokensRoute(app: OpenAPIHono, deps: PartnerApiDep
     tags: ["Partner"],
     summary: "One token's metadata and routable pool count",
     description:
-      "Any address answers 200: a token on the deployment's list (`status: listed`), any other contract from its ERC-20 `decimals`, `symbol` and `name` read on chain (`onchain`; `metadata` null when they cannot be read, e.g. not a token), and the zero address (native ETH) with its fixed record (`native`, 18 decimals, never looked up). `pools` 0 means the token cannot be routed. `decimals` converts user input into raw `amount` units.",
+      "Spends one of the key's 120 token lookups a minute once valid (429 RATE_LIMITED with Retry-After past it). Any address answers 200: a token on the deployment's list (`status: listed`), any other contract from its ERC-20 `decimals`, `symbol` and `name` read on chain (`onchain`; `metadata` null when they cannot be read, e.g. not a token), and the zero address (native ETH) with its fixed record (`native`, 18 decimals, never looked up). `pools` 0 means the token cannot be routed. `decimals` converts user input into raw `amount` units.",
     security: PARTNER_SECURITY,
-    middleware: [deps.gate.access] as const,
+    middleware: [partnerAccess(deps.db)] as const,
     request: { query: PartnerTokensQuerySchema },
     responses: {
       200: { description: "The token", content: { "application/json": { schema: PartnerTokenSchema } } },
@@ -24,7 +25,7 @@ export function registerPartnerTokensRoute(app: OpenAPIHono, deps: PartnerApiDep
   });
   app.openapi(route, async (c) => {
     const { address } = c.req.valid("query");
-    await deps.gate.charge(c);
+    await chargePartnerRequest(c, "tokens");
     const catalog = { client: deps.client, tokens: deps.deployment.tokens, index: deps.index };
     return c.json(await lookupPartnerToken(catalog, address as Address), 200);
   });
