@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<void> {
     const { runServiceCommand } = await import("./service-commands.ts");
     return runServiceCommand(command);
   }
-  if (command === "workspace" || command === "key") {
+  if (command === "workspace" || command === "key" || command === "partner") {
     const { runOperatorCommand } = await import("./operator-commands.ts");
     await runOperatorCommand(argv);
     // Exit now rather than when idle HTTP keep-alive sockets to the RPC happen to close.

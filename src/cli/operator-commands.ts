@@ -7,12 +7,18 @@ const json = { type: "boolean" } as const;
 const text = { type: "string" } as const;
 
 /**
- * Runs `junction workspace ...` and `junction key ...`: parses the flags strictly first (a usage error
- * loads nothing else), then runs the command against the service's database and chain.
+ * Runs `junction workspace ...`, `junction key ...` and `junction partner key ...`: parses the flags
+ * strictly first (a usage error loads nothing else), then runs the command against the service's database
+ * and chain.
  */
 export async function runOperatorCommand(argv: string[]): Promise<void> {
-  const [group, action, ...args] = argv;
-  const command = `${group} ${action ?? ""}`.trim();
+  const [group = "", ...rest] = argv;
+  // `partner key <action>` is one word deeper than `key <action>`.
+  const depth = group === "partner" ? 2 : 1;
+  const flagAt = rest.findIndex((word) => word.startsWith("-"));
+  const words = rest.slice(0, flagAt === -1 ? depth : Math.min(depth, flagAt));
+  const args = rest.slice(words.length);
+  const command = [group, ...words].join(" ");
   switch (command) {
     case "workspace create": {
       const { flags } = parseFlags(command, args, { name: text, code: text, json });
@@ -75,16 +81,57 @@ export async function runOperatorCommand(argv: string[]): Promise<void> {
       const { revokeKeyCommand } = await import("./key-commands.ts");
       return run(flags.json, (ctx) => revokeKeyCommand(ctx, input));
     }
-    default: {
-      const known = Object.keys(COMMAND_USAGE).filter((name) => name.startsWith(`${group} `));
-      throw new UsageError(
-        action
-          ? `unknown command "${command}"`
-          : `"${group}" needs a subcommand: ${known.map((k) => k.split(" ")[1]).join(", ")}`,
-        known.length > 0 ? group : undefined,
-      );
+    case "partner key create": {
+      const { flags } = parseFlags(command, args, {
+        name: text,
+        swap: { type: "boolean" },
+        expires: text,
+        json,
+      });
+      const input = {
+        name: required(command, flags, "name"),
+        swap: flags.swap ?? false,
+        ...(flags.expires !== undefined ? { expires: flags.expires } : {}),
+      };
+      const { createPartnerKeyCommand, checkPartnerKeyInput } = await import("./partner-key-commands.ts");
+      const checked = checkPartnerKeyInput(input);
+      return run(flags.json, (ctx) => createPartnerKeyCommand(ctx, checked));
     }
+    case "partner key list": {
+      const { flags } = parseFlags(command, args, { json });
+      const { listPartnerKeysCommand } = await import("./partner-key-commands.ts");
+      return run(flags.json, listPartnerKeysCommand);
+    }
+    case "partner key revoke": {
+      const { flags, positionals } = parseFlags(command, args, { json }, 1);
+      if (!positionals[0]) throw new UsageError("missing the partner key id to revoke", command);
+      const input = { key: positionals[0] };
+      const { revokePartnerKeyCommand } = await import("./partner-key-commands.ts");
+      return run(flags.json, (ctx) => revokePartnerKeyCommand(ctx, input));
+    }
+    default:
+      throw unknownCommand(command);
   }
+}
+
+/**
+ * A command that is not one: a group without its subcommand (`key`, `partner key`) lists the subcommands;
+ * anything else shows the usage of the longest known group it starts with.
+ */
+function unknownCommand(command: string): UsageError {
+  const names = Object.keys(COMMAND_USAGE);
+  const below = names.filter((name) => name.startsWith(`${command} `));
+  if (below.length > 0) {
+    const next = [...new Set(below.map((name) => name.slice(command.length + 1).split(" ")[0]))];
+    return new UsageError(`"${command}" needs a subcommand: ${next.join(", ")}`, command);
+  }
+  const words = command.split(" ");
+  for (let n = words.length - 1; n > 0; n--) {
+    const group = words.slice(0, n).join(" ");
+    if (names.some((name) => name.startsWith(`${group} `)))
+      return new UsageError(`unknown command "${command}"`, group);
+  }
+  return new UsageError(`unknown command "${command}"`);
 }
 
 async function run(json: boolean | undefined, command: (ctx: OperatorContext) => Promise<void>) {

@@ -30,17 +30,23 @@ export async function runServiceCommand(command: "start" | "devnet"): Promise<vo
         `devnet ready (${boot.kind} boot in ${(boot.ms / 1000).toFixed(1)} s), manifest ${manifestPath}`,
       );
     }
-    // One write: whoever waits for "junction ready" sees the whole block, demo key included.
+    // One write: whoever waits for "junction ready" sees the whole block, demo keys included.
     const demo = service.demoWorkspace
       ? `
   demo builder   ${service.demoWorkspace.builderCode}: API key with every scope (x-api-key header), devnet only
                  ${service.demoWorkspace.keys.all}
                  per-scope keys in the manifest under demoWorkspace.keys`
       : "";
+    const partner = service.demoPartner
+      ? `
+  demo partner   partner API keys (Authorization: Bearer), devnet only; also in the manifest under demoPartner.keys
+                 swap   ${service.demoPartner.keys.swap}
+                 quote  ${service.demoPartner.keys.quote}`
+      : "";
     progress(`junction ready
   {base_url}     ${service.baseUrl}   (config: ${service.baseUrl}/api/v2/config, reference: ${service.baseUrl}/docs)
   {partner_url}  ${service.partnerUrl}
-  rpc            ${service.rpcUrl}${demo}`);
+  rpc            ${service.rpcUrl}${demo}${partner}`);
     stop = service.stop;
   }
 

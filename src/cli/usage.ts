@@ -11,6 +11,10 @@ export const COMMAND_USAGE: Record<string, string> = {
     "junction key create --workspace <id|code> --name <name> --scopes <quote,swap,tokens,receipts> [--expires <ISO date|30d|12h>] [--json]",
   "key list": "junction key list --workspace <id|code> [--json]",
   "key revoke": "junction key revoke <keyId> [--json]",
+  "partner key create":
+    "junction partner key create --name <name> [--swap] [--expires <ISO date|30d|12h>] [--json]",
+  "partner key list": "junction partner key list [--json]",
+  "partner key revoke": "junction partner key revoke <keyId> [--json]",
 };
 
 export const USAGE = `junction: swap routing for chain ${CHAIN_ID}
@@ -20,7 +24,7 @@ Usage:
   junction devnet    start only the embedded devnet and print its RPC URL and manifest
   junction help      show this help
 
-Operator commands (workspaces and API keys):
+Operator commands (workspaces, builder API keys, partner API keys):
 ${Object.values(COMMAND_USAGE)
   .map((line) => `  ${line}`)
   .join("\n")}
@@ -29,6 +33,8 @@ ${Object.values(COMMAND_USAGE)
   workspace activate   prints the unsigned registry registration for the owner's wallet to sign, after
                        simulating it; a code already registered and enabled activates the workspace now
   key create           shows the full key once; quote and swap scopes need an activated builder ID
+  partner key create   a partner API bearer key (jpk_...), shown once; --swap lets it use recipient,
+                       slippageBps, minOut and deadline on /quote
   --json               prints exactly one JSON object on stdout
 
   They use the service's database (DATABASE_URL, else the embedded one in JUNCTION_DATA_DIR, through the

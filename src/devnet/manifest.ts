@@ -62,6 +62,12 @@ export const DemoWorkspaceSchema = z.strictObject({
   }),
 });
 
+/** The devnet's demo partner API keys as listed in the manifest: devnet only, so they may be written down. */
+export const DemoPartnerSchema = z.strictObject({
+  /** Full partner keys (`Authorization: Bearer`): one with swap permission, one for quotes only. */
+  keys: z.strictObject({ swap: z.string(), quote: z.string() }),
+});
+
 /**
  * The devnet manifest (`<dataDir>/devnet/manifest.json`): a deployment file plus everything a newcomer or a
  * test needs to use the devnet. Documented in the README ("The devnet manifest").
@@ -109,6 +115,8 @@ export const ManifestSchema = DeploymentSchema.extend({
   ),
   /** Written by `junction start`: the demo workspace and its API keys (devnet only). */
   demoWorkspace: DemoWorkspaceSchema.optional(),
+  /** Written by `junction start`: the demo partner API keys (devnet only). */
+  demoPartner: DemoPartnerSchema.optional(),
 });
 
 export type Manifest = z.infer<typeof ManifestSchema>;

@@ -7,6 +7,7 @@ import { followActivations } from "../builders/activation.ts";
 import { createChainClient } from "../chain/create-chain-client.ts";
 import type { Config } from "../config/config.ts";
 import { type Deployment, readDeployment } from "../config/deployment.ts";
+import { type DemoPartner, ensureDemoPartner } from "../devnet/demo-partner.ts";
 import { type DemoWorkspace, ensureDemoWorkspace } from "../devnet/demo-workspace.ts";
 import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
 import { followChain } from "../liquidity/pool-index/follow.ts";
@@ -35,6 +36,8 @@ export type Service = {
   devnet?: Devnet;
   /** Devnet only: the demo workspace and its keys (also in the manifest). */
   demoWorkspace?: DemoWorkspace;
+  /** Devnet only: the demo partner API keys (also in the manifest). */
+  demoPartner?: DemoPartner;
   /** Closes both listeners, then stops the devnet (saving its state). Idempotent. */
   stop: () => Promise<void>;
 };
@@ -110,6 +113,10 @@ export async function startService(
     progress(`database ready (${store.kind === "postgres" ? "Postgres server" : "embedded PGlite"})`);
     const demoWorkspace = devnet
       ? await ensureDemoWorkspace(store.db, devnet.manifest, devnet.manifestPath)
+      : undefined;
+    // Given the manifest as the demo workspace left it, so writing one keeps the other.
+    const demoPartner = devnet
+      ? await ensureDemoPartner(store.db, { ...devnet.manifest, demoWorkspace }, devnet.manifestPath)
       : undefined;
     const indexed = await index.sync();
     progress(`indexed ${index.pools().length} pools through block ${indexed.to}`);
@@ -188,6 +195,7 @@ export async function startService(
       store,
       ...(devnet ? { devnet } : {}),
       ...(demoWorkspace ? { demoWorkspace } : {}),
+      ...(demoPartner ? { demoPartner } : {}),
       stop: () => {
         stopping ??= stop();
         return stopping;

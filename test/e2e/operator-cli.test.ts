@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticate } from "../../src/auth/keys.ts";
+import { authenticatePartner } from "../../src/auth/partner-keys.ts";
 import { CHAIN_ID } from "../../src/chain/chain.ts";
 import { openEmbeddedShared } from "../../src/store/embedded-shared.ts";
 import { startTestDevnet, type TestDevnet } from "../devnet.ts";
@@ -240,12 +241,56 @@ describe("junction workspace and key commands", () => {
       ],
       ["workspace", "list", "--verbose"],
       ["key", "revoke"],
+      ["partner", "key", "create", "--name", "p", "--expires", "soon"],
+      ["partner", "key", "revoke"],
     ];
     const runs = await Promise.all(cases.map((args) => junction(dir, ...args)));
     runs.forEach((run, i) => {
       expect(run.code, cases[i]!.join(" ")).toBe(2);
       expect(run.stderr).toMatch(/^junction: .*\n\nUsage:\n {2}junction /);
     });
+  });
+
+  it("issues, lists and revokes partner keys the running service accepts at once", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "junction-cli-partner-"));
+    const service = await openEmbeddedShared({ dataDir });
+    try {
+      const swap = json(
+        await junction(dataDir, "partner", "key", "create", "--name", "backend", "--swap", "--json"),
+      );
+      expect(swap).toMatchObject({ key: { name: "backend", swap: true, expiresAt: null } });
+      expect(swap.key.secret).toMatch(new RegExp(`^${swap.key.prefix}_`));
+      expect(swap.key.prefix).toMatch(/^jpk_/);
+      const quote = json(
+        await junction(dataDir, "partner", "key", "create", "--name", "widget", "--expires", "12h", "--json"),
+      );
+      expect(quote.key.swap).toBe(false);
+      expect(Date.parse(quote.key.expiresAt)).toBeGreaterThan(Date.now() + 11 * 3_600_000);
+      expect(await authenticatePartner(service.db, `Bearer ${swap.key.secret}`)).toEqual({
+        keyId: swap.key.id,
+        name: "backend",
+        swap: true,
+      });
+
+      const revoked = json(await junction(dataDir, "partner", "key", "revoke", swap.key.prefix, "--json"));
+      expect(revoked).toMatchObject({ key: { id: swap.key.id, status: "revoked" }, alreadyRevoked: false });
+      expect(await authenticatePartner(service.db, `Bearer ${swap.key.secret}`)).toEqual({
+        failure: "revoked",
+      });
+
+      const listing = await junction(dataDir, "partner", "key", "list", "--json");
+      const keys = json(listing).keys as { id: string; status: string; swap: boolean }[];
+      expect(keys.map((k) => [k.id, k.status, k.swap])).toEqual([
+        [quote.key.id, "active", false],
+        [swap.key.id, "revoked", true],
+      ]);
+      for (const secret of [swap.key.secret, quote.key.secret])
+        expect(listing.stdout).not.toContain(secret.slice(17));
+      expect(listing.stdout).not.toMatch(/[0-9a-f]{64}/);
+    } finally {
+      await service.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it("reaches the running service's embedded database through its socket instead of opening the files", async () => {

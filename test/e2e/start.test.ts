@@ -27,6 +27,10 @@ describe("junction start", () => {
     expect(output()).toContain(partnerUrl);
     // The devnet's demo workspace key, ready to use (devnet only).
     expect(output()).toMatch(/demo builder\s+junction-demo[\s\S]*jct_[0-9A-Za-z]{12}_/);
+    // Beside it, the demo partner keys, the same the manifest lists.
+    const { swap, quote } = spawned.manifest().demoPartner!.keys;
+    expect(swap).toMatch(/^jpk_[0-9A-Za-z]{12}_/);
+    expect(output()).toMatch(new RegExp(`demo partner[\\s\\S]*swap\\s+${swap}\\s+quote\\s+${quote}`));
   });
 
   it("serves GET /api/v2/config for chain 4663 with the devnet's contracts", async () => {

@@ -1,0 +1,34 @@
+import { authenticatePartner, createPartnerKey } from "../auth/partner-keys.ts";
+import type { Db } from "../store/schema.ts";
+import { type Manifest, writeManifest } from "./manifest.ts";
+
+export type DemoPartner = NonNullable<Manifest["demoPartner"]>;
+
+/**
+ * On the devnet only: two partner API keys, one with swap permission and one for quotes only, recorded in
+ * the manifest (`demoPartner.keys.swap`, `demoPartner.keys.quote`) so a newcomer can call the partner API at
+ * once (docs/rules.md, auth rule 7). Reused across restarts while both still authenticate with the
+ * permission their name says; recreated otherwise (e.g. after the database was deleted).
+ */
+export async function ensureDemoPartner(
+  db: Db,
+  manifest: Manifest,
+  manifestPath: string,
+): Promise<DemoPartner> {
+  const saved = manifest.demoPartner;
+  if (saved) {
+    const [swap, quote] = await Promise.all([
+      authenticatePartner(db, `Bearer ${saved.keys.swap}`),
+      authenticatePartner(db, `Bearer ${saved.keys.quote}`),
+    ]);
+    if (!("failure" in swap) && swap.swap && !("failure" in quote) && !quote.swap) return saved;
+  }
+  const demo: DemoPartner = {
+    keys: {
+      swap: (await createPartnerKey(db, { name: "demo-partner-swap", swap: true })).secret,
+      quote: (await createPartnerKey(db, { name: "demo-partner-quote", swap: false })).secret,
+    },
+  };
+  writeManifest(manifestPath, { ...manifest, demoPartner: demo });
+  return demo;
+}
