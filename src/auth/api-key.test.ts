@@ -13,6 +13,16 @@ describe("API keys", () => {
     expect(generateApiKey().secret).not.toBe(key.secret);
   });
 
+  it("keeps builder and partner keys apart by their prefix", () => {
+    const partner = generateApiKey("jpk");
+    expect(partner.secret).toMatch(/^jpk_[0-9A-Za-z]{12}_[0-9A-Za-z]{38}$/);
+    expect(parseApiKey(partner.secret, "jpk")).toEqual({ id: partner.id });
+    expect(parseApiKey(partner.secret)).toBeUndefined();
+    expect(parseApiKey(generateApiKey().secret, "jpk")).toBeUndefined();
+    // The checksum covers the prefix: relabelling a key breaks it.
+    expect(parseApiKey(partner.secret.replace(/^jpk_/, "jct_"))).toBeUndefined();
+  });
+
   it("rejects any single-character change through the checksum, before a database lookup", () => {
     const key = generateApiKey().secret;
     fc.assert(
