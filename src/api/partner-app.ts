@@ -1,12 +1,49 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { Scalar } from "@scalar/hono-api-reference";
 import { createApp } from "./create-app.ts";
 import { registerHealthRoute } from "./routes/health.ts";
+import type { PartnerApiDeps } from "./routes/partner/partner-api-deps.ts";
+import { registerPartnerSecurity } from "./routes/partner/partner-openapi.ts";
+import { registerPartnerQuoteRoute } from "./routes/partner/quote.ts";
+import { requestId } from "./routes/partner/request-id.ts";
+import { registerPartnerTokensRoute } from "./routes/partner/tokens.ts";
 
-export type PartnerAppDeps = { latestBlock: () => Promise<bigint>; logError: (error: unknown) => void };
+export type PartnerAppDeps = {
+  latestBlock: () => Promise<bigint>;
+  logError: (error: unknown) => void;
+  /** The partner API; absent in tests of the listener alone. */
+  partner?: PartnerApiDeps;
+};
 
-/** The app behind {partner_url}, on its own listener (docs/rules.md, surfaces). */
+/**
+ * The app behind {partner_url}, on its own listener (docs/rules.md, surfaces): `/tokens` and `/quote` with
+ * bearer partner keys, paths without a version segment (docs/rules.md, versioning 5), and its own OpenAPI
+ * document and reference page.
+ */
 export function createPartnerApp(deps: PartnerAppDeps): OpenAPIHono {
   const app = createApp(deps.logError);
   registerHealthRoute(app, deps.latestBlock);
+  if (deps.partner) registerPartnerRoutes(app, deps.partner);
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "Junction partner API",
+      version: "1.0.0",
+      description:
+        "Token lookup and quotes on chain 4663 for partners holding a bearer key. With `recipient` (a key with swap permission) a quote carries the unsigned executor transaction, returned only after it ran at the quote block and delivered exactly the quoted output less the service fee. The service never signs or submits. Paths carry no version segment.",
+    },
+    servers: [{ url: "/", description: "{partner_url}" }],
+  });
+  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Junction partner API reference" }));
   return app;
+}
+
+/** The partner endpoints (each answers with an `x-request-id`, errors included). */
+export function registerPartnerRoutes(app: OpenAPIHono, deps: PartnerApiDeps): void {
+  registerPartnerSecurity(app);
+  // Before the key gate, so a 401 carries the trace id too.
+  app.use("/tokens", requestId());
+  app.use("/quote", requestId());
+  registerPartnerTokensRoute(app, deps);
+  registerPartnerQuoteRoute(app, deps);
 }

@@ -3,8 +3,12 @@ import { type Address, type Hex, toHex } from "viem";
 import type { CHAIN_ID } from "../chain/chain.ts";
 import type { Contracts } from "../config/deployment.ts";
 import type { ProviderId } from "../providers/provider-ids.ts";
-import type { QuoteRequest, QuoteResult } from "../quote/quote-types.ts";
-import { buildExecutorSwap } from "../routing/executor-calldata.ts";
+import {
+  buildExecutableQuote,
+  type ExecutableQuote,
+  type ExecutableQuoteDeps,
+} from "../quote/executable-quote.ts";
+import { QuoteError, type QuoteRequest, type QuoteResult } from "../quote/quote-types.ts";
 import { insertBuilderQuote } from "../store/repositories/builder-quotes.ts";
 import type { Db } from "../store/schema.ts";
 import { builderIdOf } from "./builder-code.ts";
@@ -45,7 +49,7 @@ export type BuilderQuote = {
   warnings: string[];
 };
 
-export type BuilderQuoteDeps = {
+export type BuilderQuoteDeps = Omit<ExecutableQuoteDeps, "contracts"> & {
   db: Db;
   contracts: Contracts;
   quote: (request: QuoteRequest, signal: AbortSignal) => Promise<QuoteResult>;
@@ -54,9 +58,12 @@ export type BuilderQuoteDeps = {
 
 /**
  * An attributed quote (docs/rules.md, builder quote rules 1-5): the shared comparison pipeline priced with
- * the builder's fees from the registry at the quote block, then the selected route built into the exact
- * transaction a swap preparation will return (payer's input, recipient, minimum received, deadline,
- * builder id, quote id and key id hash), and the record saved for swap preparation and receipts.
+ * the builder's fees from the registry at the quote block, then the executable-quote step shared with the
+ * partner quote: the selected route built into the exact transaction a swap preparation will return
+ * (recipient, minimum received, deadline, builder id, quote id and key id hash) and run through the executor
+ * at the quote block; then the record saved for swap preparation and receipts. A transaction that reverts
+ * or delivers other than the quote is refused (NO_EXECUTABLE_ROUTE); one that could not be run (an input
+ * whose balance layout cannot be set, a node that did not answer) is kept with a warning, as unverified.
  *
  * `policySource` is `onchain` when the registry knows the builder at the block; `local-preview` when no
  * registry state applies (an unregistered code): fees are then a preview, nothing would be paid to the
@@ -83,9 +90,6 @@ export async function issueBuilderQuote(
     signal,
   );
   const { selected, fees } = result;
-  const route = selected.route;
-  if (!route) throw new Error("a direct-pool candidate always carries its executor route");
-
   const onchain = fees.builder?.registered === true;
   const amountOut = selected.amountOut;
   const minimumAmountOut = (amountOut * BigInt(10_000 - request.slippageBps)) / 10_000n;
@@ -95,22 +99,20 @@ export async function issueBuilderQuote(
   const base = Math.max(nowSeconds, Number(result.block.timestamp));
   const expiresAt = base + BUILDER_QUOTE_TIMES.quoteTtlSeconds;
   const deadline = base + BUILDER_QUOTE_TIMES.transactionDeadlineSeconds;
-  const tx = buildExecutorSwap({
-    executor: deps.contracts.executor,
-    tokenIn: request.tokenIn,
-    tokenOut: request.tokenOut,
-    amountIn: request.amountIn,
-    minOut: minimumAmountOut,
-    recipient: request.recipient,
-    deadline: BigInt(deadline),
-    maxRouteFeeBps: fees.routeBps,
-    maxBuilderFeeBps: fees.builderBps,
-    builderId,
-    quoteId,
-    keyIdHash: keyIdHashOf(principal.keyId),
-    route,
-  });
+  const executable = await buildExecutableQuote(
+    { client: deps.client, contracts: deps.contracts, fixtures: deps.fixtures },
+    result,
+    {
+      recipient: request.recipient,
+      minOut: minimumAmountOut,
+      deadline: BigInt(deadline),
+      attribution: { quoteId, keyIdHash: keyIdHashOf(principal.keyId) },
+    },
+  );
+  const { tx, unverified } = transactionOf(executable);
   const warnings = [...result.warnings];
+  if (unverified)
+    warnings.push("the transaction for this recipient could not be run at the quote block; it is unverified");
   if (!onchain)
     warnings.push(
       "the builder code is not registered on chain: fees are a local preview and no settlement is available",
@@ -168,4 +170,20 @@ export async function issueBuilderQuote(
     expires_at: new Date(expiresAt * 1000),
   });
   return quote;
+}
+
+/**
+ * The step's transaction when it delivered the quote, or when it could not be run at all (kept, flagged
+ * unverified, as the comparison keeps such candidates); a transaction that reverted or delivered other than
+ * the quote is NO_EXECUTABLE_ROUTE.
+ */
+function transactionOf(executable: ExecutableQuote): { tx: BuilderQuote["tx"]; unverified: boolean } {
+  if (executable.ok) return { tx: executable.tx, unverified: false };
+  const couldNotRun =
+    executable.reason === "unsupported-token-layout" || executable.reason === "rpc-unavailable";
+  if (couldNotRun && executable.tx) return { tx: executable.tx, unverified: true };
+  throw new QuoteError(
+    "NO_EXECUTABLE_ROUTE",
+    `the transaction for this recipient did not deliver the quote at the quote block (${executable.reason})`,
+  );
 }

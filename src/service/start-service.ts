@@ -162,7 +162,21 @@ export async function startService(
         now: Date.now,
       },
     });
-    const partner = createPartnerApp({ latestBlock, logError });
+    const partner = createPartnerApp({
+      latestBlock,
+      logError,
+      partner: {
+        db: store.db,
+        client,
+        deployment,
+        index,
+        quote,
+        fixtures,
+        // Partner quotes have their own per-process capacity, like builder quotes.
+        admission: createAdmission(),
+        now: Date.now,
+      },
+    });
     const basePort = await listen(servers, base.fetch, config.host, config.port, "JUNCTION_PORT");
     const partnerPort = await listen(
       servers,

@@ -12,6 +12,14 @@ export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-pre
 /** UINT: an amount (or block number) in raw base units, as a decimal string. */
 export const Uint = z.string().regex(/^[0-9]+$/, "must be a decimal integer string");
 
+/**
+ * A raw amount sent by a client (query parameters of every quoting surface): a decimal integer without
+ * leading zeros, so one amount has one spelling. Range checks (positive, at most 2^256 − 1) are the domain's.
+ */
+export const RawAmount = z
+  .string()
+  .regex(/^(0|[1-9][0-9]*)$/, "must be a decimal integer without leading zeros");
+
 /** HASH32: 0x and 32 bytes of hex (hashes, quote ids, builder ids). */
 export const Hash32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex value");
 

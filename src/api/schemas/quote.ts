@@ -2,13 +2,13 @@ import { z } from "@hono/zod-openapi";
 import { CHAIN_ID } from "../../chain/chain.ts";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 import { ChainIdParam } from "./chain-id.ts";
-import { Address, Uint } from "./common-patterns.ts";
+import { Address, RawAmount, Uint } from "./common-patterns.ts";
 
 /** An exact input amount in raw units, as a query parameter. */
-export const AmountInParam = z
-  .string()
-  .regex(/^(0|[1-9][0-9]*)$/, "must be a decimal integer without leading zeros")
-  .openapi({ description: "Exact input in raw base units.", example: "1000000000000000000" });
+export const AmountInParam = RawAmount.openapi({
+  description: "Exact input in raw base units.",
+  example: "1000000000000000000",
+});
 
 /** `GET /api/v2/quote` query: strict, so an unknown parameter is a 400 naming it. */
 export const QuoteQuerySchema = z

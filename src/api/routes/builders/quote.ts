@@ -69,7 +69,14 @@ export function registerBuilderQuoteRoute(app: OpenAPIHono, deps: BuilderApiDeps
     const quote = await deps.admission.run(admissionKey, async (signal) => {
       await chargeRequest(c);
       return issueBuilderQuote(
-        { db: deps.db, contracts: deps.deployment.contracts, quote: deps.quote, now: deps.now },
+        {
+          db: deps.db,
+          client: deps.client,
+          contracts: deps.deployment.contracts,
+          fixtures: deps.fixtures,
+          quote: deps.quote,
+          now: deps.now,
+        },
         principal,
         request,
         signal,

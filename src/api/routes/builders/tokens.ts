@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Address } from "viem";
-import { lookupToken, starterTokens, type TokenRecord } from "../../../builders/token-catalog.ts";
+import { lookupToken, starterTokens, type TokenRecord } from "../../../quote/token-catalog.ts";
 import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import { BuilderTokensQuerySchema, BuilderTokensSchema } from "../../schemas/builder-tokens.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";

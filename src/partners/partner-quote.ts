@@ -1,0 +1,249 @@
+import { type Address, type Hex, maxUint256, type PublicClient } from "viem";
+import type { Contracts } from "../config/deployment.ts";
+import { type ErrorIssue, InvalidRequestError, JunctionError } from "../errors/junction-error.ts";
+import type { createAdmission } from "../quote/admission.ts";
+import {
+  buildExecutableQuote,
+  type ExecutableFailureReason,
+  expectedDelivery,
+} from "../quote/executable-quote.ts";
+import type { QuoteRequest, QuoteResult } from "../quote/quote-types.ts";
+import type { UnsignedSwapTransaction } from "../routing/executor-calldata.ts";
+import type { createFixtures } from "../simulation/fixtures.ts";
+import { PARTNER_LIMITS } from "./limits.ts";
+import { type PartnerSwapLeg, swapLegs } from "./swap-legs.ts";
+
+/**
+ * Why a partner quote is `ok: false` (docs/rules.md, errors: partner), a closed list:
+ * - `unknown-token`: `in` or `out` has no contract code;
+ * - `no-route`: no verified pool path connects the pair for this amount;
+ * - `no-executable-route`: every candidate reverted or delivered less than it quoted when run at the quote
+ *   block (fee-on-transfer tokens end here);
+ * - `unsupported-token`: the input's balance cannot be set exactly for a run (a rebasing token), so nothing
+ *   could be proven;
+ * - `min-out-above-net-out`: the `minOut` asked for exceeds `swap.netOut`;
+ * - `simulation-failed`: the transaction built for this recipient, minimum and deadline reverted at the quote
+ *   block;
+ * - `output-mismatch`: it ran, but the recipient did not receive exactly `swap.netOut`;
+ * - `block-reorged`: the quote block was reorged while it was assessed;
+ * - `upstream-unavailable`: the chain node did not answer;
+ * - `timeout`: the quote passed its 25-second deadline.
+ */
+export const PARTNER_QUOTE_ERRORS = [
+  "unknown-token",
+  "no-route",
+  "no-executable-route",
+  "unsupported-token",
+  "min-out-above-net-out",
+  "simulation-failed",
+  "output-mismatch",
+  "block-reorged",
+  "upstream-unavailable",
+  "timeout",
+] as const;
+
+export type PartnerQuoteError = (typeof PARTNER_QUOTE_ERRORS)[number];
+
+export type PartnerQuoteRequest = {
+  tokenIn: Address;
+  tokenOut: Address;
+  amountIn: bigint;
+  /** The transaction terms (a key with swap permission): with them the quote carries `tx` and `swap`. */
+  swap?: { recipient: Address; slippageBps?: number; minOut?: bigint; deadline?: number };
+};
+
+/** The quote part: the selected route, exact at `block`. */
+export type PartnerQuoteFigures = {
+  block: { number: bigint; hash: Hex };
+  /** Before the service fee. */
+  amountOut: bigint;
+  gas: bigint;
+  gasCostOut: bigint;
+  /** amountOut − gasCostOut: a ranking figure that ignores the service fee. */
+  netOut: bigint;
+  swaps: PartnerSwapLeg[];
+};
+
+export type PartnerSwap = {
+  amountOut: bigint;
+  fee: bigint;
+  feeBps: number;
+  /** What the recipient receives: amountOut − fee, exactly, as run at the quote block. */
+  netOut: bigint;
+  minOut: bigint;
+  deadline: number;
+  recipient: Address;
+  executorGas: bigint;
+  spender: Address;
+};
+
+/** The partner quote resource (docs/rules.md, partner quote rules 1, 6-8) in domain types. */
+export type PartnerQuote = { tokenIn: Address; tokenOut: Address; amountIn: bigint } & (
+  | ({ ok: true } & PartnerQuoteFigures & { swap?: PartnerSwap; tx?: UnsignedSwapTransaction })
+  /** Quote figures are present when a route was found and only building it for the terms failed. */
+  | ({ ok: false; error: PartnerQuoteError } & Partial<PartnerQuoteFigures>)
+);
+
+export type PartnerQuoteDeps = {
+  quote: (request: QuoteRequest, signal: AbortSignal) => Promise<QuoteResult>;
+  /** The partner API's own per-process capacity (429 BUSY when refused). */
+  admission: ReturnType<typeof createAdmission>;
+  client: Pick<PublicClient, "call" | "estimateGas">;
+  contracts: Pick<Contracts, "executor" | "weth9">;
+  fixtures: ReturnType<typeof createFixtures>;
+  /** Unix milliseconds. */
+  now: () => number;
+};
+
+/**
+ * `GET {partner_url}/quote` (docs/rules.md, partner quote rules 1-8): the terms checked (400 when they are
+ * not a request at all), then, under the partner admission, the shared comparison and, with a recipient,
+ * the executable-quote step, which hands a transaction out only after it ran through the executor at the
+ * quote block and delivered exactly `swap.netOut`. Failing to find or build a swap is `ok: false` with an
+ * error from {@link PARTNER_QUOTE_ERRORS}; capacity (429 BUSY) and bad input stay errors.
+ */
+export async function quotePartner(
+  deps: PartnerQuoteDeps,
+  request: PartnerQuoteRequest,
+  options: {
+    /** The partner key: identical concurrent requests of one key share one search. */
+    caller: string;
+    /** Runs once admitted, before the search (spends the key's rate limit: a BUSY request spends nothing). */
+    admitted: () => Promise<void>;
+  },
+): Promise<PartnerQuote> {
+  checkTerms(request, deps);
+  const asked = { tokenIn: request.tokenIn, tokenOut: request.tokenOut, amountIn: request.amountIn };
+  const terms = JSON.stringify(request, (_, v) => (typeof v === "bigint" ? v.toString() : v));
+  try {
+    return await deps.admission.run(`partner:${options.caller}:${terms}`, async (signal) => {
+      await options.admitted();
+      return quoteAndBuild(deps, request, signal);
+    });
+  } catch (error) {
+    const failure = failureOf(error);
+    if (!failure) throw error;
+    return { ...asked, ok: false, error: failure };
+  }
+}
+
+/** 400 for terms no quote could serve: a zero amount, identical tokens, a recipient or deadline out of bounds. */
+function checkTerms(request: PartnerQuoteRequest, deps: Pick<PartnerQuoteDeps, "now" | "contracts">): void {
+  if (request.tokenIn === request.tokenOut)
+    throw new JunctionError("IDENTICAL_TOKENS", "in and out must differ");
+  const issues: ErrorIssue[] = [];
+  if (request.amountIn === 0n || request.amountIn > maxUint256)
+    issues.push({ path: "amount", message: "must be between 1 and 2^256 - 1" });
+  const swap = request.swap;
+  if (swap) {
+    if (BigInt(swap.recipient) === 0n)
+      issues.push({ path: "recipient", message: "must not be the zero address" });
+    if (swap.recipient === deps.contracts.executor.toLowerCase())
+      issues.push({ path: "recipient", message: "must not be the executor" });
+    if (swap.minOut !== undefined && swap.minOut > maxUint256)
+      issues.push({ path: "minOut", message: "must be at most 2^256 - 1" });
+    const now = Math.floor(deps.now() / 1000);
+    const { max } = PARTNER_LIMITS.deadlineSeconds;
+    if (swap.deadline !== undefined && (swap.deadline < now || swap.deadline > now + max))
+      issues.push({ path: "deadline", message: `must lie between now (${now}) and now + ${max} s` });
+  }
+  if (issues.length) throw new InvalidRequestError(issues);
+}
+
+async function quoteAndBuild(
+  deps: PartnerQuoteDeps,
+  request: PartnerQuoteRequest,
+  signal: AbortSignal,
+): Promise<PartnerQuote> {
+  const asked = { tokenIn: request.tokenIn, tokenOut: request.tokenOut, amountIn: request.amountIn };
+  const result = await deps.quote(asked, signal);
+  const { selected, block } = result;
+  const blockRef = { number: block.number, hash: block.hash };
+  // Without a run at the block there is no gas and no proof: nothing is offered (rebasing inputs).
+  if (selected.simulation.status !== "simulated")
+    return {
+      ...asked,
+      ok: false,
+      error: selected.simulation.reason === "rpc-unavailable" ? "upstream-unavailable" : "unsupported-token",
+      block: blockRef,
+    };
+  const gasCostOut = selected.gasCostOut ?? 0n;
+  const figures: PartnerQuoteFigures = {
+    block: blockRef,
+    amountOut: selected.grossAmountOut,
+    gas: selected.simulation.gas,
+    gasCostOut,
+    netOut: selected.grossAmountOut - gasCostOut,
+    swaps: swapLegs(selected, deps.contracts.weth9),
+  };
+  if (!request.swap) return { ...asked, ok: true, ...figures };
+
+  const netOut = expectedDelivery(result);
+  const { recipient } = request.swap;
+  const slippageBps = request.swap.slippageBps ?? PARTNER_LIMITS.slippageBps.default;
+  const minOut = request.swap.minOut ?? (netOut * BigInt(10_000 - slippageBps)) / 10_000n;
+  if (minOut > netOut) return { ...asked, ok: false, error: "min-out-above-net-out", ...figures };
+  // Wall clock or the quote block's time, whichever is later (a devnet's clock may run ahead).
+  const base = Math.max(Math.floor(deps.now() / 1000), Number(block.timestamp));
+  const deadline = request.swap.deadline ?? base + PARTNER_LIMITS.deadlineSeconds.default;
+  const executable = await buildExecutableQuote(deps, result, {
+    recipient,
+    minOut,
+    deadline: BigInt(deadline),
+  });
+  if (!executable.ok) return { ...asked, ok: false, error: buildFailure(executable.reason), ...figures };
+  const spender = executable.tx.to.toLowerCase() as Address;
+  return {
+    ...asked,
+    ok: true,
+    ...figures,
+    tx: { ...executable.tx, to: spender },
+    swap: {
+      amountOut: selected.grossAmountOut,
+      fee: selected.fee,
+      feeBps: selected.feeBps,
+      netOut: executable.delivered,
+      minOut,
+      deadline,
+      recipient,
+      executorGas: executable.gas,
+      spender,
+    },
+  };
+}
+
+function buildFailure(reason: ExecutableFailureReason): PartnerQuoteError {
+  switch (reason) {
+    case "unsupported-token-layout":
+      return "unsupported-token";
+    case "rpc-unavailable":
+      return "upstream-unavailable";
+    case "output-mismatch":
+      return "output-mismatch";
+    case "no-executor-route":
+    case "reverted":
+    case "insufficient-output":
+      return "simulation-failed";
+  }
+}
+
+/** The `ok: false` error for what the comparison threw; undefined for what stays an error (429, bugs). */
+function failureOf(error: unknown): PartnerQuoteError | undefined {
+  if (!(error instanceof JunctionError)) return undefined;
+  switch (error.code) {
+    case "UNKNOWN_TOKEN":
+      return "unknown-token";
+    case "NO_ROUTE":
+      return "no-route";
+    case "NO_EXECUTABLE_ROUTE":
+      return "no-executable-route";
+    case "BLOCK_REORGED":
+      return "block-reorged";
+    case "UPSTREAM_UNAVAILABLE":
+      return "upstream-unavailable";
+    case "QUOTE_TIMEOUT":
+      return "timeout";
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,156 @@
+import { type Address, type Hex, type PublicClient, zeroHash } from "viem";
+import type { Contracts } from "../config/deployment.ts";
+import { buildExecutorSwap, type UnsignedSwapTransaction } from "../routing/executor-calldata.ts";
+import type { createFixtures } from "../simulation/fixtures.ts";
+import { decodeExecutorOutput, simulateTransaction } from "../simulation/simulate-transaction.ts";
+import type { QuoteResult } from "./quote-types.ts";
+
+/** What a surface asks the selected route to be built with. */
+export type ExecutableTerms = {
+  recipient: Address;
+  /** The transaction reverts unless the recipient receives at least this much after fees. */
+  minOut: bigint;
+  /** Unix seconds; the transaction reverts after it. */
+  deadline: bigint;
+  /** Builder quotes: the attribution carried into the collector's settlement event. */
+  attribution?: { quoteId: Hex; keyIdHash: Hex };
+};
+
+/**
+ * Why a built transaction is not handed out (closed list): `no-executor-route` the selected candidate is not
+ * one the executor runs; `unsupported-token-layout` the input's balance and allowance cannot be set exactly
+ * for the run; `rpc-unavailable` the node did not answer; `reverted` the transaction reverts at the quote
+ * block (`insufficient-output`: below its own `minOut`); `output-mismatch` it ran but the recipient did not
+ * receive exactly the quoted output less the fees.
+ */
+export type ExecutableFailureReason =
+  | "no-executor-route"
+  | "unsupported-token-layout"
+  | "rpc-unavailable"
+  | "reverted"
+  | "insufficient-output"
+  | "output-mismatch";
+
+export type ExecutableQuote =
+  | {
+      ok: true;
+      tx: UnsignedSwapTransaction;
+      /** What the recipient received in the run: exactly {@link expectedDelivery}. */
+      delivered: bigint;
+      /** `eth_estimateGas` of the transaction at the quote block. */
+      gas: bigint;
+    }
+  | {
+      ok: false;
+      reason: ExecutableFailureReason;
+      /** The executor's custom error, when the transaction reverted with one. */
+      error?: string;
+      /** The transaction that was run, when one could be built (never handed to a client by the partner API). */
+      tx?: UnsignedSwapTransaction;
+    };
+
+export type ExecutableQuoteDeps = {
+  client: Pick<PublicClient, "call" | "estimateGas">;
+  contracts: Pick<Contracts, "executor">;
+  fixtures: ReturnType<typeof createFixtures>;
+};
+
+/**
+ * The executable-quote step shared by the builder and partner quotes (docs/rules.md, partner quote rule 2;
+ * builder quote rule 2): the quote's selected route built into the exact executor transaction for these
+ * terms (recipient, minimum, deadline, attribution, the quote's fee terms), then run through the executor
+ * at the quote block from the synthetic payer with exact balance and allowance fixtures, as every candidate
+ * was (docs/rules.md, comparison rules 3 and 14). It is returned only if the recipient received exactly the
+ * quoted output less the fees; anything else is a failure with a closed reason. Nothing is retried.
+ */
+export async function buildExecutableQuote(
+  deps: ExecutableQuoteDeps,
+  result: QuoteResult,
+  terms: ExecutableTerms,
+): Promise<ExecutableQuote> {
+  const tx = buildTransaction(deps.contracts.executor, result, terms);
+  if (!tx) return { ok: false, reason: "no-executor-route" };
+  const run = await runAtQuoteBlock(deps, result, tx);
+  if (!run.ok) return { ...run, tx };
+  if (run.delivered !== expectedDelivery(result)) return { ok: false, reason: "output-mismatch", tx };
+  return { ok: true, tx, delivered: run.delivered, gas: run.gas };
+}
+
+/**
+ * What the recipient must receive: the selected route's gross output less the fees the executor charges.
+ * A builder the registry does not know is never paid (docs/rules.md, fee rule 4), so a local-preview
+ * builder fee stays with the recipient.
+ */
+export function expectedDelivery(result: QuoteResult): bigint {
+  const { selected, fees } = result;
+  const builderPaid = fees.builder === null || fees.builder.registered;
+  return selected.grossAmountOut - selected.fee - (builderPaid ? selected.builderFee : 0n);
+}
+
+function buildTransaction(
+  executor: Address,
+  result: QuoteResult,
+  terms: ExecutableTerms,
+): UnsignedSwapTransaction | undefined {
+  const { request, selected, fees } = result;
+  if (!selected.route) return undefined;
+  return buildExecutorSwap({
+    executor,
+    tokenIn: request.tokenIn,
+    tokenOut: request.tokenOut,
+    amountIn: request.amountIn,
+    minOut: terms.minOut,
+    recipient: terms.recipient,
+    deadline: terms.deadline,
+    maxRouteFeeBps: fees.routeBps,
+    maxBuilderFeeBps: fees.builderBps,
+    builderId: request.builder?.id ?? zeroHash,
+    ...(terms.attribution ?? {}),
+    route: selected.route,
+  });
+}
+
+type Run =
+  | { ok: true; delivered: bigint; gas: bigint }
+  | {
+      ok: false;
+      reason: Exclude<ExecutableFailureReason, "no-executor-route" | "output-mismatch">;
+      error?: string;
+    };
+
+/** `eth_call` and `eth_estimateGas` at the quote block on exact fixtures, read back beside the run. */
+async function runAtQuoteBlock(
+  deps: ExecutableQuoteDeps,
+  result: QuoteResult,
+  tx: UnsignedSwapTransaction,
+): Promise<Run> {
+  const { request, block, gasPrice } = result;
+  const fixture = await deps
+    .fixtures({
+      tokenIn: request.tokenIn,
+      amountIn: request.amountIn,
+      spender: tx.to,
+      blockNumber: block.number,
+    })
+    .catch(() => ({ status: "unsupported" as const, reason: "rpc" as const }));
+  if (fixture.status !== "ready")
+    return { ok: false, reason: fixture.reason === "rpc" ? "rpc-unavailable" : "unsupported-token-layout" };
+  const [validation, simulation] = await Promise.all([
+    fixture.validation.catch(() => "rpc" as const),
+    simulateTransaction(deps.client, {
+      tx,
+      from: fixture.caller,
+      stateOverride: fixture.stateOverride,
+      blockNumber: block.number,
+      gasPrice,
+      decodeOutput: decodeExecutorOutput,
+    }),
+  ]);
+  // A run on a fixture that did not read back exactly proves nothing (docs/rules.md, comparison rule 14).
+  if (validation !== "exact")
+    return { ok: false, reason: validation === "rpc" ? "rpc-unavailable" : "unsupported-token-layout" };
+  if (simulation.status === "unverified") return { ok: false, reason: simulation.reason };
+  if (simulation.status === "failed")
+    return { ok: false, reason: simulation.reason, ...(simulation.error ? { error: simulation.error } : {}) };
+  return { ok: true, delivered: simulation.amountOut, gas: simulation.gas };
+}

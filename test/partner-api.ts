@@ -1,0 +1,76 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { createPartnerApp } from "../src/api/partner-app.ts";
+import type { PartnerApiDeps } from "../src/api/routes/partner/partner-api-deps.ts";
+import { createPartnerKey } from "../src/auth/partner-keys.ts";
+import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
+import { createAdmission } from "../src/quote/admission.ts";
+import { createQuoter } from "../src/quote/create-quoter.ts";
+import { createFixtures } from "../src/simulation/fixtures.ts";
+import { createStore, type Store } from "../src/store/create-store.ts";
+import type { TestDevnet } from "./devnet.ts";
+
+export type PartnerTestApi = {
+  app: OpenAPIHono;
+  deps: PartnerApiDeps;
+  store: Store;
+  /** Partner keys issued for the test: one with swap permission, one quote-only. */
+  keys: { swap: { id: string; secret: string }; quote: { id: string; secret: string } };
+  /** Calls the app in-process with a bearer key (default: the swap key; null: none). */
+  get: (
+    path: string,
+    query: Record<string, string>,
+    options?: { key?: string | null; headers?: Record<string, string> },
+  ) => Promise<Response>;
+  close: () => Promise<void>;
+};
+
+/**
+ * The partner app on a test devnet and an in-memory PGlite store holding two partner keys: the same routes,
+ * gate and deps the service mounts.
+ */
+export async function createPartnerTestApi(
+  devnet: TestDevnet,
+  options: { now?: () => number; admission?: ReturnType<typeof createAdmission> } = {},
+): Promise<PartnerTestApi> {
+  const store = await createStore({ dataDir: null });
+  const client = devnet.publicClient as never;
+  const contracts = devnet.manifest.contracts;
+  const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
+  await index.sync();
+  const fixtures = createFixtures(client);
+  const deps: PartnerApiDeps = {
+    db: store.db,
+    client,
+    deployment: devnet.manifest,
+    index,
+    quote: createQuoter({ client, index, contracts, fixtures }),
+    fixtures,
+    admission: options.admission ?? createAdmission({ perMinute: 10_000 }),
+    now: options.now ?? Date.now,
+  };
+  const app = createPartnerApp({
+    latestBlock: () => devnet.publicClient.getBlockNumber(),
+    logError: (error) => {
+      throw error;
+    },
+    partner: deps,
+  });
+  const [swap, quote] = await Promise.all([
+    createPartnerKey(store.db, { name: "test swap", swap: true }),
+    createPartnerKey(store.db, { name: "test quote", swap: false }),
+  ]);
+  const keys = { swap: { id: swap.id, secret: swap.secret }, quote: { id: quote.id, secret: quote.secret } };
+  return {
+    app,
+    deps,
+    store,
+    keys,
+    get(path, query, opts = {}) {
+      const key = opts.key === undefined ? keys.swap.secret : opts.key;
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (key !== null) headers.authorization = `Bearer ${key}`;
+      return Promise.resolve(app.request(`${path}?${new URLSearchParams(query)}`, { headers }));
+    },
+    close: () => store.close(),
+  };
+}
