@@ -41,15 +41,15 @@ const quoteRoute = createRoute({
 export function registerQuoteRoute(app: OpenAPIHono, deps: QuoteRouteDeps): void {
   app.openapi(quoteRoute, async (c) => {
     const query = c.req.valid("query");
-    if (query.tokenIn.toLowerCase() === query.tokenOut.toLowerCase()) {
+    if (query.tokenIn === query.tokenOut) {
       throw new JunctionError("IDENTICAL_TOKENS", "tokenIn and tokenOut must differ");
     }
     const amountIn = BigInt(query.amountIn);
     if (amountIn === 0n || amountIn > maxUint256)
       throw invalidInput("amountIn", "must be between 1 and 2^256 - 1");
     const request: QuoteRequest = {
-      tokenIn: query.tokenIn.toLowerCase() as `0x${string}`,
-      tokenOut: query.tokenOut.toLowerCase() as `0x${string}`,
+      tokenIn: query.tokenIn as `0x${string}`,
+      tokenOut: query.tokenOut as `0x${string}`,
       amountIn,
       ...(query.provider ? { provider: query.provider } : {}),
     };

@@ -2,12 +2,19 @@ import { z } from "@hono/zod-openapi";
 import { BUILDER_CODE_PATTERN } from "../../builders/builder-code.ts";
 
 /**
- * The common patterns (docs/rules.md, patterns), one schema each, shared by every DTO (a field adds its own description and
- * example with `.openapi`).
+ * The common patterns (docs/rules.md, patterns), one schema each, shared by every DTO of every surface
+ * (public, builder, partner); a field adds its own description and example with `.openapi`. Together with
+ * `chain-id.ts` they are the one boundary for addresses, hashes, amounts and the chain id.
  */
 
-/** ADDRESS: 0x and 20 bytes of hex, any case; the zero address denotes native ETH. */
-export const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+/**
+ * ADDRESS: 0x and 20 bytes of hex, accepted in any case and lowercased at the boundary, so domain code and
+ * every response see one spelling; the zero address denotes native ETH.
+ */
+export const Address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+  .toLowerCase();
 
 /** UINT: an amount (or block number) in raw base units, as a decimal string. */
 export const Uint = z.string().regex(/^[0-9]+$/, "must be a decimal integer string");
@@ -20,8 +27,11 @@ export const RawAmount = z
   .string()
   .regex(/^(0|[1-9][0-9]*)$/, "must be a decimal integer without leading zeros");
 
-/** HASH32: 0x and 32 bytes of hex (hashes, quote ids, builder ids). */
-export const Hash32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex value");
+/** HASH32: 0x and 32 bytes of hex (hashes, quote ids, builder ids), lowercased at the boundary. */
+export const Hash32 = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex value")
+  .toLowerCase();
 
 /** BUILDER_CODE: public, case-sensitive attribution, validated the same way on chain. */
 export const BuilderCode = z

@@ -21,7 +21,8 @@ const ACTION = "multi-plan";
  * 503 ZAPS_DISABLED, whatever their input.
  */
 export const ZAP_ACTIONS = ["zap", "zap-in", "deposit", "swap-and-deposit"] as const;
-const lower = (address: string) => address.toLowerCase() as Address;
+/** Addresses arrive lowercased by the boundary schema (common-patterns.ts). */
+const lower = (address: string) => address as Address;
 
 /** `POST /api/v2/builders/integration` (scope `quote`, drawing on the quote quota): plan a multi-swap. */
 export function registerIntegrationRoute(app: OpenAPIHono, deps: BuilderApiDeps): void {

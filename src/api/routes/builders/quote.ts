@@ -40,9 +40,9 @@ export function registerBuilderQuoteRoute(app: OpenAPIHono, deps: BuilderApiDeps
       throw new InvalidRequestError([
         { path: "builderCode", message: "required: the workspace has no builder code" },
       ]);
-    const tokenIn = query.tokenIn.toLowerCase() as Address;
-    const tokenOut = query.tokenOut.toLowerCase() as Address;
-    const recipient = (query.recipient ?? query.payer).toLowerCase() as Address;
+    const tokenIn = query.tokenIn as Address;
+    const tokenOut = query.tokenOut as Address;
+    const recipient = (query.recipient ?? query.payer) as Address;
     const amountIn = BigInt(query.amountIn);
     const issues: ErrorIssue[] = [];
     if (amountIn === 0n || amountIn > maxUint256)
@@ -56,7 +56,7 @@ export function registerBuilderQuoteRoute(app: OpenAPIHono, deps: BuilderApiDeps
       tokenIn,
       tokenOut,
       amountIn,
-      payer: query.payer.toLowerCase() as Address,
+      payer: query.payer as Address,
       recipient,
       slippageBps: query.slippageBps ? Number(query.slippageBps) : BUILDER_QUOTE_TIMES.defaultSlippageBps,
       builderCode,

@@ -39,8 +39,8 @@ export function registerReceiptRoute(app: OpenAPIHono, deps: BuilderApiDeps): vo
       { db: deps.db, client: deps.client, contracts: deps.deployment.contracts },
       principal,
       {
-        quoteId: body.quoteId.toLowerCase(),
-        hash: body.hash.toLowerCase() as Hex,
+        quoteId: body.quoteId,
+        hash: body.hash as Hex,
         ...(body.builderCode ? { builderCode: body.builderCode } : {}),
       },
     );

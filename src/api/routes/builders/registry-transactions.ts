@@ -51,7 +51,7 @@ export function registerRegistryTransactionRoute(app: OpenAPIHono, deps: Builder
     if (!code) throw invalidInput("code", "required: the workspace has no builder code");
     const registry = deps.deployment.contracts.builderRegistry;
     const tx = registryTransaction(registry, { ...body, code });
-    const from = body.from.toLowerCase() as Address;
+    const from = body.from as Address;
     await chargeRequest(c);
     const block = await deps.client.getBlockNumber({ cacheTime: 0 });
     const simulation = await simulateRegistryTransaction(deps.client, tx, from, block);

@@ -60,7 +60,7 @@ export function registerSwapRoutes(app: OpenAPIHono, deps: BuilderApiDeps): void
         now: deps.now,
       },
       principal,
-      { quoteId: quoteId.toLowerCase(), idempotencyKey },
+      { quoteId, idempotencyKey },
     );
     if (outcome.status === "failed")
       throw new JunctionError(

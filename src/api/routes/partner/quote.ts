@@ -46,7 +46,8 @@ export function registerPartnerQuoteRoute(app: OpenAPIHono, deps: PartnerApiDeps
       throw new InvalidRequestError(
         terms.map((path) => ({ path, message: "shapes the transaction: needs recipient" })),
       );
-    const lower = (address: string) => address.toLowerCase() as Address;
+    // Addresses arrive lowercased by the boundary schema (common-patterns.ts).
+    const lower = (address: string) => address as Address;
     const request: PartnerQuoteRequest = {
       tokenIn: lower(query.in),
       tokenOut: lower(query.out),
