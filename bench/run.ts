@@ -2,6 +2,7 @@ import type { Devnet } from "../src/devnet/devnet.ts";
 import { startBenchDevnet } from "./bench-devnet.ts";
 import { benchBuilderApi } from "./builder-api.ts";
 import { calibrateGas } from "./gas-calibration.ts";
+import { benchPartnerApi } from "./partner-api.ts";
 import { benchPools } from "./pool-bench.ts";
 import { benchQuoteLatency } from "./quote-latency.ts";
 import { benchRouteQuality } from "./route-quality.ts";
@@ -17,6 +18,10 @@ const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promi
   latency: { about: "end-to-end quote latency and RPC round trips", run: benchQuoteLatency },
   quality: { about: "split search against an exhaustive 1% sweep", run: benchRouteQuality },
   builders: { about: "builder API latency per endpoint; quota, key lookups/s", run: benchBuilderApi },
+  partners: {
+    about: "partner API latency: token lookup, quotes with and without a transaction",
+    run: benchPartnerApi,
+  },
 };
 
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
