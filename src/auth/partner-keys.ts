@@ -7,6 +7,7 @@ import {
 } from "../store/repositories/partner-keys.ts";
 import type { Db } from "../store/schema.ts";
 import { generateApiKey, hashApiKey, parseApiKey } from "./api-key.ts";
+import { asDate, keyLifecycle } from "./key-lifecycle.ts";
 import { type AuthFailure, KeyPolicyError } from "./keys.ts";
 
 /**
@@ -122,7 +123,6 @@ export async function authenticatePartner(
 }
 
 /** Timestamps arrive as Date from both drivers; typed loosely because schema.ts nests its column types. */
-const asDate = (value: unknown): Date => (value instanceof Date ? value : new Date(String(value)));
 
 function toView(
   row: {
@@ -136,16 +136,11 @@ function toView(
   },
   now: Date,
 ): PartnerKeyView {
-  const expiresAt = row.expires_at ? asDate(row.expires_at) : null;
-  const revokedAt = row.revoked_at ? asDate(row.revoked_at) : null;
   return {
     id: row.id,
     prefix: row.prefix,
     name: row.name,
     swap: row.swap,
-    status: revokedAt ? "revoked" : expiresAt && expiresAt <= now ? "expired" : "active",
-    expiresAt,
-    revokedAt,
-    createdAt: asDate(row.created_at),
+    ...keyLifecycle(row, now),
   };
 }

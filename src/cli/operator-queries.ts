@@ -1,3 +1,4 @@
+import { asDate, keyLifecycle } from "../auth/key-lifecycle.ts";
 import { apiKeyRow, listApiKeyRows } from "../store/repositories/api-keys.ts";
 import { findWorkspaceRow, listWorkspaceRows } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
@@ -27,7 +28,6 @@ export type KeyView = {
 
 /** Timestamps arrive as Date from both drivers; typed loosely because schema.ts nests its column types. */
 type When = unknown;
-const asDate = (value: When): Date => (value instanceof Date ? value : new Date(String(value)));
 
 type WorkspaceRow = {
   id: string;
@@ -92,16 +92,11 @@ function toKey(
   },
   now: Date,
 ): KeyView {
-  const expiresAt = row.expires_at ? asDate(row.expires_at) : null;
-  const revokedAt = row.revoked_at ? asDate(row.revoked_at) : null;
   return {
     id: row.id,
     prefix: row.prefix,
     name: row.name,
     scopes: row.scopes,
-    status: revokedAt ? "revoked" : expiresAt && expiresAt <= now ? "expired" : "active",
-    expiresAt,
-    revokedAt,
-    createdAt: asDate(row.created_at),
+    ...keyLifecycle(row, now),
   };
 }
