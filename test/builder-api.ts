@@ -5,13 +5,10 @@ import type { BuilderApiDeps } from "../src/api/routes/builders/builder-api-deps
 import { registerBuilderRoutes } from "../src/api/routes/builders/register-builder-routes.ts";
 import type { Scope } from "../src/auth/api-key.ts";
 import { createKey, createWorkspace, markActivated } from "../src/auth/keys.ts";
-import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
-import { createAdmission } from "../src/quote/admission.ts";
-import { createQuoter } from "../src/quote/create-quoter.ts";
-import { createFixtures } from "../src/simulation/fixtures.ts";
 import { createStore, type Store } from "../src/store/create-store.ts";
 import { createThrowawayStore } from "../src/store/throwaway-store.ts";
 import type { TestDevnet } from "./devnet.ts";
+import { testQuotingDeps } from "./quoting-deps.ts";
 
 export type BuilderTestApi = {
   app: OpenAPIHono;
@@ -51,21 +48,9 @@ export async function createBuilderTestApi(
     options.postgres && process.env.DATABASE_URL
       ? await createThrowawayStore(process.env.DATABASE_URL, "junction_test")
       : await createStore({ dataDir: null });
-  const client = devnet.publicClient as never;
-  const contracts = devnet.manifest.contracts;
-  const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
-  await index.sync();
-  const fixtures = createFixtures(client);
   const deps: BuilderApiDeps = {
-    db: store.db,
-    client,
-    deployment: devnet.manifest,
-    index,
-    quote: createQuoter({ client, index, contracts, fixtures }),
-    fixtures,
-    admission: createAdmission({ perMinute: 10_000 }),
+    ...(await testQuotingDeps(devnet, store, options.now ? { now: options.now } : {})),
     cursorSecret: randomBytes(32),
-    now: options.now ?? Date.now,
   };
   const app = createApp((error) => {
     throw error;

@@ -2,12 +2,10 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createPartnerApp } from "../src/api/partner-app.ts";
 import type { PartnerApiDeps } from "../src/api/routes/partner/partner-api-deps.ts";
 import { createPartnerKey } from "../src/auth/partner-keys.ts";
-import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
-import { createAdmission } from "../src/quote/admission.ts";
-import { createQuoter } from "../src/quote/create-quoter.ts";
-import { createFixtures } from "../src/simulation/fixtures.ts";
+import type { createAdmission } from "../src/quote/admission.ts";
 import { createStore, type Store } from "../src/store/create-store.ts";
 import type { TestDevnet } from "./devnet.ts";
+import { testQuotingDeps } from "./quoting-deps.ts";
 
 export type PartnerTestApi = {
   app: OpenAPIHono;
@@ -33,21 +31,7 @@ export async function createPartnerTestApi(
   options: { now?: () => number; admission?: ReturnType<typeof createAdmission> } = {},
 ): Promise<PartnerTestApi> {
   const store = await createStore({ dataDir: null });
-  const client = devnet.publicClient as never;
-  const contracts = devnet.manifest.contracts;
-  const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
-  await index.sync();
-  const fixtures = createFixtures(client);
-  const deps: PartnerApiDeps = {
-    db: store.db,
-    client,
-    deployment: devnet.manifest,
-    index,
-    quote: createQuoter({ client, index, contracts, fixtures }),
-    fixtures,
-    admission: options.admission ?? createAdmission({ perMinute: 10_000 }),
-    now: options.now ?? Date.now,
-  };
+  const deps: PartnerApiDeps = await testQuotingDeps(devnet, store, options);
   const app = createPartnerApp({
     latestBlock: () => devnet.publicClient.getBlockNumber(),
     logError: (error) => {

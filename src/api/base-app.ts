@@ -18,13 +18,7 @@ export type BaseAppDeps = ConfigDeps &
   };
 
 /** The keyless public paths a browser may read cross-origin (docs/rules.md, auth rule 1). */
-export const PUBLIC_PATHS = [
-  "/api/v2/quote",
-  "/api/v2/config",
-  "/api/v2/capabilities",
-  "/healthz",
-  "/openapi.json",
-];
+const PUBLIC_PATHS = ["/api/v2/quote", "/api/v2/config", "/api/v2/capabilities", "/healthz", "/openapi.json"];
 
 /** The app behind {base_url}: public routing and data, builder API, transfer estimates, the API reference. */
 export function createBaseApp(deps: BaseAppDeps): OpenAPIHono {

@@ -7,7 +7,7 @@ import { handleError, notFound } from "./errors.ts";
 import { isUnsupportedChain } from "./schemas/chain-id.ts";
 
 /** The largest request body any endpoint accepts; the largest real one (a 4 × 4 plan) is about 2 KiB. */
-export const MAX_BODY_BYTES = 64 * 1024;
+const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * An OpenAPIHono app with our error contract: request validation failures become 400 INVALID_REQUEST with

@@ -35,7 +35,7 @@ export function executorHops(
 }
 
 /** The largest input one executor branch can carry (`uint128`). */
-export const MAX_BRANCH_AMOUNT_IN = maxUint128;
+const MAX_BRANCH_AMOUNT_IN = maxUint128;
 
 /** An executor route for branches of paths with their exact input amounts, or undefined if any branch can't run. */
 export function executorRoute(

@@ -142,6 +142,7 @@ export async function startService(
     pruner.unref();
     const fixtures = createFixtures(client);
     const quote = createQuoter({ client, index, contracts: deployment.contracts, fixtures });
+    const quoting = { db: store.db, client, deployment, index, quote, fixtures, now: Date.now };
     const base = createBaseApp({
       contracts: deployment.contracts,
       providers,
@@ -149,33 +150,17 @@ export async function startService(
       logError,
       quote,
       admission: createAdmission(),
+      // Each surface has its own per-process capacity: public traffic cannot starve builder or partner quotes.
       builders: {
-        db: store.db,
-        client,
-        deployment,
-        index,
-        quote,
-        fixtures,
-        // Builder quotes have their own per-process capacity: public traffic cannot starve them.
+        ...quoting,
         admission: createAdmission(),
         cursorSecret: await sharedSecret(store.db, "history-cursor"),
-        now: Date.now,
       },
     });
     const partner = createPartnerApp({
       latestBlock,
       logError,
-      partner: {
-        db: store.db,
-        client,
-        deployment,
-        index,
-        quote,
-        fixtures,
-        // Partner quotes have their own per-process capacity, like builder quotes.
-        admission: createAdmission(),
-        now: Date.now,
-      },
+      partner: { ...quoting, admission: createAdmission() },
     });
     const basePort = await listen(servers, base.fetch, config.host, config.port, "JUNCTION_PORT");
     const partnerPort = await listen(

@@ -30,7 +30,7 @@ const healthRoute = createRoute({
 });
 
 /** How long health waits for the node: under the 2-5 s a load balancer's probe usually allows. */
-export const HEALTH_DEADLINE_MS = 2_000;
+const HEALTH_DEADLINE_MS = 2_000;
 
 /**
  * `GET /healthz` on both hosts: 200 while the node answers, 503 (still JSON) when it does not, or not

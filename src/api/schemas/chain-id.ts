@@ -6,7 +6,7 @@ import { CHAIN_ID } from "../../chain/chain.ts";
  * UNSUPPORTED_CHAIN instead of INVALID_REQUEST (docs/rules.md, service rule 2: the chain is
  * selected automatically on builder endpoints).
  */
-export const UNSUPPORTED_CHAIN_ISSUE = "unsupportedChain";
+const UNSUPPORTED_CHAIN_ISSUE = "unsupportedChain";
 
 const checkChain = (value: number, ctx: z.RefinementCtx) => {
   if (value !== CHAIN_ID)

@@ -1,0 +1,33 @@
+import type { QuotingDeps } from "../src/api/routes/quoting-deps.ts";
+import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
+import { createAdmission } from "../src/quote/admission.ts";
+import { createQuoter } from "../src/quote/create-quoter.ts";
+import { createFixtures } from "../src/simulation/fixtures.ts";
+import type { Store } from "../src/store/create-store.ts";
+import type { TestDevnet } from "./devnet.ts";
+
+/**
+ * The deps a keyed quoting surface gets from the service, on a test devnet and `store`: a synced pool
+ * index, the quoter and fixtures on the devnet's client, and an admission that never refuses on rate.
+ */
+export async function testQuotingDeps(
+  devnet: TestDevnet,
+  store: Store,
+  options: { now?: () => number; admission?: ReturnType<typeof createAdmission> } = {},
+): Promise<QuotingDeps> {
+  const client = devnet.publicClient as never;
+  const contracts = devnet.manifest.contracts;
+  const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
+  await index.sync();
+  const fixtures = createFixtures(client);
+  return {
+    db: store.db,
+    client,
+    deployment: devnet.manifest,
+    index,
+    quote: createQuoter({ client, index, contracts, fixtures }),
+    fixtures,
+    admission: options.admission ?? createAdmission({ perMinute: 10_000 }),
+    now: options.now ?? Date.now,
+  };
+}
