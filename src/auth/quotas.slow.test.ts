@@ -34,6 +34,14 @@ describe.each(backends)("workspace quotas on %s", (_, open) => {
     expect(await spendQuota(store.db, ws, "tokens")).toEqual({ ok: true });
   });
 
+  it("counts swap preparations in usage and toward the hour, with no per-minute limit of their own", async () => {
+    const ws = await workspace();
+    for (let i = 0; i < PLANS.free.quotesPerMinute + 2; i++)
+      expect(await spendQuota(store.db, ws, "swap")).toEqual({ ok: true });
+    const spent = PLANS.free.quotesPerMinute + 2;
+    expect(await currentUsage(store.db, ws.id)).toMatchObject({ swap: spent, hourly: spent, quote: 0 });
+  });
+
   it("shares nothing between workspaces", async () => {
     const [a, b] = [await workspace(), await workspace()];
     for (let i = 0; i < 10; i++) await spendQuota(store.db, a, "quote");
@@ -51,6 +59,7 @@ describe.each(backends)("workspace quotas on %s", (_, open) => {
     if (!refused.ok) expect(refused.retryAfterSeconds).toBeLessThanOrEqual(3600);
     expect(await currentUsage(store.db, ws.id)).toMatchObject({ receipts: 0 });
     expect(await spendQuota(store.db, ws, "swap")).toMatchObject({ ok: false, reason: "allowance" });
+    expect(await currentUsage(store.db, ws.id)).toMatchObject({ swap: 0 });
   });
 
   it("prunes counters of windows that ended more than a day ago, keeping the current ones", async () => {

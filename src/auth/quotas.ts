@@ -18,8 +18,8 @@ export type QuotaDecision =
 const HOURLY = "hourly";
 
 /**
- * Spends one request from a workspace's quotas: the bucket's per-minute quota (skipped for `swap`) and the
- * hourly allowance. Both counters move in one transaction with conditional upserts, so concurrent requests
+ * Spends one request from a workspace's quotas: the bucket's per-minute quota (for `swap` a count without a
+ * limit of its own) and the hourly allowance. Both counters move in one transaction with conditional upserts, so concurrent requests
  * from any number of processes sharing the database never overspend, and a refused request spends nothing.
  * Windows are aligned on the database clock (one clock for every process).
  */
@@ -29,12 +29,13 @@ export async function spendQuota(
   bucket: MeteredBucket,
 ): Promise<QuotaDecision> {
   const plan = planOf(workspace.plan);
-  const counters: CounterSpend[] = [
-    ...(bucket === "swap"
-      ? []
-      : [{ bucket, window: "1 minute", limit: perMinuteLimit(plan, bucket) } as const]),
-    { bucket: HOURLY, window: "1 hour", limit: plan.requestsPerHour },
-  ];
+  const hourly: CounterSpend = { bucket: HOURLY, window: "1 hour", limit: plan.requestsPerHour };
+  // Swaps have no per-minute limit of their own: their minute counter is only a count for the usage
+  // report, spent after the hourly allowance (which bounds it) so a full hour answers 402, never 429.
+  const counters: CounterSpend[] =
+    bucket === "swap"
+      ? [hourly, { bucket, window: "1 minute", limit: plan.requestsPerHour }]
+      : [{ bucket, window: "1 minute", limit: perMinuteLimit(plan, bucket) }, hourly];
   const spent = await spendFromCounters(db, workspace.id, counters);
   if (spent.ok) return { ok: true };
   return {

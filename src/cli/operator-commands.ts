@@ -45,6 +45,13 @@ export async function runOperatorCommand(argv: string[]): Promise<void> {
       const checked = checkActivateInput(input);
       return run(flags.json, (ctx) => activateWorkspaceCommand(ctx, checked));
     }
+    case "workspace plan": {
+      const { flags } = parseFlags(command, args, { code: text, plan: text, json });
+      const input = { code: required(command, flags, "code"), plan: required(command, flags, "plan") };
+      const { setPlanCommand, checkPlanInput } = await import("./workspace-commands.ts");
+      const checked = checkPlanInput(input);
+      return run(flags.json, (ctx) => setPlanCommand(ctx, checked));
+    }
     case "workspace list": {
       const { flags } = parseFlags(command, args, { json });
       const { listWorkspacesCommand } = await import("./workspace-commands.ts");

@@ -1,3 +1,4 @@
+import { PLANS } from "../auth/plans.ts";
 import { CHAIN_ID } from "../chain/chain.ts";
 import { SETTINGS } from "../config/config.ts";
 
@@ -6,6 +7,7 @@ export const COMMAND_USAGE: Record<string, string> = {
   "workspace create": "junction workspace create --name <name> --code <BUILDER_CODE> [--json]",
   "workspace activate":
     "junction workspace activate --code <code> --owner <address> --recipient <address> --fee <bps 0-50> [--json]",
+  "workspace plan": `junction workspace plan --code <id|code> --plan <${Object.keys(PLANS).join("|")}> [--json]`,
   "workspace list": "junction workspace list [--json]",
   "key create":
     "junction key create --workspace <id|code> --name <name> --scopes <quote,swap,tokens,receipts> [--expires <ISO date|30d|12h>] [--json]",
@@ -32,6 +34,7 @@ ${Object.values(COMMAND_USAGE)
   workspace create     a workspace and its public builder code (not yet registered on chain)
   workspace activate   prints the unsigned registry registration for the owner's wallet to sign, after
                        simulating it; a code already registered and enabled activates the workspace now
+  workspace plan       moves a workspace to another plan; its new limits apply from the next request
   key create           shows the full key once; quote and swap scopes need an activated builder ID
   partner key create   a partner API bearer key (jpk_...), shown once; --swap lets it use recipient,
                        slippageBps, minOut and deadline on /quote

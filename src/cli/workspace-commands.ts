@@ -1,10 +1,12 @@
 import { type Address, isAddress } from "viem";
 import { createWorkspace } from "../auth/keys.ts";
+import { PLANS, type PlanName } from "../auth/plans.ts";
 import { activateIfRegistered } from "../builders/activation.ts";
 import { BUILDER_CODE_PATTERN } from "../builders/builder-code.ts";
 import { BUILDER_LIMITS } from "../builders/limits.ts";
 import type { RegistryBuilder } from "../builders/registry-profile.ts";
 import { registerTransaction, simulateRegistryTransaction } from "../builders/registry-transactions.ts";
+import { setWorkspacePlan } from "../store/repositories/workspaces.ts";
 import { OperatorError, UsageError } from "./cli-errors.ts";
 import type { OperatorContext } from "./operator-context.ts";
 import { findWorkspace, listWorkspaces, type WorkspaceView } from "./operator-queries.ts";
@@ -168,11 +170,50 @@ export async function listWorkspacesCommand(ctx: OperatorContext): Promise<void>
   ctx.out.result({ workspaces }, human);
 }
 
+const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
+
+/** Checks `workspace plan` flags before anything is opened; a bad value is a usage error. */
+export function checkPlanInput(input: { code: string; plan: string }): { code: string; plan: PlanName } {
+  if (!PLAN_NAMES.includes(input.plan as PlanName))
+    throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(", ")}`, "workspace plan");
+  return { code: input.code, plan: input.plan as PlanName };
+}
+
+/**
+ * `junction workspace plan`: moves a workspace (by id or builder code) to another plan. Every process reads
+ * the plan with each request's key, so the new limits apply to the next request; counters already spent in
+ * the current windows stay spent.
+ */
+export async function setPlanCommand(
+  ctx: OperatorContext,
+  input: { code: string; plan: PlanName },
+): Promise<void> {
+  const workspace = await findWorkspace(ctx.db, input.code);
+  if (!workspace) throw new OperatorError(`no workspace has id or builder code ${input.code}`);
+  const previous = workspace.plan;
+  if (previous !== input.plan) await setWorkspacePlan(ctx.db, workspace.id, input.plan);
+  const updated = (await findWorkspace(ctx.db, workspace.id))!;
+  const limits = PLANS[input.plan];
+  ctx.out.result({ workspace: updated, previousPlan: previous, limits }, [
+    previous === input.plan
+      ? `workspace ${updated.code ?? updated.id} is already on the ${input.plan} plan`
+      : `workspace ${updated.code ?? updated.id} moved from the ${previous} plan to the ${input.plan} plan`,
+    ...workspaceFields(updated),
+    ...fields([
+      [
+        "limits",
+        `${limits.quotesPerMinute} quotes, ${limits.receiptsPerMinute} receipts, ${limits.tokensPerMinute} tokens per minute; ${limits.requestsPerHour} requests per hour`,
+      ],
+    ]),
+  ]);
+}
+
 export function workspaceFields(workspace: WorkspaceView): string[] {
   return fields([
     ["id", workspace.id],
     ["name", workspace.name],
     ["code", workspace.code ?? "-"],
+    ["plan", workspace.plan],
     [
       "activated",
       workspace.activatedAt

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authenticate } from "../../src/auth/keys.ts";
 import { authenticatePartner } from "../../src/auth/partner-keys.ts";
+import { PLANS } from "../../src/auth/plans.ts";
 import { CHAIN_ID } from "../../src/chain/chain.ts";
 import { openEmbeddedShared } from "../../src/store/embedded-shared.ts";
 import { startTestDevnet, type TestDevnet } from "../devnet.ts";
@@ -240,6 +241,8 @@ describe("junction workspace and key commands", () => {
         "51",
       ],
       ["workspace", "list", "--verbose"],
+      ["workspace", "plan", "--code", "abc", "--plan", "enterprise"],
+      ["workspace", "plan", "--plan", "growth"],
       ["key", "revoke"],
       ["partner", "key", "create", "--name", "p", "--expires", "soon"],
       ["partner", "key", "revoke"],
@@ -319,6 +322,15 @@ describe("junction workspace and key commands", () => {
         scopes: ["tokens", "receipts"],
         builderCode: code,
       });
+      // A plan change reaches the running service with the next request's key lookup.
+      expect(
+        json(await junction(dataDir, "workspace", "plan", "--code", code, "--plan", "growth", "--json")),
+      ).toMatchObject({ previousPlan: "free", workspace: { code, plan: "growth" }, limits: PLANS.growth });
+      expect(await authenticate(service.db, created.key.secret)).toMatchObject({ plan: "growth" });
+      refused(
+        await junction(dataDir, "workspace", "plan", "--code", "nobody-here", "--plan", "free"),
+        /no workspace has id or builder code nobody-here/,
+      );
       // No devnet manifest in this data dir: the chain is unreachable, and the CLI says so.
       refused(
         await junction(dataDir, "key", "create", "--workspace", code, "--name", "q", "--scopes", "swap"),

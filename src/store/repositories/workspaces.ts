@@ -97,3 +97,9 @@ export async function listWorkspaceRows(db: Db, now: Date) {
     .orderBy("id")
     .execute();
 }
+
+/** Sets the plan of the workspace with this id; true when a row changed. */
+export async function setWorkspacePlan(db: Db, id: string, plan: string): Promise<boolean> {
+  const result = await db.updateTable("workspaces").set({ plan }).where("id", "=", id).executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
