@@ -44,8 +44,8 @@ export function routeBranches(selected: Assessment) {
     hops: branch.hops.map((hop) => ({
       kind: hop.pool.kind,
       pool: poolRef(hop.pool),
-      tokenIn: hop.tokenIn,
-      tokenOut: hop.tokenOut,
+      tokenIn: hop.tokenIn.toLowerCase(),
+      tokenOut: hop.tokenOut.toLowerCase(),
       fee: hop.pool.fee,
       ...(hop.pool.kind === "v2" ? {} : { tickSpacing: hop.pool.tickSpacing }),
       amountIn: hop.amountIn.toString(),

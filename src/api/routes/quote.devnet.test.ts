@@ -54,8 +54,12 @@ type ErrorBody = { error: { code: string; message: string; reason?: string } };
 describe("public quote: upstream failures are 503 with a closed reason", () => {
   it("quotes through the proxy while the node behaves", async () => {
     proxy.mode = { kind: "pass" };
-    const response = await quote("1000000000000000000");
+    const response = await quote("1000000000000000000", token("LINK"), token("DAI"));
     expect(response.status).toBe(200);
+    // One spelling for every address and hash in the body, route hops included: lowercase.
+    const body = await response.text();
+    expect(body).toMatch(/"tokenIn":"0x[0-9a-f]{40}"/);
+    expect(body.match(/0x[0-9a-fA-F]{40}/g)?.filter((hex) => hex !== hex.toLowerCase())).toEqual([]);
   });
 
   it("answers 503 gas-price-unavailable when neither the suggestion nor the base fee is positive", async () => {
