@@ -1,10 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { Kysely, Migrator, PostgresDialect } from "kysely";
 import pg from "pg";
 import { acquireEmbeddedLock, type EmbeddedLock } from "./embedded-lock.ts";
 import { migrationProvider } from "./migrations.ts";
+import { openPglite } from "./open-pglite.ts";
 import { pglitePool } from "./pglite-pool.ts";
 import type { Database, Db } from "./schema.ts";
 
@@ -14,6 +14,9 @@ export type Store = {
   kind: "embedded" | "postgres";
   close: () => Promise<void>;
 };
+
+/** How long a request waits for a connection to the Postgres server (new, or free in the pool). */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 export class StoreMigrationError extends Error {
   override name = "StoreMigrationError";
@@ -32,10 +35,18 @@ export async function createStore(options: { databaseUrl?: string; dataDir: stri
   let lock: EmbeddedLock | undefined;
   if (options.databaseUrl) {
     kind = "postgres";
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
-    // An idle client the server drops (a restart, the embedded socket closing) is discarded by the pool;
-    // without a listener node would treat the event as an uncaught error and exit.
+    // A server that stops answering fails a request within CONNECT_TIMEOUT_MS instead of holding it.
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: 10,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
+    // A connection the server drops (a restart, the embedded socket closing) emits `error` on its client.
+    // The pool listens only while the client is idle; a client checked out for a query would otherwise
+    // make node exit on an uncaught error. The query itself still fails (a 503, src/store/database-failure.ts)
+    // and the pool discards the broken client.
     pool.on("error", () => {});
+    pool.on("connect", (client) => client.on("error", () => {}));
     dialect = new PostgresDialect({ pool });
   } else {
     kind = "embedded";
@@ -45,7 +56,7 @@ export async function createStore(options: { databaseUrl?: string; dataDir: stri
       path = join(options.dataDir, "db");
       mkdirSync(path, { recursive: true });
     }
-    const pglite = await PGlite.create(path).catch((error: unknown) => {
+    const pglite = await openPglite(path).catch((error: unknown) => {
       lock?.release();
       throw error;
     });

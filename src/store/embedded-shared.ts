@@ -1,7 +1,6 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import pg from "pg";
 import { createStore, type Store } from "./create-store.ts";
@@ -12,6 +11,7 @@ import {
   readEmbeddedLock,
   tryAcquireEmbeddedLock,
 } from "./embedded-lock.ts";
+import { openPglite } from "./open-pglite.ts";
 import { sessionGate } from "./session-gate.ts";
 
 /** node-postgres reaches a Unix socket as `<host dir>/.s.PGSQL.<port>`. */
@@ -50,7 +50,7 @@ export async function openEmbeddedShared(options: {
   try {
     const path = join(dataDir, "db");
     mkdirSync(path, { recursive: true });
-    const pglite = await PGlite.create(path);
+    const pglite = await openPglite(path);
     cleanups.push(() => pglite.close());
     const target = socketTarget(dataDir);
     cleanups.push(target.remove);
