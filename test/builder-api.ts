@@ -38,16 +38,18 @@ export type BuilderTestApi = {
 
 /**
  * The builder API on a test devnet and an in-memory PGlite store (or the Postgres server at DATABASE_URL
- * when `postgres` is set): the same routes and deps the service mounts.
+ * when `postgres` is set, or the given `store`, which `close` then closes): the same routes and deps the
+ * service mounts.
  */
 export async function createBuilderTestApi(
   devnet: TestDevnet,
-  options: { postgres?: boolean; now?: () => number } = {},
+  options: { postgres?: boolean; now?: () => number; store?: Store } = {},
 ): Promise<BuilderTestApi> {
   const store =
-    options.postgres && process.env.DATABASE_URL
+    options.store ??
+    (options.postgres && process.env.DATABASE_URL
       ? await createThrowawayStore(process.env.DATABASE_URL, "junction_test")
-      : await createStore({ dataDir: null });
+      : await createStore({ dataDir: null }));
   const deps: BuilderApiDeps = {
     ...(await testQuotingDeps(devnet, store, options.now ? { now: options.now } : {})),
     cursorSecret: randomBytes(32),

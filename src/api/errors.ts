@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { isNodeFailure, UpstreamUnavailableError } from "../chain/upstream-error.ts";
 import { echo, JunctionError } from "../errors/junction-error.ts";
+import { DatabaseUnavailableError, isDatabaseFailure } from "../store/database-failure.ts";
 import { BUILDER_SURFACE_CODES, ERROR_STATUS } from "./error-status.ts";
 
 /** The one error body of every surface: `{ "error": { "code", "message", "reason"?, "issues"? } }`. */
@@ -18,12 +19,13 @@ export function errorBody(error: JunctionError) {
 
 /**
  * Whatever a handler threw, as the error the client sees: our own errors as they are; a node failure that
- * escaped a domain function as 503 UPSTREAM_UNAVAILABLE; a request Hono could not parse as 400; anything
+ * escaped a domain function, and a database that went away, as 503 UPSTREAM_UNAVAILABLE; a request Hono could not parse as 400; anything
  * else is a bug, logged and answered with a bare 500 INTERNAL.
  */
 export function toJunctionError(error: unknown, log: (error: unknown) => void): JunctionError {
   if (error instanceof JunctionError) return error;
   if (isNodeFailure(error)) return new UpstreamUnavailableError("rpc-unavailable", { cause: error });
+  if (isDatabaseFailure(error)) return new DatabaseUnavailableError({ cause: error });
   if (error instanceof HTTPException && error.status < 500)
     return new JunctionError("INVALID_REQUEST", "the request could not be parsed", { cause: error });
   log(error);

@@ -55,6 +55,8 @@ export const ERROR_REASONS = [
   "block-pending",
   /** The chain tip kept reorganising while a read was pinned to it. */
   "tip-unstable",
+  /** The database server did not answer, or the connection to it was lost. */
+  "database-unavailable",
   /** Builder quote admission: too many concurrent quotes in this process. */
   "concurrency",
   /** Public quote admission: this minute's admissions are used up. */

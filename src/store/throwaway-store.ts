@@ -7,7 +7,10 @@ import { createStore, type Store } from "./create-store.ts";
  * or benchmark run starts empty and leaves nothing behind (the server is shared by every run, so unique
  * builder codes would collide otherwise).
  */
-export async function createThrowawayStore(databaseUrl: string, prefix = "junction_tmp"): Promise<Store> {
+export async function createThrowawayStore(
+  databaseUrl: string,
+  prefix = "junction_tmp",
+): Promise<Store & { url: string }> {
   const name = `${prefix}_${randomUUID().replaceAll("-", "")}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: databaseUrl });
@@ -29,6 +32,7 @@ export async function createThrowawayStore(databaseUrl: string, prefix = "juncti
   );
   return {
     ...store,
+    url: url.toString(),
     close: async () => {
       await store.close();
       await admin(`drop database ${name} with (force)`);
