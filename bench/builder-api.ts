@@ -14,6 +14,7 @@ import { createFixtures } from "../src/simulation/fixtures.ts";
 import { createStore, type Store } from "../src/store/create-store.ts";
 import { createThrowawayStore } from "../src/store/throwaway-store.ts";
 import { machineLine, table } from "./machine.ts";
+import { percentile } from "./measure.ts";
 import {
   SPENDS_PER_WORKSPACE,
   storeThroughput,
@@ -306,13 +307,11 @@ async function endpointLatency(
       ms.push(performance.now() - started);
       answered.set(response.status, (answered.get(response.status) ?? 0) + 1);
     }
-    const sorted = ms.sort((a, b) => a - b);
-    const at = (p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
     rows.push([
       endpoint.label,
       String(endpoint.count),
       [...answered].map(([status, n]) => `${status} ×${n}`).join(", "),
-      ...[at(50), at(90), sorted[sorted.length - 1]!].map((v) => v.toFixed(1)),
+      ...[percentile(ms, 50), percentile(ms, 90), Math.max(...ms)].map((v) => v.toFixed(1)),
       first,
     ]);
   }
