@@ -3,6 +3,8 @@ import { Scalar } from "@scalar/hono-api-reference";
 import { cors } from "hono/cors";
 import { API_VERSION } from "./api-version.ts";
 import { createApp } from "./create-app.ts";
+import type { ErrorLog } from "./errors.ts";
+import type { Observer } from "./observe.ts";
 import type { BuilderApiDeps } from "./routes/builders/builder-api-deps.ts";
 import { registerBuilderRoutes } from "./routes/builders/register-builder-routes.ts";
 import { type ConfigDeps, registerConfigRoutes } from "./routes/config.ts";
@@ -12,7 +14,11 @@ import { type QuoteRouteDeps, registerQuoteRoute } from "./routes/quote.ts";
 export type BaseAppDeps = ConfigDeps &
   QuoteRouteDeps & {
     latestBlock: () => Promise<bigint>;
-    logError: (error: unknown) => void;
+    logError: ErrorLog;
+    /** Sees every answered request (access log, metrics); absent in tests. */
+    observer?: Observer;
+    /** `GET /metrics` in the Prometheus text format; absent in tests. */
+    metrics?: () => Promise<{ contentType: string; body: string }>;
     /** The builder API; absent in tests of the public surface alone. */
     builders?: BuilderApiDeps;
   };
@@ -22,11 +28,18 @@ const PUBLIC_PATHS = ["/api/v2/quote", "/api/v2/config", "/api/v2/capabilities",
 
 /** The app behind {base_url}: public routing and data, builder API, transfer estimates, the API reference. */
 export function createBaseApp(deps: BaseAppDeps): OpenAPIHono {
-  const app = createApp(deps.logError);
+  const app = createApp(deps.logError, deps.observer);
   // Keyless public GETs may be called from any web page; keyed surfaces never answer a browser preflight
   // (their keys belong on integrators' backends), so they get no CORS headers at all.
   for (const path of PUBLIC_PATHS) app.use(path, cors({ origin: "*", allowMethods: ["GET"], maxAge: 600 }));
   registerHealthRoute(app, deps.latestBlock);
+  const { metrics } = deps;
+  // For the operator's scraper, not in the OpenAPI document; restrict it at the load balancer if needed.
+  if (metrics)
+    app.get("/metrics", async (c) => {
+      const { contentType, body } = await metrics();
+      return c.body(body, 200, { "Content-Type": contentType });
+    });
   registerConfigRoutes(app, deps);
   registerQuoteRoute(app, deps);
   if (deps.builders) registerBuilderRoutes(app, deps.builders);

@@ -3,7 +3,9 @@ import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { CHAIN_ID } from "../chain/chain.ts";
 import { InvalidRequestError, JunctionError } from "../errors/junction-error.ts";
-import { handleError, notFound } from "./errors.ts";
+import { type ErrorLog, handleError, notFound } from "./errors.ts";
+import { type Observer, observe } from "./observe.ts";
+import { requestId } from "./request-id.ts";
 import { isUnsupportedChain } from "./schemas/chain-id.ts";
 
 /** The largest request body any endpoint accepts; the largest real one (a 4 × 4 plan) is about 2 KiB. */
@@ -13,11 +15,12 @@ const MAX_BODY_BYTES = 64 * 1024;
  * An OpenAPIHono app with our error contract: request validation failures become 400 INVALID_REQUEST with
  * the rejected paths (400 UNSUPPORTED_CHAIN when another chain was asked for), a body over 64 KiB 413
  * PAYLOAD_TOO_LARGE (before it is parsed), unknown routes 404 NOT_FOUND, anything unexpected a bare 500
- * INTERNAL (logged). Every response carries the usual security headers (nosniff, no framing) and
+ * INTERNAL (logged with the request's trace id). Every response carries an `x-request-id` (see
+ * request-id.ts), and `observer`, when given, sees every answered request. Every response carries the usual security headers (nosniff, no framing) and
  * `Cache-Control: no-store`: no completed price or execution result is cached (docs/rules.md, comparison
  * rule 14), by us or by anyone between us and the client.
  */
-export function createApp(logError: (error: unknown) => void): OpenAPIHono {
+export function createApp(logError: ErrorLog, observer?: Observer): OpenAPIHono {
   const app = new OpenAPIHono({
     defaultHook: (result) => {
       if (result.success) return;
@@ -28,6 +31,8 @@ export function createApp(logError: (error: unknown) => void): OpenAPIHono {
       );
     },
   });
+  if (observer) app.use(observe(observer));
+  app.use(requestId());
   app.use(secureHeaders({ crossOriginResourcePolicy: false }));
   app.use(async (c, next) => {
     await next();

@@ -4,6 +4,7 @@ import { isNodeFailure, UpstreamUnavailableError } from "../chain/upstream-error
 import { echo, JunctionError } from "../errors/junction-error.ts";
 import { DatabaseUnavailableError, isDatabaseFailure } from "../store/database-failure.ts";
 import { BUILDER_SURFACE_CODES, ERROR_STATUS } from "./error-status.ts";
+import { traceOf } from "./request-id.ts";
 
 /** The one error body of every surface: `{ "error": { "code", "message", "reason"?, "issues"? } }`. */
 export function errorBody(error: JunctionError) {
@@ -48,17 +49,30 @@ function onBuilderSurface(error: JunctionError): JunctionError {
   });
 }
 
+/** Logs an unexpected error with the trace id of the request it broke. */
+export type ErrorLog = (error: unknown, requestId?: string) => void;
+
+/** The error code each failed request was answered with (for the access log and metrics). */
+const answeredCodes = new WeakMap<Request, string>();
+
+/** The error code a request was answered with, if it failed. */
+export function errorCodeOf(request: Request): string | undefined {
+  return answeredCodes.get(request);
+}
+
 /** Hono `onError`: every failure answered from the one code-to-status table, with Retry-After when given. */
-export function handleError(log: (error: unknown) => void) {
+export function handleError(log: ErrorLog) {
   return (thrown: Error, c: Context) => {
-    let error = toJunctionError(thrown, log);
+    let error = toJunctionError(thrown, (unexpected) => log(unexpected, traceOf(c.req.raw)));
     if (c.req.path.startsWith("/api/v2/builders/")) error = onBuilderSurface(error);
+    answeredCodes.set(c.req.raw, error.code);
     if (error.retryAfterSeconds !== undefined) c.header("Retry-After", String(error.retryAfterSeconds));
     return c.json(errorBody(error), ERROR_STATUS[error.code]);
   };
 }
 
 export function notFound(c: Context) {
+  answeredCodes.set(c.req.raw, "NOT_FOUND");
   return c.json(
     errorBody(
       new JunctionError("NOT_FOUND", `no route for ${echo(c.req.method, 16)} ${echo(c.req.path, 200)}`),

@@ -1,16 +1,19 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { createApp } from "./create-app.ts";
+import type { ErrorLog } from "./errors.ts";
+import type { Observer } from "./observe.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import type { PartnerApiDeps } from "./routes/partner/partner-api-deps.ts";
 import { registerPartnerSecurity } from "./routes/partner/partner-openapi.ts";
 import { registerPartnerQuoteRoute } from "./routes/partner/quote.ts";
-import { requestId } from "./routes/partner/request-id.ts";
 import { registerPartnerTokensRoute } from "./routes/partner/tokens.ts";
 
 export type PartnerAppDeps = {
   latestBlock: () => Promise<bigint>;
-  logError: (error: unknown) => void;
+  logError: ErrorLog;
+  /** Sees every answered request (access log, metrics); absent in tests. */
+  observer?: Observer;
   /** The partner API; absent in tests of the listener alone. */
   partner?: PartnerApiDeps;
 };
@@ -21,7 +24,7 @@ export type PartnerAppDeps = {
  * document and reference page.
  */
 export function createPartnerApp(deps: PartnerAppDeps): OpenAPIHono {
-  const app = createApp(deps.logError);
+  const app = createApp(deps.logError, deps.observer);
   registerHealthRoute(app, deps.latestBlock);
   if (deps.partner) registerPartnerRoutes(app, deps.partner);
   app.doc31("/openapi.json", {
@@ -38,12 +41,9 @@ export function createPartnerApp(deps: PartnerAppDeps): OpenAPIHono {
   return app;
 }
 
-/** The partner endpoints (each answers with an `x-request-id`, errors included). */
+/** The partner endpoints (each answers with an `x-request-id`, errors included: see createApp). */
 export function registerPartnerRoutes(app: OpenAPIHono, deps: PartnerApiDeps): void {
   registerPartnerSecurity(app);
-  // Before the key gate, so a 401 carries the trace id too.
-  app.use("/tokens", requestId());
-  app.use("/quote", requestId());
   registerPartnerTokensRoute(app, deps);
   registerPartnerQuoteRoute(app, deps);
 }

@@ -20,6 +20,7 @@ import { createStore, type Store } from "../store/create-store.ts";
 import { openEmbeddedShared } from "../store/embedded-shared.ts";
 import { sharedSecret } from "../store/repositories/service-secrets.ts";
 import type { Logger } from "./logger.ts";
+import { accessLog, createMetrics, observers } from "./metrics.ts";
 
 /** How often the pool index follows the chain tip. */
 const INDEX_FOLLOW_MS = 2_000;
@@ -79,7 +80,8 @@ export async function startService(
   );
   const latestBlock = () => client.getBlockNumber();
 
-  const logError = (error: unknown) => logger.error({ err: error }, "unhandled request error");
+  const logError = (error: unknown, requestId?: string) =>
+    logger.error({ err: error, requestId }, "unhandled request error");
   const providers = (): ProviderStatus[] =>
     PROVIDER_IDS.map((id) =>
       id === "service"
@@ -119,9 +121,13 @@ export async function startService(
       ? await ensureDemoPartner(store.db, { ...devnet.manifest, demoWorkspace }, devnet.manifestPath)
       : undefined;
     const indexed = await index.sync();
+    let lastIndexSync = Date.now();
     progress(`indexed ${index.pools().length} pools through block ${indexed.to}`);
     follower = followChain(index, {
       intervalMs: INDEX_FOLLOW_MS,
+      onSynced: () => {
+        lastIndexSync = Date.now();
+      },
       onError: (error) => logger.warn({ err: error }, "pool index sync failed; retrying"),
     });
     // Activation is picked up from registry events (docs/rules.md, state rule 4): a workspace whose code
@@ -143,7 +149,10 @@ export async function startService(
     const fixtures = createFixtures(client);
     const quote = createQuoter({ client, index, contracts: deployment.contracts, fixtures });
     const quoting = { db: store.db, client, deployment, index, quote, fixtures, now: Date.now };
+    const metrics = createMetrics({ index, lastIndexSync: () => lastIndexSync });
     const base = createBaseApp({
+      observer: observers(metrics.observe("base"), accessLog(logger, "base")),
+      metrics: metrics.scrape,
       contracts: deployment.contracts,
       providers,
       latestBlock,
@@ -158,6 +167,7 @@ export async function startService(
       },
     });
     const partner = createPartnerApp({
+      observer: observers(metrics.observe("partner"), accessLog(logger, "partner")),
       latestBlock,
       logError,
       partner: { ...quoting, admission: createAdmission() },

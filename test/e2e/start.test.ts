@@ -49,7 +49,17 @@ describe("junction start", () => {
       expect(response.status).toBe(200);
       const health = (await response.json()) as { block: string };
       expect(Number(health.block)).toBeGreaterThan(0);
+      expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
     }
+    // Both listeners count into the one registry served on {base_url}.
+    const metrics = await (await fetch(`${baseUrl}/metrics`)).text();
+    for (const host of ["base", "partner"])
+      expect(metrics).toMatch(
+        new RegExp(
+          `junction_http_requests_total\\{host="${host}",method="GET",route="/healthz",status="200",code=""\\} [1-9]`,
+        ),
+      );
+    expect(metrics).toMatch(/\njunction_pool_index_block [1-9]/);
   });
 
   it("quotes WETH to USDC with a simulated, display-only comparison and no calldata", async () => {

@@ -6,14 +6,14 @@ import type { PoolIndex } from "./pool-index.ts";
  */
 export function followChain(
   index: PoolIndex,
-  options: { intervalMs: number; onError: (error: unknown) => void },
+  options: { intervalMs: number; onError: (error: unknown) => void; onSynced?: () => void },
 ): { stop: () => Promise<void> } {
   let stopped = false;
   let current: Promise<unknown> = Promise.resolve();
   const tick = () => {
     if (stopped) return;
     current = index.sync().then(
-      () => undefined,
+      () => options.onSynced?.(),
       (error) => options.onError(error),
     );
     current.finally(() => {

@@ -4,6 +4,7 @@ import { SWAP_PARAMETERS } from "../../../auth/partner-keys.ts";
 import { InvalidRequestError } from "../../../errors/junction-error.ts";
 import { type PartnerQuoteRequest, quotePartner } from "../../../partners/partner-quote.ts";
 import { chargePartnerRequest, partnerAccess, requireSwapPermission } from "../../partner-access.ts";
+import { requestIdOf } from "../../request-id.ts";
 import {
   PartnerQuoteQuerySchema,
   PartnerQuoteResponseSchema,
@@ -12,7 +13,6 @@ import {
 import type { PartnerApiDeps } from "./partner-api-deps.ts";
 import { PARTNER_ERROR_RESPONSES, PARTNER_SECURITY } from "./partner-openapi.ts";
 import { toPartnerQuoteResponse } from "./quote-response.ts";
-import { requestIdOf } from "./request-id.ts";
 
 /** `GET {partner_url}/quote` (docs/rules.md, partner quote rules 1-8; errors: partner). */
 export function registerPartnerQuoteRoute(app: OpenAPIHono, deps: PartnerApiDeps): void {

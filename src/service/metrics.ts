@@ -1,0 +1,91 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { Observer } from "../api/observe.ts";
+import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
+import type { Logger } from "./logger.ts";
+
+/** Which listener answered: {base_url} or {partner_url}. */
+export type Host = "base" | "partner";
+
+/** Latency buckets (seconds) from a cached read to a quote near its 25 s deadline. */
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25];
+
+/**
+ * The service's Prometheus metrics (`GET /metrics` on {base_url}): requests and latencies per host, route,
+ * method, status and error code (quota and capacity refusals are the `QUOTA_EXCEEDED`,
+ * `ALLOWANCE_EXHAUSTED`, `RATE_LIMITED` and `BUSY` codes), the pool index's block and the age of its last
+ * sync, and node's process metrics (memory, event loop lag, GC) under the `junction_` prefix.
+ */
+export function createMetrics(options: { index: PoolIndex; lastIndexSync: () => number | undefined }) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "junction_" });
+  const requests = new Counter({
+    name: "junction_http_requests_total",
+    help: "Answered HTTP requests",
+    labelNames: ["host", "method", "route", "status", "code"] as const,
+    registers: [registry],
+  });
+  const latency = new Histogram({
+    name: "junction_http_request_duration_seconds",
+    help: "Time from receiving a request to answering it",
+    labelNames: ["host", "method", "route", "status"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
+  new Gauge({
+    name: "junction_pool_index_block",
+    help: "Block the pool index has synced to",
+    registers: [registry],
+    collect() {
+      const synced = options.index.syncedTo();
+      if (synced) this.set(Number(synced.number));
+    },
+  });
+  new Gauge({
+    name: "junction_pool_index_sync_age_seconds",
+    help: "Seconds since the pool index last synced successfully (it follows the tip every 2 s)",
+    registers: [registry],
+    collect() {
+      const last = options.lastIndexSync();
+      if (last !== undefined) this.set((Date.now() - last) / 1000);
+    },
+  });
+  return {
+    /** Counts and times a host's requests. */
+    observe(host: Host): Observer {
+      return (record) => {
+        const route = record.route;
+        const status = String(record.status);
+        requests.inc({ host, method: record.method, route, status, code: record.code ?? "" });
+        latency.observe({ host, method: record.method, route, status }, record.ms / 1000);
+      };
+    },
+    /** The text format a Prometheus scraper reads. */
+    async scrape(): Promise<{ contentType: string; body: string }> {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+  };
+}
+
+/** One structured access log line per answered request, carrying its trace id. */
+export function accessLog(logger: Logger, host: Host): Observer {
+  return (record) =>
+    logger.info(
+      {
+        requestId: record.requestId,
+        host,
+        method: record.method,
+        route: record.route,
+        status: record.status,
+        ...(record.code ? { code: record.code } : {}),
+        ms: Math.round(record.ms * 10) / 10,
+      },
+      "request",
+    );
+}
+
+/** Several observers as one. */
+export const observers =
+  (...all: Observer[]): Observer =>
+  (record) => {
+    for (const observer of all) observer(record);
+  };
