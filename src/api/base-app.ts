@@ -4,6 +4,7 @@ import { cors } from "hono/cors";
 import { API_VERSION } from "./api-version.ts";
 import { createApp } from "./create-app.ts";
 import type { ErrorLog } from "./errors.ts";
+import { type Lifecycle, registerReadinessRoute } from "./lifecycle.ts";
 import type { Observer } from "./observe.ts";
 import type { BuilderApiDeps } from "./routes/builders/builder-api-deps.ts";
 import { registerBuilderRoutes } from "./routes/builders/register-builder-routes.ts";
@@ -17,6 +18,8 @@ export type BaseAppDeps = ConfigDeps &
     logError: ErrorLog;
     /** Sees every answered request (access log, metrics); absent in tests. */
     observer?: Observer;
+    /** Draining and readiness (`GET /readyz`); absent in tests. */
+    lifecycle?: Lifecycle;
     /** `GET /metrics` in the Prometheus text format; absent in tests. */
     metrics?: () => Promise<{ contentType: string; body: string }>;
     /** The builder API; absent in tests of the public surface alone. */
@@ -28,11 +31,15 @@ const PUBLIC_PATHS = ["/api/v2/quote", "/api/v2/config", "/api/v2/capabilities",
 
 /** The app behind {base_url}: public routing and data, builder API, transfer estimates, the API reference. */
 export function createBaseApp(deps: BaseAppDeps): OpenAPIHono {
-  const app = createApp(deps.logError, deps.observer);
+  const app = createApp(deps.logError, {
+    ...(deps.observer ? { observer: deps.observer } : {}),
+    ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
+  });
   // Keyless public GETs may be called from any web page; keyed surfaces never answer a browser preflight
   // (their keys belong on integrators' backends), so they get no CORS headers at all.
   for (const path of PUBLIC_PATHS) app.use(path, cors({ origin: "*", allowMethods: ["GET"], maxAge: 600 }));
   registerHealthRoute(app, deps.latestBlock);
+  if (deps.lifecycle) registerReadinessRoute(app, deps.lifecycle);
   const { metrics } = deps;
   // For the operator's scraper, not in the OpenAPI document; restrict it at the load balancer if needed.
   if (metrics)

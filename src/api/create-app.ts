@@ -4,6 +4,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { CHAIN_ID } from "../chain/chain.ts";
 import { InvalidRequestError, JunctionError } from "../errors/junction-error.ts";
 import { type ErrorLog, handleError, notFound } from "./errors.ts";
+import { type Lifecycle, refuseWhileDraining } from "./lifecycle.ts";
 import { type Observer, observe } from "./observe.ts";
 import { requestId } from "./request-id.ts";
 import { isUnsupportedChain } from "./schemas/chain-id.ts";
@@ -16,11 +17,16 @@ const MAX_BODY_BYTES = 64 * 1024;
  * the rejected paths (400 UNSUPPORTED_CHAIN when another chain was asked for), a body over 64 KiB 413
  * PAYLOAD_TOO_LARGE (before it is parsed), unknown routes 404 NOT_FOUND, anything unexpected a bare 500
  * INTERNAL (logged with the request's trace id). Every response carries an `x-request-id` (see
- * request-id.ts), and `observer`, when given, sees every answered request. Every response carries the usual security headers (nosniff, no framing) and
+ * request-id.ts); `observer`, when given, sees every answered request; with a `lifecycle`, requests are
+ * refused with 503 SHUTTING_DOWN while the process drains. Every response carries the usual security headers (nosniff, no framing) and
  * `Cache-Control: no-store`: no completed price or execution result is cached (docs/rules.md, comparison
  * rule 14), by us or by anyone between us and the client.
  */
-export function createApp(logError: ErrorLog, observer?: Observer): OpenAPIHono {
+export function createApp(
+  logError: ErrorLog,
+  options: { observer?: Observer; lifecycle?: Lifecycle } = {},
+): OpenAPIHono {
+  const { observer, lifecycle } = options;
   const app = new OpenAPIHono({
     defaultHook: (result) => {
       if (result.success) return;
@@ -33,6 +39,7 @@ export function createApp(logError: ErrorLog, observer?: Observer): OpenAPIHono 
   });
   if (observer) app.use(observe(observer));
   app.use(requestId());
+  if (lifecycle) app.use(refuseWhileDraining(lifecycle.draining));
   app.use(secureHeaders({ crossOriginResourcePolicy: false }));
   app.use(async (c, next) => {
     await next();

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
 import { createApp } from "./create-app.ts";
 import type { ErrorLog } from "./errors.ts";
+import { type Lifecycle, registerReadinessRoute } from "./lifecycle.ts";
 import type { Observer } from "./observe.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import type { PartnerApiDeps } from "./routes/partner/partner-api-deps.ts";
@@ -14,6 +15,8 @@ export type PartnerAppDeps = {
   logError: ErrorLog;
   /** Sees every answered request (access log, metrics); absent in tests. */
   observer?: Observer;
+  /** Draining and readiness (`GET /readyz`); absent in tests. */
+  lifecycle?: Lifecycle;
   /** The partner API; absent in tests of the listener alone. */
   partner?: PartnerApiDeps;
 };
@@ -24,8 +27,12 @@ export type PartnerAppDeps = {
  * document and reference page.
  */
 export function createPartnerApp(deps: PartnerAppDeps): OpenAPIHono {
-  const app = createApp(deps.logError, deps.observer);
+  const app = createApp(deps.logError, {
+    ...(deps.observer ? { observer: deps.observer } : {}),
+    ...(deps.lifecycle ? { lifecycle: deps.lifecycle } : {}),
+  });
   registerHealthRoute(app, deps.latestBlock);
+  if (deps.lifecycle) registerReadinessRoute(app, deps.lifecycle);
   if (deps.partner) registerPartnerRoutes(app, deps.partner);
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

@@ -38,6 +38,7 @@ export const ERROR_CODES = [
   "PREPARATION_FAILED",
   "REGISTRY_UNCOMMISSIONED",
   "ZAPS_DISABLED",
+  "SHUTTING_DOWN",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

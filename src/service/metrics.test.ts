@@ -24,10 +24,9 @@ function harness() {
   );
   const index = { syncedTo: () => ({ number: 1234n, hash: "0x01" }) } as unknown as PoolIndex;
   const metrics = createMetrics({ index, lastIndexSync: () => Date.now() - 3_000 });
-  const app = createApp(
-    (err, requestId) => logged.push({ err, ...(requestId ? { requestId } : {}) }),
-    observers((record) => records.push(record), metrics.observe("base"), accessLog(logger, "base")),
-  );
+  const app = createApp((err, requestId) => logged.push({ err, ...(requestId ? { requestId } : {}) }), {
+    observer: observers((record) => records.push(record), metrics.observe("base"), accessLog(logger, "base")),
+  });
   app.get("/things/:id", (c) => c.json({ id: c.req.param("id") }));
   app.openapi(
     {

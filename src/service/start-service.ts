@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { createBaseApp } from "../api/base-app.ts";
+import type { Lifecycle } from "../api/lifecycle.ts";
 import { createPartnerApp } from "../api/partner-app.ts";
 import { pruneQuotaCounters } from "../auth/quotas.ts";
 import { followActivations } from "../builders/activation.ts";
@@ -19,6 +20,7 @@ import { createFixtures } from "../simulation/fixtures.ts";
 import { createStore, type Store } from "../store/create-store.ts";
 import { openEmbeddedShared } from "../store/embedded-shared.ts";
 import { sharedSecret } from "../store/repositories/service-secrets.ts";
+import { closeGracefully } from "./close-gracefully.ts";
 import type { Logger } from "./logger.ts";
 import { accessLog, createMetrics, observers } from "./metrics.ts";
 
@@ -26,6 +28,10 @@ import { accessLog, createMetrics, observers } from "./metrics.ts";
 const INDEX_FOLLOW_MS = 2_000;
 /** How often old quota windows are deleted. */
 const QUOTA_PRUNE_MS = 3_600_000;
+/** How long in-flight requests may finish once the service stops, before their connections are cut. */
+const SHUTDOWN_GRACE_MS = 10_000;
+/** A pool index that has not synced for this long makes the process not ready (it follows every 2 s). */
+const INDEX_STALE_MS = 30_000;
 
 export type Service = {
   baseUrl: string;
@@ -99,8 +105,22 @@ export async function startService(
   let pruner: NodeJS.Timeout | undefined;
   let store: Store | undefined;
   const servers: ReturnType<typeof serve>[] = [];
+  // Stopping drains: readiness turns 503, new requests are refused (503 SHUTTING_DOWN), the listeners stop
+  // accepting connections, and in-flight requests get SHUTDOWN_GRACE_MS to finish before theirs are cut.
+  let draining = false;
+  let lastIndexSync: number | undefined;
+  const lifecycle: Lifecycle = {
+    draining: () => draining,
+    readiness: () =>
+      draining
+        ? { ready: false, reason: "stopping" }
+        : lastIndexSync === undefined || Date.now() - lastIndexSync > INDEX_STALE_MS
+          ? { ready: false, reason: "index-stale" }
+          : { ready: true },
+  };
   const stop = async () => {
-    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    draining = true;
+    await Promise.all(servers.map((server) => closeGracefully(server, SHUTDOWN_GRACE_MS)));
     await follower?.stop();
     await activations?.stop();
     clearInterval(pruner);
@@ -121,7 +141,7 @@ export async function startService(
       ? await ensureDemoPartner(store.db, { ...devnet.manifest, demoWorkspace }, devnet.manifestPath)
       : undefined;
     const indexed = await index.sync();
-    let lastIndexSync = Date.now();
+    lastIndexSync = Date.now();
     progress(`indexed ${index.pools().length} pools through block ${indexed.to}`);
     follower = followChain(index, {
       intervalMs: INDEX_FOLLOW_MS,
@@ -153,6 +173,7 @@ export async function startService(
     const base = createBaseApp({
       observer: observers(metrics.observe("base"), accessLog(logger, "base")),
       metrics: metrics.scrape,
+      lifecycle,
       contracts: deployment.contracts,
       providers,
       latestBlock,
@@ -168,6 +189,7 @@ export async function startService(
     });
     const partner = createPartnerApp({
       observer: observers(metrics.observe("partner"), accessLog(logger, "partner")),
+      lifecycle,
       latestBlock,
       logError,
       partner: { ...quoting, admission: createAdmission() },

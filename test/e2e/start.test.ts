@@ -50,6 +50,7 @@ describe("junction start", () => {
       const health = (await response.json()) as { block: string };
       expect(Number(health.block)).toBeGreaterThan(0);
       expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+      expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: "ready" });
     }
     // Both listeners count into the one registry served on {base_url}.
     const metrics = await (await fetch(`${baseUrl}/metrics`)).text();

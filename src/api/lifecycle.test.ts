@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { createApp } from "./create-app.ts";
+import { type Lifecycle, registerReadinessRoute } from "./lifecycle.ts";
+import { registerHealthRoute } from "./routes/health.ts";
+
+describe("draining and readiness", () => {
+  let draining = false;
+  let indexFresh = true;
+  const lifecycle: Lifecycle = {
+    draining: () => draining,
+    readiness: () =>
+      draining
+        ? { ready: false, reason: "stopping" }
+        : indexFresh
+          ? { ready: true }
+          : { ready: false, reason: "index-stale" },
+  };
+  const app = createApp(() => {}, { lifecycle });
+  registerHealthRoute(app, async () => 7n);
+  registerReadinessRoute(app, lifecycle);
+  app.get("/work", (c) => c.json({ ok: true }));
+
+  it("is ready while serving and says why it is not", async () => {
+    expect(await (await app.request("/readyz")).json()).toEqual({ status: "ready" });
+    indexFresh = false;
+    const stale = await app.request("/readyz");
+    expect(stale.status).toBe(503);
+    expect(await stale.json()).toEqual({ status: "not-ready", reason: "index-stale" });
+    indexFresh = true;
+  });
+
+  it("refuses new work while draining, with Retry-After and Connection: close, but still answers probes", async () => {
+    expect((await app.request("/work")).status).toBe(200);
+    draining = true;
+    const refused = await app.request("/work");
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    expect(refused.headers.get("connection")).toBe("close");
+    expect(await refused.json()).toEqual({
+      error: { code: "SHUTTING_DOWN", message: "this process is shutting down; retry shortly" },
+    });
+    expect(await (await app.request("/readyz")).json()).toEqual({ status: "not-ready", reason: "stopping" });
+    expect((await app.request("/healthz")).status).toBe(200);
+  });
+});
