@@ -2,6 +2,7 @@ import { createPublicClient, http, type PublicClient, type Transport } from "vie
 import { junctionChain } from "./chain.ts";
 import { type CoalescingStats, coalescingTransport } from "./coalescing-transport.ts";
 import { hedgedTransport } from "./hedged-transport.ts";
+import { observedTransport, type RpcObserver } from "./observed-transport.ts";
 
 export type RpcSettings = {
   url: string;
@@ -23,7 +24,10 @@ const RPC_TIMEOUT_MS = 10_000;
  * The service's one chain client: coalescing of identical in-flight reads over either a private transport
  * (one endpoint, never a public fallback) or a public one hedged to a single backup.
  */
-export function createChainClient(settings: RpcSettings, stats?: CoalescingStats): PublicClient {
+export function createChainClient(
+  settings: RpcSettings,
+  options: { stats?: CoalescingStats; observe?: RpcObserver } = {},
+): PublicClient {
   const endpoint = (url: string) => http(url, { timeout: RPC_TIMEOUT_MS, retryCount: 0 });
   let transport: Transport = endpoint(settings.url);
   if (settings.kind === "public" && settings.backupUrl) {
@@ -35,7 +39,11 @@ export function createChainClient(settings: RpcSettings, stats?: CoalescingStats
   }
   return createPublicClient({
     chain: junctionChain(settings.url),
-    transport: coalescingTransport(transport, stats),
+    // Observed after coalescing: what reaches the node, one count per request actually sent.
+    transport: coalescingTransport(
+      options.observe ? observedTransport(transport, options.observe) : transport,
+      options.stats,
+    ),
     cacheTime: 0,
     batch: { multicall: false },
   }) as PublicClient;

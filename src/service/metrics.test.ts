@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../api/create-app.ts";
 import type { RequestRecord } from "../api/observe.ts";
 import { JunctionError } from "../errors/junction-error.ts";
-import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { accessLog, createMetrics, observers } from "./metrics.ts";
 
 /** An app with one route of each kind the service has: a parameterised GET, a validated query, a failure. */
@@ -22,8 +21,7 @@ function harness() {
       },
     }),
   );
-  const index = { syncedTo: () => ({ number: 1234n, hash: "0x01" }) } as unknown as PoolIndex;
-  const metrics = createMetrics({ index, lastIndexSync: () => Date.now() - 3_000 });
+  const metrics = createMetrics({ indexBlock: () => 1234n, lastIndexSync: () => Date.now() - 3_000 });
   const app = createApp((err, requestId) => logged.push({ err, ...(requestId ? { requestId } : {}) }), {
     observer: observers((record) => records.push(record), metrics.observe("base"), accessLog(logger, "base")),
   });
@@ -105,7 +103,13 @@ describe("request ids, access log and metrics", () => {
     await app.request("/things/1");
     await app.request("/limited?n=1");
     await app.request("/limited?n=1");
+    metrics.rpc("eth_call")("ok");
+    metrics.rpc("eth_call")("error");
+    metrics.rpc("eth_call")("ok");
     const { contentType, body } = await metrics.scrape();
+    expect(body).toContain('junction_rpc_requests_total{method="eth_call",outcome="ok"} 2');
+    expect(body).toContain('junction_rpc_requests_total{method="eth_call",outcome="error"} 1');
+    expect(body).toContain('junction_rpc_request_duration_seconds_count{method="eth_call"} 3');
     expect(contentType).toMatch(/^text\/plain/);
     expect(body).toContain(
       'junction_http_requests_total{host="base",method="GET",route="/things/:id",status="200",code=""} 1',

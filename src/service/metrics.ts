@@ -1,6 +1,6 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Observer } from "../api/observe.ts";
-import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
+import type { RpcObserver } from "../chain/observed-transport.ts";
 import type { Logger } from "./logger.ts";
 
 /** Which listener answered: {base_url} or {partner_url}. */
@@ -12,10 +12,15 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 /**
  * The service's Prometheus metrics (`GET /metrics` on {base_url}): requests and latencies per host, route,
  * method, status and error code (quota and capacity refusals are the `QUOTA_EXCEEDED`,
- * `ALLOWANCE_EXHAUSTED`, `RATE_LIMITED` and `BUSY` codes), the pool index's block and the age of its last
- * sync, and node's process metrics (memory, event loop lag, GC) under the `junction_` prefix.
+ * `ALLOWANCE_EXHAUSTED`, `RATE_LIMITED` and `BUSY` codes), JSON-RPC requests and latencies per method and
+ * outcome, the pool index's block and the age of its last sync, and node's process metrics (memory, event loop lag, GC) under the `junction_` prefix.
  */
-export function createMetrics(options: { index: PoolIndex; lastIndexSync: () => number | undefined }) {
+export function createMetrics(sources: {
+  /** The block the pool index has synced to, once it has. */
+  indexBlock: () => bigint | undefined;
+  /** When the pool index last synced successfully (ms since the epoch), once it has. */
+  lastIndexSync: () => number | undefined;
+}) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "junction_" });
   const requests = new Counter({
@@ -31,13 +36,26 @@ export function createMetrics(options: { index: PoolIndex; lastIndexSync: () => 
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
+  const rpcRequests = new Counter({
+    name: "junction_rpc_requests_total",
+    help: "JSON-RPC requests sent to the node (after coalescing identical in-flight reads)",
+    labelNames: ["method", "outcome"] as const,
+    registers: [registry],
+  });
+  const rpcLatency = new Histogram({
+    name: "junction_rpc_request_duration_seconds",
+    help: "Time the node took to answer a JSON-RPC request",
+    labelNames: ["method"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
   new Gauge({
     name: "junction_pool_index_block",
     help: "Block the pool index has synced to",
     registers: [registry],
     collect() {
-      const synced = options.index.syncedTo();
-      if (synced) this.set(Number(synced.number));
+      const block = sources.indexBlock();
+      if (block !== undefined) this.set(Number(block));
     },
   });
   new Gauge({
@@ -45,7 +63,7 @@ export function createMetrics(options: { index: PoolIndex; lastIndexSync: () => 
     help: "Seconds since the pool index last synced successfully (it follows the tip every 2 s)",
     registers: [registry],
     collect() {
-      const last = options.lastIndexSync();
+      const last = sources.lastIndexSync();
       if (last !== undefined) this.set((Date.now() - last) / 1000);
     },
   });
@@ -59,6 +77,14 @@ export function createMetrics(options: { index: PoolIndex; lastIndexSync: () => 
         latency.observe({ host, method: record.method, route, status }, record.ms / 1000);
       };
     },
+    /** Counts and times the JSON-RPC requests of the service's chain client, by method and outcome. */
+    rpc: ((method) => {
+      const started = performance.now();
+      return (outcome) => {
+        rpcRequests.inc({ method, outcome });
+        rpcLatency.observe({ method }, (performance.now() - started) / 1000);
+      };
+    }) satisfies RpcObserver,
     /** The text format a Prometheus scraper reads. */
     async scrape(): Promise<{ contentType: string; body: string }> {
       return { contentType: registry.contentType, body: await registry.metrics() };

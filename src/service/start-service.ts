@@ -75,6 +75,11 @@ export async function startService(
   }
 
   // The devnet is our own node: a private transport. A real RPC uses the configured kind and backup.
+  let lastIndexSync: number | undefined;
+  const metrics = createMetrics({
+    indexBlock: () => index.syncedTo()?.number,
+    lastIndexSync: () => lastIndexSync,
+  });
   const client = createChainClient(
     config.chain.mode === "devnet"
       ? { url: rpcUrl, kind: "private" }
@@ -83,6 +88,7 @@ export async function startService(
           kind: config.chain.kind,
           ...(config.chain.backupUrl ? { backupUrl: config.chain.backupUrl } : {}),
         },
+    { observe: metrics.rpc },
   );
   const latestBlock = () => client.getBlockNumber();
 
@@ -108,7 +114,6 @@ export async function startService(
   // Stopping drains: readiness turns 503, new requests are refused (503 SHUTTING_DOWN), the listeners stop
   // accepting connections, and in-flight requests get SHUTDOWN_GRACE_MS to finish before theirs are cut.
   let draining = false;
-  let lastIndexSync: number | undefined;
   const lifecycle: Lifecycle = {
     draining: () => draining,
     readiness: () =>
@@ -169,7 +174,6 @@ export async function startService(
     const fixtures = createFixtures(client);
     const quote = createQuoter({ client, index, contracts: deployment.contracts, fixtures });
     const quoting = { db: store.db, client, deployment, index, quote, fixtures, now: Date.now };
-    const metrics = createMetrics({ index, lastIndexSync: () => lastIndexSync });
     const base = createBaseApp({
       observer: observers(metrics.observe("base"), accessLog(logger, "base")),
       metrics: metrics.scrape,

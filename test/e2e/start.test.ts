@@ -61,6 +61,7 @@ describe("junction start", () => {
         ),
       );
     expect(metrics).toMatch(/\njunction_pool_index_block [1-9]/);
+    expect(metrics).toMatch(/\njunction_rpc_requests_total\{method="eth_getLogs",outcome="ok"\} [1-9]/);
   });
 
   it("quotes WETH to USDC with a simulated, display-only comparison and no calldata", async () => {

@@ -1,4 +1,5 @@
-import { custom, type Transport } from "viem";
+import type { Transport } from "viem";
+import { observedTransport } from "../../chain/observed-transport.ts";
 
 export type RequestCounts = { total: number; byMethod: Map<string, number> };
 
@@ -8,18 +9,10 @@ export type RequestCounts = { total: number; byMethod: Map<string, number> };
  */
 export function countRequests(transport: Transport): { transport: Transport; counts: RequestCounts } {
   const counts: RequestCounts = { total: 0, byMethod: new Map() };
-  const wrapped: Transport = (parameters) => {
-    const inner = transport(parameters);
-    return custom(
-      {
-        request: (args: { method: string; params?: unknown }) => {
-          counts.total += 1;
-          counts.byMethod.set(args.method, (counts.byMethod.get(args.method) ?? 0) + 1);
-          return inner.request(args as never);
-        },
-      },
-      { retryCount: 0 },
-    )(parameters);
-  };
-  return { transport: wrapped, counts };
+  const counted = observedTransport(transport, (method) => {
+    counts.total += 1;
+    counts.byMethod.set(method, (counts.byMethod.get(method) ?? 0) + 1);
+    return () => {};
+  });
+  return { transport: counted, counts };
 }
