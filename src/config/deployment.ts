@@ -8,21 +8,28 @@ const UINT = z.string().regex(/^[0-9]+$/, "must be a decimal integer string");
 
 const address = () => ADDRESS.transform((value) => value as `0x${string}`);
 
-/** Contract addresses the service needs on its chain (Uniswap, WETH9, Permit2, and Junction's own). */
+/**
+ * Contract addresses of the chain. Required: what the service calls or derives from (WETH9, the V2 and V3
+ * factories and init code hashes, the V4 PoolManager, PositionManager and StateView, and Junction's own).
+ * Optional: the other Uniswap periphery (routers, quoters, Permit2), only listed in `/api/v2/config` for
+ * integrators when given.
+ */
 export const ContractsSchema = z.strictObject({
   weth9: address(),
-  permit2: address(),
+  permit2: address().optional(),
   v2Factory: address(),
-  v2Router02: address(),
+  v2Router02: address().optional(),
   v3Factory: address(),
-  v3PositionManager: address(),
-  v3SwapRouter: address(),
-  v3QuoterV2: address(),
+  v3PositionManager: address().optional(),
+  v3SwapRouter: address().optional(),
+  v3QuoterV2: address().optional(),
   v4PoolManager: address(),
+  /** Read to recover V4 pool keys (docs/rules.md, comparison rule 10). */
   v4PositionManager: address(),
+  /** Read for V4 pool state. */
   v4StateView: address(),
-  v4Quoter: address(),
-  universalRouter: address(),
+  v4Quoter: address().optional(),
+  universalRouter: address().optional(),
   v2PairInitCodeHash: HASH32.transform((value) => value as `0x${string}`),
   v3PoolInitCodeHash: HASH32.transform((value) => value as `0x${string}`),
   /** Junction's executor: `tx.to` of every prepared swap and the spender to approve for ERC-20 input. */
@@ -48,8 +55,14 @@ export const TokenSchema = z.strictObject({
  */
 export const DeploymentSchema = z.object({
   chainId: z.literal(CHAIN_ID),
-  /** First block holding our contracts: event scans start here. */
+  /** First block holding Junction's contracts: registry and settlement event scans start here. */
   deploymentBlock: UINT,
+  /**
+   * First block of pool discovery: the earliest deployment block of the V2 and V3 factories and the V4
+   * PoolManager (pools created before Junction's contracts must be found). Default 0, the whole chain: set
+   * it to save the scan.
+   */
+  poolsFromBlock: UINT.default("0"),
   contracts: ContractsSchema,
   /** The starter token list. */
   tokens: z.array(TokenSchema),

@@ -286,6 +286,8 @@ async function seed_(
     chainId: CHAIN_ID,
     rpcUrl,
     deploymentBlock: deploymentBlock.toString(),
+    // Uniswap is deployed in the same run, after this block: pool discovery starts with Junction's contracts.
+    poolsFromBlock: deploymentBlock.toString(),
     deploymentBlockHash: block.hash,
     contracts: { ...uniswap, executor, builderRegistry, settlementCollector },
     junction: junctionSetup,

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { ADDRESS, DeploymentSchema, HASH32 } from "../config/deployment.ts";
+import { ADDRESS, ContractsSchema, DeploymentSchema, HASH32 } from "../config/deployment.ts";
 
 const address = () => ADDRESS.transform((value) => value as `0x${string}`);
 
@@ -73,6 +73,8 @@ export const DemoPartnerSchema = z.strictObject({
  * test needs to use the devnet. Documented in the README ("The devnet manifest").
  */
 export const ManifestSchema = DeploymentSchema.extend({
+  /** The devnet deploys every contract, the optional Uniswap periphery included. */
+  contracts: ContractsSchema.required(),
   /** Bumped when the manifest's shape changes. */
   format: z.literal(1),
   /** Identifies the seeded universe (seed, universe plan, bytecode); a warm start reuses state only on a match. */

@@ -6,6 +6,7 @@ import { createPartnerApp } from "../api/partner-app.ts";
 import { pruneQuotaCounters } from "../auth/quotas.ts";
 import { followActivations } from "../builders/activation.ts";
 import { createChainClient } from "../chain/create-chain-client.ts";
+import { checkDeployment } from "../config/check-deployment.ts";
 import type { Config } from "../config/config.ts";
 import { type Deployment, readDeployment } from "../config/deployment.ts";
 import { type DemoPartner, ensureDemoPartner } from "../devnet/demo-partner.ts";
@@ -104,7 +105,7 @@ export async function startService(
   const index = createPoolIndex({
     client,
     contracts: deployment.contracts,
-    fromBlock: BigInt(deployment.deploymentBlock),
+    fromBlock: BigInt(deployment.poolsFromBlock),
   });
   let follower: ReturnType<typeof followChain> | undefined;
   let activations: ReturnType<typeof followActivations> | undefined;
@@ -133,6 +134,11 @@ export async function startService(
     await devnet?.stop();
   };
   try {
+    await checkDeployment(
+      client,
+      deployment,
+      config.chain.mode === "devnet" ? "devnet manifest" : `deployment file ${config.chain.deploymentPath}`,
+    );
     // The embedded database is served on a private socket so the operator CLI can reach it while we run.
     store = config.databaseUrl
       ? await createStore({ databaseUrl: config.databaseUrl, dataDir: null })
@@ -147,7 +153,22 @@ export async function startService(
       : undefined;
     const indexed = await index.sync();
     lastIndexSync = Date.now();
-    progress(`indexed ${index.pools().length} pools through block ${indexed.to}`);
+    const found = index.pools();
+    const kinds = (["v2", "v3", "v4"] as const).map(
+      (kind) => `${found.filter((p) => p.kind === kind).length} ${kind.toUpperCase()}`,
+    );
+    progress(
+      `indexed ${found.length} pools (${kinds.join(", ")}) from block ${deployment.poolsFromBlock} through ${indexed.to}`,
+    );
+    if (found.length === 0) {
+      progress(
+        "WARNING: the pool index found no pool at all; every quote will answer 422 NO_ROUTE (check the factory and PoolManager addresses and poolsFromBlock in the deployment file)",
+      );
+      logger.warn(
+        { poolsFromBlock: deployment.poolsFromBlock, through: indexed.to.toString() },
+        "the pool index found no pool at all",
+      );
+    }
     follower = followChain(index, {
       intervalMs: INDEX_FOLLOW_MS,
       onSynced: () => {

@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
+import { checkDeployment } from "./check-deployment.ts";
+import { DeploymentSchema } from "./deployment.ts";
+
+let devnet: TestDevnet;
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+});
+afterAll(() => devnet?.dispose());
+
+/** The devnet's deployment as an operator's file would carry it, with `change` applied. */
+const deployment = (change: (file: Record<string, unknown>) => void = () => {}) => {
+  const { chainId, deploymentBlock, contracts, tokens } = devnet.manifest;
+  const file: Record<string, unknown> = { chainId, deploymentBlock, contracts: { ...contracts }, tokens };
+  change(file);
+  return DeploymentSchema.parse(file);
+};
+
+describe("checkDeployment", () => {
+  it("accepts a deployment whose contracts all have code, without the optional periphery", async () => {
+    await checkDeployment(devnet.publicClient, deployment(), "deployment.json");
+    const minimal = deployment((file) => {
+      const contracts = file.contracts as Record<string, unknown>;
+      for (const field of ["permit2", "v2Router02", "v3PositionManager", "v3SwapRouter", "v3QuoterV2"])
+        delete contracts[field];
+      for (const field of ["v4Quoter", "universalRouter"]) delete contracts[field];
+    });
+    expect(minimal.poolsFromBlock).toBe("0");
+    await checkDeployment(devnet.publicClient, minimal, "deployment.json");
+  });
+
+  it("refuses, naming each field, contracts without code", async () => {
+    const wrong = deployment((file) => {
+      const contracts = file.contracts as Record<string, unknown>;
+      contracts.v4PoolManager = `0x${"42".repeat(20)}`;
+      contracts.executor = `0x${"43".repeat(20)}`;
+    });
+    await expect(checkDeployment(devnet.publicClient, wrong, "deployment.json")).rejects.toThrow(
+      /^deployment\.json: no contract code at block \d+ for contracts\.v4PoolManager \(0x4242.*\), contracts\.executor \(0x4343.*\)$/,
+    );
+  });
+
+  it("refuses a pool discovery start past the chain's tip", async () => {
+    const ahead = deployment((file) => {
+      file.poolsFromBlock = "99999999";
+    });
+    await expect(checkDeployment(devnet.publicClient, ahead, "deployment.json")).rejects.toThrow(
+      /poolsFromBlock 99999999 is past the chain's latest block/,
+    );
+  });
+
+  it("reads a file without the optional periphery and pool start", () => {
+    expect(() =>
+      deployment((file) => delete (file.contracts as Record<string, unknown>).permit2),
+    ).not.toThrow();
+    expect(() =>
+      deployment((file) => delete (file.contracts as Record<string, unknown>).v4StateView),
+    ).toThrow();
+  });
+});
