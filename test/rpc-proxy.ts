@@ -5,6 +5,17 @@ export type ProxyMode =
   | { kind: "delay"; ms: number }
   | { kind: "http-error"; status: number }
   | { kind: "rpc-error"; code: number }
+  /**
+   * Refuses the calls `refuse` picks, as node software does (a JSON-RPC error, or an HTTP status); forwards
+   * the others. Single calls only (viem sends log reads one by one).
+   */
+  | {
+      kind: "refuse";
+      refuse: (
+        method: string,
+        params: unknown[],
+      ) => { code: number; message: string } | { status: number } | undefined;
+    }
   /** Forwards, then replaces a call's result: a node answering what a real one may (a pending block, a zero price). */
   | { kind: "rewrite"; rewrite: (method: string, params: unknown[], result: unknown) => unknown };
 
@@ -40,6 +51,18 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
         JSON.stringify({ jsonrpc: "2.0", id: parsed.id, error: { code: mode.code, message: "injected" } }),
       );
       return;
+    }
+    if (mode.kind === "refuse" && !Array.isArray(parsed)) {
+      const refusal = mode.refuse(parsed.method, parsed.params ?? []);
+      if (refusal && "status" in refusal) {
+        res.writeHead(refusal.status).end("refused");
+        return;
+      }
+      if (refusal) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", id: parsed.id, error: refusal }));
+        return;
+      }
     }
     const answer = await fetch(upstream, {
       method: "POST",

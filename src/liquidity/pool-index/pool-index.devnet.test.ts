@@ -32,7 +32,7 @@ const indexFor = (fromBlock: bigint) =>
     client: devnet.publicClient,
     contracts: devnet.manifest.contracts,
     fromBlock,
-    logRange: 200n,
+    logRanges: { initial: 200n, max: 200n, attempts: 1, backoffMs: 0 },
   });
 
 async function send(to: Address, data: Hex, value = 0n) {

@@ -1,4 +1,5 @@
 import type { Address, Hex, Log, PublicClient } from "viem";
+import { createLogScanner, type LogRangePolicy } from "../../chain/log-scanner.ts";
 import type { Contracts } from "../../config/deployment.ts";
 import { v4Exclusion, v4PoolId } from "../v4/pool-key.ts";
 import { v2PairAddress, v3PoolAddress } from "./canonical.ts";
@@ -22,8 +23,8 @@ export type PoolIndexOptions = {
   contracts: IndexContracts;
   /** First block scanned; pools initialized earlier are still found through their V4 activity. */
   fromBlock: bigint;
-  /** Blocks per `eth_getLogs` request. */
-  logRange?: bigint;
+  /** How `eth_getLogs` ranges are sized (default: adaptive, see log-scanner.ts). */
+  logRanges?: LogRangePolicy;
 };
 
 export type SyncResult = { from: bigint; to: bigint; added: number; rolledBack: number; reorg: boolean };
@@ -55,7 +56,7 @@ const pairKey = (a: Address, b: Address) =>
  */
 export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
   const { client, contracts } = options;
-  const logRange = options.logRange ?? 5_000n;
+  const logs = createLogScanner(options.logRanges);
   const byRef = new Map<string, IndexedPool>();
   const byPair = new Map<string, Set<string>>();
   const byToken = new Map<string, Set<string>>();
@@ -211,19 +212,18 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
     const from = (tips.at(-1)?.number ?? options.fromBlock - 1n) + 1n;
     let added = byRef.size;
     const unknown = new Set<Hex>();
-    for (let start = from; start <= tip.number; start += logRange) {
-      const end = start + logRange - 1n < tip.number ? start + logRange - 1n : tip.number;
-      const logs = await client.getLogs({
+    const found = await logs.scan(from, tip.number, (fromBlock, toBlock) =>
+      client.getLogs({
         address: [contracts.v2Factory, contracts.v3Factory, contracts.v4PoolManager],
         events: ALL_EVENTS,
-        fromBlock: start,
-        toBlock: end,
+        fromBlock,
+        toBlock,
         strict: true,
-      });
-      for (const log of logs) {
-        const id = ingest(log);
-        if (id) unknown.add(id);
-      }
+      }),
+    );
+    for (const log of found) {
+      const id = ingest(log);
+      if (id) unknown.add(id);
     }
     await resolveActivity(
       [...unknown].filter((id) => !byRef.has(id)),
