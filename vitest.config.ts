@@ -11,7 +11,7 @@ export default defineConfig({
         test: {
           name: "fast",
           sequence: { groupOrder: 0 },
-          include: ["src/**/*.test.ts", "scripts/**/*.test.ts"],
+          include: ["src/**/*.test.ts", "scripts/**/*.test.ts", "packages/**/*.test.ts"],
           exclude: ["**/*.devnet.test.ts", "**/*.slow.test.ts", "**/node_modules/**"],
         },
       },
@@ -19,7 +19,12 @@ export default defineConfig({
         test: {
           name: "devnet",
           sequence: { groupOrder: 1 },
-          include: ["src/**/*.devnet.test.ts", "src/**/*.slow.test.ts", "test/**/*.test.ts"],
+          include: [
+            "src/**/*.devnet.test.ts",
+            "src/**/*.slow.test.ts",
+            "packages/**/*.devnet.test.ts",
+            "test/**/*.test.ts",
+          ],
           globalSetup: ["test/global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 300_000,

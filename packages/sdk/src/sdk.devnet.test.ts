@@ -1,0 +1,184 @@
+import { randomUUID } from "node:crypto";
+import { encodeFunctionData, maxUint256, parseAbi, parseEther } from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBaseApp } from "../../../src/api/base-app.ts";
+import { createAdmission } from "../../../src/quote/admission.ts";
+import { type BuilderTestApi, createBuilderTestApi } from "../../../test/builder-api.ts";
+import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
+import { createPartnerTestApi, type PartnerTestApi } from "../../../test/partner-api.ts";
+import {
+  createJunctionClient,
+  createPartnerClient,
+  JunctionApiError,
+  prepareForSigning,
+  signAndSend,
+  WalletFlowError,
+} from "./index.ts";
+
+/**
+ * The SDK as an integrator's backend uses it, against the service's real apps on a devnet (requests go
+ * through each app's own fetch): typed calls, errors with their code, Retry-After honoured, and the
+ * rule-16 wallet flow signing exactly what it simulated last.
+ */
+const PAYER = 7;
+let devnet: TestDevnet;
+let builders: BuilderTestApi;
+let partner: PartnerTestApi;
+let key: string;
+
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+  builders = await createBuilderTestApi(devnet);
+  partner = await createPartnerTestApi(devnet);
+  const demo = await builders.workspace({ code: devnet.manifest.junction.demoBuilder.code, plan: "growth" });
+  key = await builders.key(demo.id, ["quote", "swap", "receipts", "tokens"]);
+});
+afterAll(async () => {
+  await builders?.close();
+  await partner?.close();
+  await devnet?.dispose();
+});
+
+const token = (symbol: string) => devnet.manifest.tokens.find((t) => t.symbol === symbol)!.address;
+const inProcess =
+  (app: { fetch: (request: Request) => Response | Promise<Response> }) => async (request: Request) =>
+    app.fetch(request);
+const builderClient = (apiKey = key) =>
+  createJunctionClient({ baseUrl: "http://junction.test", apiKey, fetch: inProcess(builders.app) });
+
+describe("the SDK against the service", () => {
+  it("quotes, prepares and sends a builder swap through the wallet flow, then verifies it to finality", async () => {
+    const client = builderClient();
+    const wallet = devnet.wallet(PAYER);
+    const payer = wallet.account!.address;
+    const quote = await client.builders.quote({
+      tokenIn: devnet.manifest.contracts.weth9,
+      tokenOut: token("USDC"),
+      amountIn: parseEther("1").toString(),
+      payer,
+    });
+    expect(quote.policySource).toBe("onchain");
+    const prepared = await client.builders.prepareSwap(quote.quoteId, randomUUID());
+
+    // Before approving: the fresh simulation reverts, and the wallet is never asked to sign.
+    const nonce = await devnet.publicClient.getTransactionCount({ address: payer });
+    const refused = await prepareForSigning(devnet.publicClient, prepared.tx).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(WalletFlowError);
+    expect((refused as WalletFlowError).reason).toBe("simulation-reverted");
+    expect(await devnet.publicClient.getTransactionCount({ address: payer })).toBe(nonce);
+
+    const weth = devnet.manifest.contracts.weth9;
+    for (const [data, value] of [
+      [
+        encodeFunctionData({ abi: parseAbi(["function deposit() payable"]), functionName: "deposit" }),
+        parseEther("1"),
+      ],
+      [
+        encodeFunctionData({
+          abi: parseAbi(["function approve(address,uint256) returns (bool)"]),
+          functionName: "approve",
+          args: [prepared.approval!.spender as `0x${string}`, maxUint256],
+        }),
+        0n,
+      ],
+    ] as const) {
+      const hash = await wallet.sendTransaction({
+        account: wallet.account!,
+        chain: wallet.chain,
+        to: weth,
+        data,
+        value,
+      });
+      await devnet.publicClient.waitForTransactionReceipt({ hash });
+    }
+
+    const signable = await prepareForSigning(devnet.publicClient, prepared.tx);
+    const block = await devnet.publicClient.getBlock({ blockNumber: signable.simulatedAt });
+    const priority = await devnet.publicClient.estimateMaxPriorityFeePerGas();
+    expect(signable.fees).toEqual({
+      type: "eip1559",
+      maxFeePerGas: 2n * block.baseFeePerGas! + priority,
+      maxPriorityFeePerGas: priority,
+    });
+    const hash = await signAndSend(wallet, signable);
+    const sent = await devnet.publicClient.getTransaction({ hash });
+    // The signature request carried exactly the fee fields of the final simulation, and nothing rerouted.
+    expect({ maxFeePerGas: sent.maxFeePerGas, maxPriorityFeePerGas: sent.maxPriorityFeePerGas }).toEqual({
+      maxFeePerGas: signable.fees.type === "eip1559" ? signable.fees.maxFeePerGas : undefined,
+      maxPriorityFeePerGas: signable.fees.type === "eip1559" ? signable.fees.maxPriorityFeePerGas : undefined,
+    });
+    expect(sent.input).toBe(prepared.tx.data);
+    expect((await devnet.publicClient.waitForTransactionReceipt({ hash })).status).toBe("success");
+
+    expect(await client.builders.receipts({ quoteId: quote.quoteId, hash })).toMatchObject({
+      status: "confirming",
+    });
+    await devnet.testClient.mine({ blocks: 3 });
+    expect(await client.builders.receipts({ quoteId: quote.quoteId, hash })).toMatchObject({
+      status: "finalized",
+      amountOut: quote.amountOut,
+    });
+  });
+
+  it("throws errors as values carrying the code, status and trace id", async () => {
+    const error = await builderClient("jk_not_a_key")
+      .builders.usage()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(JunctionApiError);
+    expect(error).toMatchObject({ status: 401, code: "UNAUTHORIZED" });
+    expect((error as JunctionApiError).requestId).toMatch(/^[0-9a-f-]{36}$/);
+    const invalid = await builderClient()
+      .builders.quote({ tokenIn: "0x1", tokenOut: token("USDC"), amountIn: "1", payer: token("USDC") })
+      .catch((e: unknown) => e);
+    expect(invalid).toMatchObject({ status: 400, code: "INVALID_REQUEST" });
+    expect((invalid as JunctionApiError).issues.map((i) => i.path)).toContain("tokenIn");
+  });
+
+  it("waits out Retry-After when asked to, and surfaces the 429 otherwise", async () => {
+    const base = createBaseApp({
+      contracts: devnet.manifest.contracts,
+      providers: () => [],
+      latestBlock: () => devnet.publicClient.getBlockNumber(),
+      logError: () => {},
+      quote: builders.deps.quote,
+      admission: createAdmission({ concurrency: 1 }),
+    });
+    const query = (amount: string) => ({
+      chainId: 4663,
+      tokenIn: devnet.manifest.contracts.weth9,
+      tokenOut: token("DAI"),
+      amountIn: amount,
+    });
+    const impatient = createJunctionClient({ baseUrl: "http://junction.test", fetch: inProcess(base) });
+    const patient = createJunctionClient({
+      baseUrl: "http://junction.test",
+      fetch: inProcess(base),
+      retry: { attempts: 3, maxWaitSeconds: 5 },
+    });
+    const [first, second] = await Promise.allSettled([
+      impatient.quote(query("1000000000000000000") as never),
+      impatient.quote(query("2000000000000000000") as never),
+    ]);
+    expect(first.status).toBe("fulfilled");
+    expect(second).toMatchObject({ status: "rejected", reason: { code: "BUSY", retryAfterSeconds: 2 } });
+    const [a, b] = await Promise.all([
+      patient.quote(query("3000000000000000000") as never),
+      patient.quote(query("4000000000000000000") as never),
+    ]);
+    expect([a.amountOut, b.amountOut].every((out) => BigInt(out) > 0n)).toBe(true);
+  });
+
+  it("reaches the partner host with a bearer key", async () => {
+    const client = createPartnerClient({
+      baseUrl: "http://partner.test",
+      apiKey: partner.keys.quote.secret,
+      fetch: inProcess(partner.app),
+    });
+    const usdc = await client.tokens(token("USDC"));
+    expect(usdc.metadata).toMatchObject({ symbol: "USDC", decimals: 6 });
+    const quote = await client.quote({ in: token("USDC"), out: token("DAI"), amount: "1000000000" }, "sdk-1");
+    expect(quote).toMatchObject({ ok: true, requestId: "sdk-1" });
+  });
+});
