@@ -67,7 +67,7 @@ const imports = allImports
 
 /** The HTTP framework stays at the edge: only these folders may import it (DESIGN "The shape of the system"). */
 const HTTP_FOLDERS = new Set(["api", "service"]);
-const isHttpFramework = (specifier: string) => /^(hono($|\/)|@hono\/|@scalar\/hono-)/.test(specifier);
+const isHttpFramework = (specifier: string) => /^(hono($|\/)|@hono\/)/.test(specifier);
 
 describe("layers", () => {
   it("ranks every folder under src/ exactly once", () => {

@@ -222,8 +222,21 @@ describe("base app", () => {
       expect.arrayContaining(["/api/v2/config", "/api/v2/capabilities", "/healthz"]),
     );
     expect(doc.components.schemas.Config).toBeDefined();
+  });
+
+  it("serves the reference page and its assets itself, loading nothing from another host", async () => {
     const page = await app.request("/docs");
     expect(page.status).toBe(200);
-    expect(await page.text()).toMatch(/openapi\.json/);
+    const html = await page.text();
+    const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((match) => match[1]!);
+    expect(sources).toEqual(["/docs/swagger-ui.css", "/docs/swagger-ui-bundle.js", "/docs/init.js"]);
+    expect(html).not.toMatch(/https?:\/\//);
+    for (const path of sources) {
+      const asset = await app.request(path);
+      expect(asset.status, path).toBe(200);
+      expect(asset.headers.get("cache-control")).toBe("public, max-age=86400");
+      expect((await asset.text()).length).toBeGreaterThan(path.endsWith("init.js") ? 20 : 10_000);
+    }
+    expect(await (await app.request("/docs/init.js")).text()).toContain('url: "/openapi.json"');
   });
 });

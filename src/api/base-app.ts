@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { cors } from "hono/cors";
 import { API_VERSION } from "./api-version.ts";
 import { createApp } from "./create-app.ts";
+import { registerDocsPage } from "./docs-page.ts";
 import type { ErrorLog } from "./errors.ts";
 import { type Lifecycle, registerReadinessRoute } from "./lifecycle.ts";
 import type { Observer } from "./observe.ts";
@@ -60,6 +60,6 @@ export function createBaseApp(deps: BaseAppDeps): OpenAPIHono {
     },
     servers: [{ url: "/", description: "{base_url}" }],
   });
-  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Junction API reference" }));
+  registerDocsPage(app, "Junction API reference");
   return app;
 }

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { Scalar } from "@scalar/hono-api-reference";
 import { createApp } from "./create-app.ts";
+import { registerDocsPage } from "./docs-page.ts";
 import type { ErrorLog } from "./errors.ts";
 import { type Lifecycle, registerReadinessRoute } from "./lifecycle.ts";
 import type { Observer } from "./observe.ts";
@@ -44,7 +44,7 @@ export function createPartnerApp(deps: PartnerAppDeps): OpenAPIHono {
     },
     servers: [{ url: "/", description: "{partner_url}" }],
   });
-  app.get("/docs", Scalar({ url: "/openapi.json", pageTitle: "Junction partner API reference" }));
+  registerDocsPage(app, "Junction partner API reference");
   return app;
 }
 
