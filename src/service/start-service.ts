@@ -22,6 +22,7 @@ import { createStore, type Store } from "../store/create-store.ts";
 import { openEmbeddedShared } from "../store/embedded-shared.ts";
 import { sharedSecret } from "../store/repositories/service-secrets.ts";
 import { closeGracefully } from "./close-gracefully.ts";
+import { HTTP_SERVER_OPTIONS } from "./http-server-options.ts";
 import type { Logger } from "./logger.ts";
 import { accessLog, createMetrics, observers } from "./metrics.ts";
 
@@ -257,7 +258,9 @@ function listen(
   setting: string,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, hostname, port }, (info: AddressInfo) => resolve(info.port));
+    const server = serve({ fetch, hostname, port, serverOptions: HTTP_SERVER_OPTIONS }, (info: AddressInfo) =>
+      resolve(info.port),
+    );
     servers.push(server);
     server.once("error", (error: NodeJS.ErrnoException) => {
       const reason =
