@@ -2,12 +2,17 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { bodyLimit } from "hono/body-limit";
 import { secureHeaders } from "hono/secure-headers";
 import { CHAIN_ID } from "../chain/chain.ts";
+import { withRequestDeadline } from "../chain/request-deadline.ts";
 import { InvalidRequestError, JunctionError } from "../errors/junction-error.ts";
+import { QUOTE_LIMITS } from "../quote/limits.ts";
 import { type ErrorLog, handleError, notFound } from "./errors.ts";
 import { type Lifecycle, refuseWhileDraining } from "./lifecycle.ts";
 import { type Observer, observe } from "./observe.ts";
 import { requestId } from "./request-id.ts";
 import { isUnsupportedChain } from "./schemas/chain-id.ts";
+
+/** The time budget of any request: the public quote's deadline, the longest any endpoint may take. */
+const REQUEST_BUDGET_MS = QUOTE_LIMITS.deadlineMs;
 
 /** The largest request body any endpoint accepts; the largest real one (a 4 × 4 plan) is about 2 KiB. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -39,6 +44,8 @@ export function createApp(
   });
   if (observer) app.use(observe(observer));
   app.use(requestId());
+  // Every chain call made for this request is bounded by what is left of its budget.
+  app.use((_, next) => withRequestDeadline(REQUEST_BUDGET_MS, next));
   if (lifecycle) app.use(refuseWhileDraining(lifecycle.draining));
   app.use(secureHeaders({ crossOriginResourcePolicy: false }));
   app.use(async (c, next) => {

@@ -25,23 +25,30 @@ export type CoalescingStats = { requests: number; shared: number };
  * Identical in-flight reads share one request, only while it is pending (docs/rules.md, comparison rule 14).
  * The key is the method and its full parameters (block, state overrides and all), so reads that differ in
  * anything never share. Nothing is kept once a request settles: no completed result is ever served from
- * memory.
+ * memory. A request pending longer than `maxShareMs` is not joined any more (a new one is sent): after a
+ * node stalls and recovers, new reads must not wait on the requests it left hanging.
  */
-export function coalescingTransport(inner: Transport, stats?: CoalescingStats): Transport {
+export function coalescingTransport(
+  inner: Transport,
+  stats?: CoalescingStats,
+  maxShareMs = Number.POSITIVE_INFINITY,
+): Transport {
   return (config) => {
     const base = inner(config);
-    const pending = new Map<string, Promise<unknown>>();
+    const pending = new Map<string, { promise: Promise<unknown>; startedAt: number }>();
     const request: EIP1193RequestFn = (args, options) => {
       if (stats) stats.requests++;
       if (!SHAREABLE.has(args.method)) return base.request(args, options);
       const key = `${args.method}:${stableJson(args.params ?? [])}`;
       const existing = pending.get(key);
-      if (existing) {
+      if (existing && Date.now() - existing.startedAt < maxShareMs) {
         if (stats) stats.shared++;
-        return existing as never;
+        return existing.promise as never;
       }
-      const promise = base.request(args, options).finally(() => pending.delete(key));
-      pending.set(key, promise);
+      const promise: Promise<unknown> = base.request(args, options).finally(() => {
+        if (pending.get(key)?.promise === promise) pending.delete(key);
+      });
+      pending.set(key, { promise, startedAt: Date.now() });
       return promise as never;
     };
     return createTransport({

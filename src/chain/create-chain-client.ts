@@ -3,6 +3,7 @@ import { junctionChain } from "./chain.ts";
 import { type CoalescingStats, coalescingTransport } from "./coalescing-transport.ts";
 import { hedgedTransport } from "./hedged-transport.ts";
 import { observedTransport, type RpcObserver } from "./observed-transport.ts";
+import { deadlineTransport } from "./request-deadline.ts";
 
 export type RpcSettings = {
   url: string;
@@ -17,12 +18,19 @@ export type RpcSettings = {
 /** A public transport may try its one backup RPC after this delay (docs/rules.md, comparison rule 15). */
 export const BACKUP_RPC_DELAY_MS = 250;
 
-/** Request timeout for one RPC call; the quote deadline (25 s) bounds the whole request anyway. */
+/** Timeout of one RPC call made outside any request (the indexers follow the chain in the background). */
 const RPC_TIMEOUT_MS = 10_000;
+/**
+ * Timeout of one RPC call made on a request's behalf, within what is left of the request's budget: a
+ * healthy node answers the largest call of a quote in well under a second, and a frozen one must cost a
+ * request seconds, not tens of seconds, and free its search slot (see request-deadline.ts).
+ */
+export const REQUEST_RPC_TIMEOUT_MS = 4_000;
 
 /**
  * The service's one chain client: coalescing of identical in-flight reads over either a private transport
- * (one endpoint, never a public fallback) or a public one hedged to a single backup.
+ * (one endpoint, never a public fallback) or a public one hedged to a single backup, each call on a
+ * request's behalf bounded by the request's budget.
  */
 export function createChainClient(
   settings: RpcSettings,
@@ -40,9 +48,14 @@ export function createChainClient(
   return createPublicClient({
     chain: junctionChain(settings.url),
     // Observed after coalescing: what reaches the node, one count per request actually sent.
-    transport: coalescingTransport(
-      options.observe ? observedTransport(transport, options.observe) : transport,
-      options.stats,
+    transport: deadlineTransport(
+      coalescingTransport(
+        options.observe ? observedTransport(transport, options.observe) : transport,
+        options.stats,
+        // No request-path caller waits longer for a call: a read pending past that is left hanging.
+        REQUEST_RPC_TIMEOUT_MS,
+      ),
+      REQUEST_RPC_TIMEOUT_MS,
     ),
     cacheTime: 0,
     batch: { multicall: false },

@@ -1,8 +1,8 @@
-import { createPublicClient, http, type PublicClient, zeroAddress } from "viem";
+import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
 import { type RpcProxy, startRpcProxy } from "../../../test/rpc-proxy.ts";
-import { junctionChain } from "../../chain/chain.ts";
+import { createChainClient } from "../../chain/create-chain-client.ts";
 import { createPoolIndex } from "../../liquidity/pool-index/pool-index.ts";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 import { createAdmission } from "../../quote/admission.ts";
@@ -18,16 +18,14 @@ let devnet: TestDevnet;
 let proxy: RpcProxy;
 let app: ReturnType<typeof createBaseApp>;
 const internal: unknown[] = [];
+const admission = createAdmission({ perMinute: 10_000 });
 
 beforeAll(async () => {
   devnet = await startTestDevnet();
   proxy = await startRpcProxy(devnet.rpcUrl);
   const { contracts } = devnet.manifest;
-  const client = createPublicClient({
-    chain: junctionChain(proxy.url),
-    transport: http(proxy.url, { retryCount: 0 }),
-    cacheTime: 0,
-  }) as PublicClient;
+  // The service's own client: coalescing, and each call bounded by its request's budget.
+  const client = createChainClient({ url: proxy.url, kind: "private" });
   const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
   await index.sync();
   app = createBaseApp({
@@ -37,7 +35,7 @@ beforeAll(async () => {
     latestBlock: () => client.getBlockNumber(),
     logError: (error) => internal.push(error),
     quote: createQuoter({ client, index, contracts, fixtures: createFixtures(client) }),
-    admission: createAdmission({ perMinute: 10_000 }),
+    admission,
   });
 });
 afterAll(async () => {
@@ -107,6 +105,23 @@ describe("public quote: upstream failures are 503 with a closed reason", () => {
     expect(JSON.parse(text).error).toMatchObject({ code: "UPSTREAM_UNAVAILABLE", reason: "rpc-unavailable" });
     expect(text).not.toContain("upstream unavailable");
     expect(text).not.toContain(proxy.url);
+  });
+
+  it("fails fast with 503 when the node freezes, frees every search slot, and recovers without a restart", async () => {
+    // The node accepts requests and never answers (the proxy holds them): each quote's first chain call
+    // hits its per-call deadline (4 s), not the client library's own timeout, and its slot is freed.
+    proxy.mode = { kind: "delay", ms: 30_000 };
+    const frozen = await Promise.all(
+      ["1", "2", "3", "4"].map((n) => quote(`${n}000000000000000000`, zeroAddress, token("DAI"))),
+    );
+    for (const response of frozen) {
+      expect(response.status).toBe(503);
+      expect(((await response.json()) as ErrorBody).error).toMatchObject({ reason: "rpc-unavailable" });
+    }
+    expect(admission.active()).toBe(0);
+    proxy.mode = { kind: "pass" };
+    const thawed = await quote("5000000000000000000", zeroAddress, token("DAI"));
+    expect(thawed.status).toBe(200);
   });
 
   it("answers an input past every pool's integer range as no route, not a 500", async () => {
