@@ -91,7 +91,11 @@ export class JunctionError extends Error {
     super(shortMessage, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.shortMessage = shortMessage;
-    this.issues = options.issues;
+    // Issues name client input (a key, a path, a value in a validator's message): bounded, like any echo.
+    this.issues = options.issues?.map((issue) => ({
+      path: echo(issue.path, ISSUE_PATH_BOUND),
+      message: echo(issue.message, ISSUE_MESSAGE_BOUND),
+    }));
     this.reason = options.reason;
     this.retryAfterSeconds = options.retryAfterSeconds;
   }
@@ -104,6 +108,10 @@ export class InvalidRequestError extends JunctionError {
     super("INVALID_REQUEST", message, { issues });
   }
 }
+
+/** The longest issue path and message an error carries (they may quote client input). */
+const ISSUE_PATH_BOUND = 100;
+const ISSUE_MESSAGE_BOUND = 200;
 
 /** A client's input as it may appear inside a message: bounded, so an error never echoes a huge input. */
 export function echo(input: string, max = 64): string {

@@ -1,0 +1,217 @@
+import { randomBytes } from "node:crypto";
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BuilderTestApi, createBuilderTestApi } from "../../test/builder-api.ts";
+import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
+import { createPartnerKey } from "../auth/partner-keys.ts";
+import { PROVIDER_IDS } from "../providers/provider-ids.ts";
+import { createAdmission } from "../quote/admission.ts";
+import { createBaseApp } from "./base-app.ts";
+import { createPartnerApp } from "./partner-app.ts";
+import { ErrorResponseSchema } from "./schemas/error.ts";
+
+/**
+ * Generated requests against both hosts, every documented operation, read from the apps' own OpenAPI
+ * documents: parameters valid, missing, malformed, oversized or unknown; bodies well-formed, random or not
+ * JSON; keys valid, wrong or absent; other HTTP methods. Whatever arrives, the service answers without a 5xx
+ * of its own making, every error in the documented shape, never echoing more than a bounded piece of what
+ * it was sent, and logs no unexpected error. The seed is printed (set FUZZ_SEED to replay one).
+ */
+const RUNS = 2_500;
+/** What an error may repeat of an input (errors/junction-error.ts `echo` keeps 64 characters). */
+const ECHO_BOUND = 200;
+/** 503 codes a healthy node may still answer with, by design (documented). */
+const DOCUMENTED_503 = new Set(["ZAPS_DISABLED", "PREPARATION_FAILED", "REGISTRY_UNCOMMISSIONED"]);
+
+type Operation = { host: "base" | "partner"; method: string; path: string; params: Param[]; body: boolean };
+type Param = { name: string; in: "query" | "path" | "header"; required: boolean; enum?: unknown[] };
+type Doc = { paths: Record<string, Record<string, { parameters?: Param[]; requestBody?: unknown }>> };
+
+let devnet: TestDevnet;
+let builders: BuilderTestApi;
+let apps: { base: OpenAPIHono; partner: OpenAPIHono };
+let operations: Operation[];
+let keys: { builder: string; partner: string };
+const unexpected: unknown[] = [];
+
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+  builders = await createBuilderTestApi(devnet);
+  const logError = (error: unknown) => unexpected.push(error);
+  apps = {
+    base: createBaseApp({
+      contracts: devnet.manifest.contracts,
+      providers: () =>
+        PROVIDER_IDS.map((id) => ({ id, kind: "aggregator" as const, enabled: id === "service" })),
+      latestBlock: () => devnet.publicClient.getBlockNumber(),
+      logError,
+      quote: builders.deps.quote,
+      admission: createAdmission(),
+      builders: builders.deps,
+    }),
+    partner: createPartnerApp({
+      latestBlock: () => devnet.publicClient.getBlockNumber(),
+      logError,
+      partner: { ...builders.deps, admission: createAdmission() },
+    }),
+  };
+  const workspace = await builders.workspace({ code: devnet.manifest.junction.demoBuilder.code });
+  keys = {
+    builder: await builders.key(workspace.id, ["quote", "swap", "tokens", "receipts"]),
+    partner: (await createPartnerKey(builders.store.db, { name: "fuzz", swap: true })).secret,
+  };
+  operations = [];
+  for (const host of ["base", "partner"] as const) {
+    const doc = (await (await apps[host].request("/openapi.json")).json()) as Doc;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const params = (operation.parameters ?? []).map((p) => ({
+          name: p.name,
+          in: p.in,
+          required: p.required,
+          enum: (p as { schema?: { enum?: unknown[] } }).schema?.enum,
+        }));
+        operations.push({ host, method: method.toUpperCase(), path, params, body: !!operation.requestBody });
+      }
+    }
+  }
+});
+afterAll(async () => {
+  await builders?.close();
+  await devnet?.dispose();
+});
+
+/** A marker longer than any echo may be: if it comes back whole, an input was echoed unbounded. */
+const MARKER = `Z${"q".repeat(ECHO_BOUND)}${randomBytes(4).toString("hex")}`;
+
+/** Values that pass a parameter's validation, by its name, so requests reach the work behind it. */
+function validFor(name: string): string[] {
+  const tokens = devnet.manifest.tokens.map((t) => t.address.toLowerCase());
+  const account = devnet.manifest.accounts[3]!.address.toLowerCase();
+  if (name === "chainId") return ["4663"];
+  if (/^(tokenIn|tokenOut|in|out|address|token)$/.test(name))
+    return [...tokens, "0x0000000000000000000000000000000000000000"];
+  if (/^(amountIn|amount)$/.test(name)) return ["1000000", "1000000000000000000", "1"];
+  if (/^(payer|recipient|from)$/.test(name)) return [account];
+  if (/^(code|builderCode)$/.test(name)) return [devnet.manifest.junction.demoBuilder.code, "nobody-here"];
+  if (/Bps$/.test(name)) return ["0", "10", "50"];
+  if (name === "idempotency-key") return ["fuzz-key-1", "fuzz-key-2"];
+  return [];
+}
+
+function valueArbitrary(param: Param): fc.Arbitrary<string> {
+  const tokens = devnet.manifest.tokens.map((t) => t.address);
+  const valid = [...validFor(param.name), ...(param.enum ?? []).map(String)];
+  const plausible = fc.constantFrom(
+    ...tokens,
+    "0x0000000000000000000000000000000000000000",
+    "1000000000000000000",
+    "4663",
+    "50",
+    "0",
+    devnet.manifest.junction.demoBuilder.code,
+    ...(param.enum ?? []).map(String),
+  );
+  return fc.oneof(
+    ...(valid.length > 0 ? [{ weight: 40, arbitrary: fc.constantFrom(...valid) }] : []),
+    { weight: 4, arbitrary: plausible },
+    { weight: 2, arbitrary: fc.string({ maxLength: 24 }) },
+    { weight: 1, arbitrary: fc.string({ unit: "binary", maxLength: 24 }) },
+    { weight: 1, arbitrary: fc.constantFrom(MARKER, "-1", "1e18", "0x", " ", "null", "[]", "9".repeat(90)) },
+  );
+}
+
+const requestArbitrary = () =>
+  fc.constantFrom(...operations).chain((operation) =>
+    fc.record({
+      operation: fc.constant(operation),
+      method: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(operation.method) },
+        { weight: 1, arbitrary: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS") },
+      ),
+      values: fc.tuple(
+        ...operation.params.map((p) => fc.option(valueArbitrary(p), { freq: p.required ? 12 : 3 })),
+      ),
+      // An unknown parameter in one request of ten.
+      extra: fc.oneof(
+        { weight: 9, arbitrary: fc.constant(null) },
+        {
+          weight: 1,
+          arbitrary: fc.tuple(fc.constantFrom("foo", "amountin", MARKER), valueArbitrary({} as Param)),
+        },
+      ),
+      key: fc.constantFrom("valid", "valid", "valid", "wrong", "absent"),
+      body: fc.oneof(
+        fc.constant(undefined),
+        fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+        fc
+          .dictionary(
+            fc.constantFrom("quoteId", "hash", "action", "input", "from", "code", MARKER),
+            fc.jsonValue({ maxDepth: 2 }),
+          )
+          .map((v) => JSON.stringify(v)),
+        fc.string({ maxLength: 40 }),
+      ),
+    }),
+  );
+
+describe("API fuzz over both OpenAPI documents", () => {
+  it(`answers ${RUNS} generated requests without a 5xx of its own, in the documented error shape`, async () => {
+    const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+    console.info(`[api fuzz] seed ${seed} (replay with FUZZ_SEED=${seed})`);
+    expect(operations.length).toBeGreaterThan(15);
+    const statuses = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(requestArbitrary(), async ({ operation, method, values, extra, key, body }) => {
+        let path = operation.path;
+        const query = new URLSearchParams();
+        const headers: Record<string, string> = {};
+        operation.params.forEach((param, i) => {
+          const value = values[i];
+          if (value === null || value === undefined) return;
+          if (param.in === "path") path = path.replace(`{${param.name}}`, encodeURIComponent(value));
+          else if (param.in === "query") query.append(param.name, value);
+          else if (/^[\t\x20-\x7e]*$/.test(value)) headers[param.name] = value;
+        });
+        path = path.replace(/\{[^}]+\}/g, "x");
+        if (extra) query.append(extra[0], extra[1]);
+        const secret = operation.host === "base" ? keys.builder : keys.partner;
+        if (key !== "absent") {
+          const sent = key === "valid" ? secret : `${secret.slice(0, -4)}abcd`;
+          if (operation.host === "base") headers["x-api-key"] = sent;
+          else headers.authorization = `Bearer ${sent}`;
+        }
+        const init: RequestInit = { method, headers };
+        if (body !== undefined && method !== "GET" && method !== "HEAD") {
+          init.body = body;
+          headers["content-type"] = "application/json";
+        }
+        const response = await apps[operation.host].request(`${path}?${query}`, init);
+        const tally = `${operation.method} ${operation.path} ${response.status}`;
+        statuses.set(tally, (statuses.get(tally) ?? 0) + 1);
+        const text = await response.text();
+        const where = `${method} ${path}?${query} -> ${response.status} ${text.slice(0, 300)}`;
+        expect(response.status, where).not.toBe(500);
+        expect(text, where).not.toContain(MARKER);
+        if (response.status >= 400 && method !== "HEAD") {
+          const parsed = ErrorResponseSchema.safeParse(JSON.parse(text));
+          expect(parsed.success, where).toBe(true);
+          const error = parsed.data!.error;
+          if (response.status >= 500) expect(DOCUMENTED_503.has(error.code), where).toBe(true);
+          expect(error.message.length, where).toBeLessThan(ECHO_BOUND * 3);
+          for (const issue of error.issues ?? [])
+            expect(issue.message.length, where).toBeLessThan(ECHO_BOUND * 3);
+        }
+      }),
+      { numRuns: RUNS, seed },
+    );
+    console.info(
+      `[api fuzz] answers by operation and status:\n${[...statuses]
+        .sort()
+        .map(([k, n]) => `  ${k}: ${n}`)
+        .join("\n")}`,
+    );
+    expect(unexpected).toEqual([]);
+  }, 600_000);
+});
