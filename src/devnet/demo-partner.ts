@@ -1,4 +1,9 @@
-import { authenticatePartner, createPartnerKey } from "../auth/partner-keys.ts";
+import {
+  authenticatePartner,
+  createPartnerKey,
+  listPartnerKeys,
+  revokePartnerKey,
+} from "../auth/partner-keys.ts";
 import type { Db } from "../store/schema.ts";
 import { type Manifest, writeManifest } from "./manifest.ts";
 
@@ -23,6 +28,9 @@ export async function ensureDemoPartner(
     ]);
     if (!("failure" in swap) && swap.swap && !("failure" in quote) && !quote.swap) return saved;
   }
+  // The demo keys of an earlier devnet (the manifest no longer lists them) stop working: one pair at a time.
+  for (const old of await listPartnerKeys(db))
+    if (old.name.startsWith("demo-partner-") && old.status === "active") await revokePartnerKey(db, old.id);
   const demo: DemoPartner = {
     keys: {
       swap: (await createPartnerKey(db, { name: "demo-partner-swap", swap: true })).secret,

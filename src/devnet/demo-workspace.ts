@@ -1,8 +1,12 @@
 import type { Scope } from "../auth/api-key.ts";
-import { authenticate, createKey, createWorkspace, markActivated } from "../auth/keys.ts";
+import { authenticate, createKey, createWorkspace, markActivated, revokeKey } from "../auth/keys.ts";
+import { listApiKeyRows } from "../store/repositories/api-keys.ts";
 import { workspaceByBuilderCode } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
 import { type Manifest, writeManifest } from "./manifest.ts";
+
+/** Names of the demo keys: `demo-all`, `demo-quote`, ... */
+const DEMO_KEY_PREFIX = "demo-";
 
 const KEY_SETS = {
   all: ["quote", "swap", "tokens", "receipts"],
@@ -18,7 +22,7 @@ export type DemoWorkspace = NonNullable<Manifest["demoWorkspace"]>;
  * On the devnet only: a workspace for the registered demo builder, activated (its code is registered on
  * chain at deploy), with keys for every scope, recorded in the manifest so a newcomer can call every
  * endpoint at once. Reused across restarts while its keys still authenticate; recreated otherwise (e.g.
- * after the database was deleted).
+ * after the database was deleted, or the devnet re-seeded), revoking the earlier demo keys.
  */
 export async function ensureDemoWorkspace(
   db: Db,
@@ -35,10 +39,17 @@ export async function ensureDemoWorkspace(
   const existing = await workspaceByBuilderCode(db, code);
   const workspace = existing ?? (await createWorkspace(db, { name: "Junction demo", builderCode: code }));
   await markActivated(db, code, new Date());
+  // The demo keys of an earlier devnet (the manifest no longer lists them) stop working: one set at a time.
+  for (const old of await listApiKeyRows(db, workspace.id))
+    if (old.name.startsWith(DEMO_KEY_PREFIX) && !old.revoked_at) await revokeKey(db, old.id);
   const keys = {} as DemoWorkspace["keys"];
   for (const [name, scopes] of Object.entries(KEY_SETS) as [keyof typeof KEY_SETS, readonly Scope[]][]) {
     keys[name] = (
-      await createKey(db, { workspaceId: workspace.id, name: `demo-${name}`, scopes: [...scopes] })
+      await createKey(db, {
+        workspaceId: workspace.id,
+        name: `${DEMO_KEY_PREFIX}${name}`,
+        scopes: [...scopes],
+      })
     ).secret;
   }
   const demo: DemoWorkspace = {

@@ -150,6 +150,25 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     reason?: string;
   }): Devnet {
     let stopping: Promise<void> | undefined;
+    // Saved periodically too, so a crash (kill -9, power loss) loses at most SAVE_INTERVAL_MS of chain.
+    let saving: Promise<void> | undefined;
+    let savedAt: bigint | undefined;
+    const saveIfMoved = async () => {
+      const head = await client.getBlockNumber();
+      if (head === savedAt) return;
+      await saveState(client, statePath);
+      savedAt = head;
+    };
+    const timer = options.persist
+      ? setInterval(() => {
+          saving ??= saveIfMoved()
+            .catch((error: unknown) => progress(`periodic chain save failed: ${(error as Error).message}`))
+            .finally(() => {
+              saving = undefined;
+            });
+        }, SAVE_INTERVAL_MS)
+      : undefined;
+    timer?.unref();
     return {
       rpcUrl: anvil.rpcUrl,
       manifest,
@@ -158,6 +177,8 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       anvil,
       stop: () => {
         stopping ??= (async () => {
+          clearInterval(timer);
+          await saving;
           if (options.persist) await saveState(client, statePath).catch(() => {});
           await anvil.stop();
         })();
@@ -166,6 +187,9 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     };
   }
 }
+
+/** How often a persisted devnet saves its chain while running (only when a block was added since). */
+export const SAVE_INTERVAL_MS = 30_000;
 
 /**
  * Saves the chain as the plain JSON state file `anvil --load-state` reads. anvil_dumpState returns it

@@ -1,10 +1,13 @@
+import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createBaseApp } from "../api/base-app.ts";
 import type { Lifecycle } from "../api/lifecycle.ts";
 import { createPartnerApp } from "../api/partner-app.ts";
 import { pruneQuotaCounters } from "../auth/quotas.ts";
 import { followActivations } from "../builders/activation.ts";
+import { reconcileWithChain } from "../builders/chain-consistency.ts";
 import { createChainClient } from "../chain/create-chain-client.ts";
 import { checkDeployment } from "../config/check-deployment.ts";
 import type { Config } from "../config/config.ts";
@@ -19,6 +22,7 @@ import { createAdmission } from "../quote/admission.ts";
 import { createQuoter } from "../quote/create-quoter.ts";
 import { createFixtures } from "../simulation/fixtures.ts";
 import { createStore, type Store } from "../store/create-store.ts";
+import { acquireServiceLock, type EmbeddedLock } from "../store/embedded-lock.ts";
 import { openEmbeddedShared } from "../store/embedded-shared.ts";
 import { sharedSecret } from "../store/repositories/service-secrets.ts";
 import { closeGracefully } from "./close-gracefully.ts";
@@ -63,6 +67,23 @@ export async function startService(
   config: Config,
   logger: Logger,
   progress: (line: string) => void = () => {},
+): Promise<Service> {
+  // Before anything in the data dir is read or written: a second start on it is refused untouched.
+  const usesDataDir = config.chain.mode === "devnet" || !config.databaseUrl;
+  const serviceLock = usesDataDir ? acquireServiceLock(config.dataDir) : undefined;
+  try {
+    return await startLocked(config, logger, progress, serviceLock);
+  } catch (error) {
+    serviceLock?.release();
+    throw error;
+  }
+}
+
+async function startLocked(
+  config: Config,
+  logger: Logger,
+  progress: (line: string) => void,
+  serviceLock: EmbeddedLock | undefined,
 ): Promise<Service> {
   let devnet: Devnet | undefined;
   let deployment: Deployment;
@@ -133,6 +154,7 @@ export async function startService(
     clearInterval(pruner);
     await store?.close();
     await devnet?.stop();
+    serviceLock?.release();
   };
   try {
     await checkDeployment(
@@ -140,11 +162,39 @@ export async function startService(
       deployment,
       config.chain.mode === "devnet" ? "devnet manifest" : `deployment file ${config.chain.deploymentPath}`,
     );
+    progress(
+      config.databaseUrl
+        ? "connecting to the Postgres server"
+        : existsSync(join(config.dataDir, "db", "PG_VERSION"))
+          ? "opening the embedded database"
+          : "creating the embedded database (first start: a few seconds)",
+    );
     // The embedded database is served on a private socket so the operator CLI can reach it while we run.
     store = config.databaseUrl
       ? await createStore({ databaseUrl: config.databaseUrl, dataDir: null })
       : await openEmbeddedShared({ dataDir: config.dataDir });
     progress(`database ready (${store.kind === "postgres" ? "Postgres server" : "embedded PGlite"})`);
+    const consistency = await reconcileWithChain({
+      client,
+      db: store.db,
+      registry: deployment.contracts.builderRegistry,
+    });
+    if (consistency.behind) {
+      const { chainHead, databaseHead } = consistency;
+      progress(
+        `WARNING: the chain (block ${chainHead}) is behind the database (block ${databaseHead}): blocks were lost after they were recorded (a devnet killed between saves?); quotes and settlements after block ${chainHead} name blocks this chain does not have`,
+      );
+      logger.warn(
+        { chainHead: String(chainHead), databaseHead: String(databaseHead) },
+        "chain behind database",
+      );
+    }
+    if (consistency.withdrawn.length > 0) {
+      progress(
+        `WARNING: activation withdrawn for ${consistency.withdrawn.join(", ")}: not registered on this chain; they activate again once the registration is on chain`,
+      );
+      logger.warn({ codes: consistency.withdrawn }, "builder activations withdrawn");
+    }
     const demoWorkspace = devnet
       ? await ensureDemoWorkspace(store.db, devnet.manifest, devnet.manifestPath)
       : undefined;

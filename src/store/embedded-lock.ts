@@ -53,8 +53,31 @@ export function tryAcquireEmbeddedLock(
   dataDir: string,
   role: EmbeddedLockHolder["role"],
 ): { lock: EmbeddedLock } | { holder: EmbeddedLockHolder } {
+  return tryAcquireLockFile(dataDir, lockPath(dataDir), role);
+}
+
+/**
+ * Takes `<dataDir>/service.lock` for a starting service, before it touches anything in the data dir (the
+ * devnet's state and manifest, the database), or throws EmbeddedLockError naming the live service that
+ * holds it. A second start on a data dir in use is refused with every file untouched; a lock left by a
+ * crashed service is taken over.
+ */
+export function acquireServiceLock(dataDir: string): EmbeddedLock {
+  const result = tryAcquireLockFile(dataDir, join(dataDir, "service.lock"), "service");
+  if ("lock" in result) return result.lock;
+  const { pid, startedAt } = result.holder;
+  throw new EmbeddedLockError(
+    `the data dir ${dataDir} is in use by a running junction service (pid ${pid}, since ${startedAt}); stop it first, or start this one with another JUNCTION_DATA_DIR`,
+    result.holder,
+  );
+}
+
+function tryAcquireLockFile(
+  dataDir: string,
+  path: string,
+  role: EmbeddedLockHolder["role"],
+): { lock: EmbeddedLock } | { holder: EmbeddedLockHolder } {
   mkdirSync(dataDir, { recursive: true });
-  const path = lockPath(dataDir);
   const holder: EmbeddedLockHolder = {
     pid: process.pid,
     role,

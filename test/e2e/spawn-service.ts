@@ -29,9 +29,15 @@ export type SpawnedService = {
   kill: () => void;
 };
 
-/** Runs the real `junction start` (as the README's quick start does) on a copy of the test snapshot. */
-export async function spawnService(extraEnv: Record<string, string> = {}): Promise<SpawnedService> {
-  const dataDir = copySnapshot();
+/**
+ * Runs the real `junction start` (as the README's quick start does) on a copy of the test snapshot, or on
+ * `dataDir` (a restart on what an earlier start left).
+ */
+export async function spawnService(
+  extraEnv: Record<string, string> = {},
+  options: { dataDir?: string } = {},
+): Promise<SpawnedService> {
+  const dataDir = options.dataDir ?? copySnapshot();
   const [port, partnerPort] = [await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = {
     ...process.env,

@@ -29,3 +29,12 @@ export async function quoteForKey(
     .where("key_id", "=", keyId)
     .executeTakeFirst();
 }
+
+/** The highest block a saved builder quote was priced at, if any. */
+export async function highestQuoteBlock(db: Db): Promise<bigint | undefined> {
+  const row = await db
+    .selectFrom("builder_quotes")
+    .select((eb) => eb.fn.max("block_number").as("block"))
+    .executeTakeFirst();
+  return row?.block === null || row?.block === undefined ? undefined : BigInt(row.block);
+}

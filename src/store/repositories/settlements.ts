@@ -21,3 +21,12 @@ export async function insertSettlement(db: Db, settlement: Insertable<Settlement
     .onConflict((oc) => oc.column("quote_id").doNothing())
     .execute();
 }
+
+/** The highest block a recorded settlement is in, if any. */
+export async function highestSettlementBlock(db: Db): Promise<bigint | undefined> {
+  const row = await db
+    .selectFrom("settlements")
+    .select((eb) => eb.fn.max("block_number").as("block"))
+    .executeTakeFirst();
+  return row?.block === null || row?.block === undefined ? undefined : BigInt(row.block);
+}

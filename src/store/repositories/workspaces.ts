@@ -103,3 +103,25 @@ export async function setWorkspacePlan(db: Db, id: string, plan: string): Promis
   const result = await db.updateTable("workspaces").set({ plan }).where("id", "=", id).executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** The builder codes of activated workspaces. */
+export async function activatedBuilderCodes(db: Db): Promise<string[]> {
+  const rows = await db
+    .selectFrom("workspaces")
+    .select("builder_code")
+    .where("builder_code", "is not", null)
+    .where("activated_at", "is not", null)
+    .execute();
+  return rows.flatMap((row) => (row.builder_code ? [row.builder_code] : []));
+}
+
+/** Puts the workspace holding `builderCode` back to waiting for activation; true when it changed. */
+export async function withdrawActivation(db: Db, builderCode: string): Promise<boolean> {
+  const result = await db
+    .updateTable("workspaces")
+    .set({ activated_at: null })
+    .where("builder_code", "=", builderCode)
+    .where("activated_at", "is not", null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync, truncateSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, type SpawnedService, spawnService } from "./spawn-service.ts";
+
+/**
+ * The data dir as a crash or a careless second start leaves it: refused before anything is touched, a
+ * kill -9 restart that reports what the chain lost and keeps what the database has, and a damaged state
+ * file that costs a cold boot, not a failure.
+ */
+let service: SpawnedService;
+beforeAll(async () => {
+  service = await spawnService();
+});
+afterAll(() => service?.kill());
+
+const files = () => {
+  const dir = join(service.dataDir, "devnet");
+  return { manifest: readFileSync(join(dir, "manifest.json")), state: readFileSync(join(dir, "state.json")) };
+};
+
+/** Runs `junction start` to its exit (it is expected to refuse); returns its code and what it printed. */
+async function refusedStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  const child: ChildProcess = spawn(process.execPath, ["bin/junction.js", "start"], {
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout!.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on("data", (chunk) => {
+    output += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { code, output };
+}
+
+const quote = (base: string) =>
+  fetch(
+    `${base}/api/v2/builders/quote?${new URLSearchParams({
+      tokenIn: service.manifest().contracts.weth9,
+      tokenOut: service.manifest().tokens.find((t) => t.symbol === "USDC")!.address,
+      amountIn: "1000000000000000000",
+      payer: service.manifest().accounts[2]!.address,
+    })}`,
+    { headers: { "x-api-key": service.manifest().demoWorkspace!.keys.quote } },
+  );
+
+describe("crash and second-start safety", () => {
+  it("refuses a second start on a data dir in use, on other ports or the same, touching nothing", async () => {
+    const before = files();
+    const otherPorts = {
+      ...service.env,
+      JUNCTION_PORT: String(await freePort()),
+      JUNCTION_PARTNER_PORT: String(await freePort()),
+    };
+    for (const env of [otherPorts, service.env]) {
+      const second = await refusedStart(env);
+      expect(second.code).toBe(1);
+      expect(second.output).toMatch(
+        new RegExp(`in use by a running junction service \\(pid ${service.process.pid}, since `),
+      );
+      expect(second.output).not.toMatch(/seeding|anvil/);
+    }
+    const after = files();
+    expect(after.manifest.equals(before.manifest)).toBe(true);
+    expect(after.state.equals(before.state)).toBe(true);
+    expect((await quote(service.baseUrl)).status).toBe(200);
+  });
+
+  it("restarts after kill -9: takes the lock over, keeps the database, says what the chain lost", async () => {
+    const keys = service.manifest().demoWorkspace!.keys;
+    // A quote recorded at the tip; then the process dies before the devnet's next periodic save.
+    const health = (await (await fetch(`${service.baseUrl}/healthz`)).json()) as { block: string };
+    const head = BigInt(health.block);
+    const recorded = await quote(service.baseUrl);
+    expect(recorded.status).toBe(200);
+    service.process.kill("SIGKILL");
+    await new Promise((resolve) => service.process.once("exit", resolve));
+
+    service = await spawnService({}, { dataDir: service.dataDir });
+    const output = service.output();
+    const chainHead = /the chain \(block (\d+)\) is behind the database \(block (\d+)\)/.exec(output);
+    // The saved chain is older than the quote's block: the start says so (it may also have saved in time).
+    console.info(
+      `[crash] after kill -9: ${chainHead ? chainHead[0] : "the chain kept every recorded block"}`,
+    );
+    if (chainHead) expect(BigInt(chainHead[2]!)).toBeGreaterThanOrEqual(head);
+    else expect(output).not.toMatch(/behind the database/);
+    // The same demo keys still work, and no second set was created.
+    expect(service.manifest().demoWorkspace!.keys).toEqual(keys);
+    expect((await quote(service.baseUrl)).status).toBe(200);
+  });
+
+  it("boots cold, with a clear message, when the saved chain state is damaged", async () => {
+    const stopped = new Promise((resolve) => service.process.once("exit", resolve));
+    service.process.kill("SIGTERM");
+    await stopped;
+    const state = join(service.dataDir, "devnet", "state.json");
+    truncateSync(state, Math.floor(readFileSync(state).length / 2));
+    service = await spawnService({}, { dataDir: service.dataDir });
+    expect(service.output()).toMatch(/could not load the saved chain state; seeding anew/);
+    expect((await fetch(`${service.baseUrl}/readyz`)).status).toBe(200);
+    // A new chain, so new demo keys (the old ones revoked), and they work.
+    expect((await quote(service.baseUrl)).status).toBe(200);
+    const listing = await service.cli([
+      "key",
+      "list",
+      "--workspace",
+      service.manifest().demoWorkspace!.builderCode,
+      "--json",
+    ]);
+    const statuses = (JSON.parse(listing.stdout).keys as { name: string; status: string }[]).filter((k) =>
+      k.name.startsWith("demo-"),
+    );
+    expect(statuses.filter((k) => k.status === "active")).toHaveLength(5);
+  }, 300_000);
+});
