@@ -97,12 +97,12 @@ async function startLocked(
     rpcUrl = config.chain.url;
   }
 
-  // The devnet is our own node: a private transport. A real RPC uses the configured kind and backup.
   let lastIndexSync: number | undefined;
   const metrics = createMetrics({
     indexBlock: () => index.syncedTo()?.number,
     lastIndexSync: () => lastIndexSync,
   });
+  // The devnet is our own node: a private transport. A real RPC uses the configured kind and backup.
   const client = createChainClient(
     config.chain.mode === "devnet"
       ? { url: rpcUrl, kind: "private" }

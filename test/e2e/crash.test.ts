@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, truncateSync } from "node:fs";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createThrowawayStore } from "../../src/store/throwaway-store.ts";
 import { freePort, type SpawnedService, spawnService } from "./spawn-service.ts";
 
 /**
@@ -116,5 +118,50 @@ describe("crash and second-start safety", () => {
       k.name.startsWith("demo-"),
     );
     expect(statuses.filter((k) => k.status === "active")).toHaveLength(5);
+  }, 300_000);
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("kill -9 mid-load on a Postgres server", () => {
+  it("keeps every answered quote and serves again after a restart", async () => {
+    const database = await createThrowawayStore(process.env.DATABASE_URL!, "junction_test");
+    let pg: SpawnedService | undefined;
+    try {
+      pg = await spawnService({ DATABASE_URL: database.url });
+      const manifest = pg.manifest();
+      const keys = manifest.demoWorkspace!.keys;
+      const ask = (base: string, n: number) =>
+        fetch(
+          `${base}/api/v2/builders/quote?${new URLSearchParams({
+            tokenIn: manifest.contracts.weth9,
+            tokenOut: manifest.tokens.find((t) => t.symbol === "DAI")!.address,
+            amountIn: `${n}000000000000000`,
+            payer: manifest.accounts[2]!.address,
+          })}`,
+          { headers: { "x-api-key": keys.all } },
+        ).then(
+          (response) => response.status,
+          () => "cut" as const,
+        );
+      // Load in flight when the process dies.
+      const answered = await Promise.all([1, 2, 3].map((n) => ask(pg!.baseUrl, n)));
+      const inFlight = Promise.all([4, 5, 6, 7, 8, 9].map((n) => ask(pg!.baseUrl, n)));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      pg.process.kill("SIGKILL");
+      const during = await inFlight;
+      await new Promise((resolve) => pg!.process.once("exit", resolve));
+      const served = [...answered, ...during].filter((status) => status === 200).length;
+
+      pg = await spawnService({ DATABASE_URL: database.url }, { dataDir: pg.dataDir });
+      const { rows } = await sql<{ n: string }>`select count(*) as n from builder_quotes`.execute(
+        database.db,
+      );
+      // Every quote a client received was saved before it was answered; none was lost with the process.
+      expect(Number(rows[0]!.n)).toBeGreaterThanOrEqual(served);
+      expect(pg.manifest().demoWorkspace!.keys).toEqual(keys);
+      expect(await ask(pg.baseUrl, 10)).toBe(200);
+    } finally {
+      pg?.kill();
+      await database.close();
+    }
   }, 300_000);
 });
