@@ -79,8 +79,9 @@ describe("crash and second-start safety", () => {
     const head = BigInt(health.block);
     const recorded = await quote(service.baseUrl);
     expect(recorded.status).toBe(200);
+    const exited = new Promise((resolve) => service.process.once("exit", resolve));
     service.process.kill("SIGKILL");
-    await new Promise((resolve) => service.process.once("exit", resolve));
+    await exited;
 
     service = await spawnService({}, { dataDir: service.dataDir });
     const output = service.output();
@@ -146,9 +147,10 @@ describe.skipIf(!process.env.DATABASE_URL)("kill -9 mid-load on a Postgres serve
       const answered = await Promise.all([1, 2, 3].map((n) => ask(pg!.baseUrl, n)));
       const inFlight = Promise.all([4, 5, 6, 7, 8, 9].map((n) => ask(pg!.baseUrl, n)));
       await new Promise((resolve) => setTimeout(resolve, 50));
+      const exited = new Promise((resolve) => pg!.process.once("exit", resolve));
       pg.process.kill("SIGKILL");
       const during = await inFlight;
-      await new Promise((resolve) => pg!.process.once("exit", resolve));
+      await exited;
       const served = [...answered, ...during].filter((status) => status === 200).length;
 
       pg = await spawnService({ DATABASE_URL: database.url }, { dataDir: pg.dataDir });
