@@ -1,7 +1,7 @@
 import { type Address, getAbiItem, type Hex, type PublicClient } from "viem";
 import { markActivated } from "../auth/keys.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
-import { unactivatedBuilderCodes } from "../store/repositories/workspaces.ts";
+import { builderCodes } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
 import { BUILDER_CODE_PATTERN, builderIdOf } from "./builder-code.ts";
 import { type RegistryBuilder, readRegistryBuilder } from "./registry-profile.ts";
@@ -140,7 +140,7 @@ export function followActivations(options: {
 /** Workspaces with a builder code and no activation yet, by lower-case builder id. */
 async function waitingWorkspaces(db: Db): Promise<Map<Hex, string>> {
   const waiting = new Map<Hex, string>();
-  for (const code of await unactivatedBuilderCodes(db)) {
+  for (const code of await builderCodes(db, { activated: false })) {
     // A code the registry would refuse can never be registered; nothing to wait for.
     if (BUILDER_CODE_PATTERN.test(code)) waiting.set(builderIdOf(code).toLowerCase() as Hex, code);
   }

@@ -1,7 +1,7 @@
 import type { Address, PublicClient } from "viem";
 import { highestQuoteBlock } from "../store/repositories/builder-quotes.ts";
 import { highestSettlementBlock } from "../store/repositories/settlements.ts";
-import { activatedBuilderCodes, withdrawActivation } from "../store/repositories/workspaces.ts";
+import { builderCodes, withdrawActivation } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
 import { readRegistryBuilder } from "./registry-profile.ts";
 
@@ -38,7 +38,7 @@ export async function reconcileWithChain(options: {
     undefined,
   );
   const withdrawn: string[] = [];
-  for (const code of await activatedBuilderCodes(db)) {
+  for (const code of await builderCodes(db, { activated: true })) {
     const { builder } = await readRegistryBuilder(client, registry, code);
     if (!builder && (await withdrawActivation(db, code))) withdrawn.push(code);
   }

@@ -39,13 +39,13 @@ export async function workspaceActivation(
   return row && { activatedAt: row.activated_at };
 }
 
-/** The builder codes of workspaces not activated yet. */
-export async function unactivatedBuilderCodes(db: Db): Promise<string[]> {
+/** The builder codes of workspaces activated, or not activated yet. */
+export async function builderCodes(db: Db, which: { activated: boolean }): Promise<string[]> {
   const rows = await db
     .selectFrom("workspaces")
     .select("builder_code")
     .where("builder_code", "is not", null)
-    .where("activated_at", "is", null)
+    .where("activated_at", which.activated ? "is not" : "is", null)
     .execute();
   return rows.flatMap((row) => (row.builder_code ? [row.builder_code] : []));
 }
@@ -102,17 +102,6 @@ export async function listWorkspaceRows(db: Db, now: Date) {
 export async function setWorkspacePlan(db: Db, id: string, plan: string): Promise<boolean> {
   const result = await db.updateTable("workspaces").set({ plan }).where("id", "=", id).executeTakeFirst();
   return result.numUpdatedRows > 0n;
-}
-
-/** The builder codes of activated workspaces. */
-export async function activatedBuilderCodes(db: Db): Promise<string[]> {
-  const rows = await db
-    .selectFrom("workspaces")
-    .select("builder_code")
-    .where("builder_code", "is not", null)
-    .where("activated_at", "is not", null)
-    .execute();
-  return rows.flatMap((row) => (row.builder_code ? [row.builder_code] : []));
 }
 
 /** Puts the workspace holding `builderCode` back to waiting for activation; true when it changed. */
