@@ -3,6 +3,7 @@ import { encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
 import { createWorkspace } from "../auth/keys.ts";
+import { createLogScanner } from "../chain/log-scanner.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { createStore, type Store } from "../store/create-store.ts";
 import { activateIfRegistered, followActivations, scanActivations } from "./activation.ts";
@@ -87,7 +88,7 @@ describe("builder activation from the registry", () => {
       db: store.db,
       registry: registry(),
       fromBlock,
-      chunkBlocks: 2n,
+      logs: createLogScanner({ initial: 2n, max: 2n, attempts: 1, backoffMs: 0 }),
     });
     expect(scan.activated.sort()).toEqual([live, reenabled].sort());
     expect(await activated(live)).toBe(true);

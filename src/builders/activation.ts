@@ -1,5 +1,6 @@
 import { type Address, getAbiItem, type Hex, type PublicClient } from "viem";
 import { markActivated } from "../auth/keys.ts";
+import { createLogScanner, type LogScanner } from "../chain/log-scanner.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { builderCodes } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
@@ -24,8 +25,6 @@ const EVENTS = [
   getAbiItem({ abi, name: "BuilderEnabledSet" }),
 ] as const;
 
-/** Blocks per eth_getLogs: inside the range limits public RPCs enforce. */
-const DEFAULT_CHUNK_BLOCKS = 2_000n;
 /** A follower on `latest` rescans this many blocks, so a registration reorged into a later block is seen. */
 const REORG_OVERLAP_BLOCKS = 12n;
 
@@ -55,7 +54,7 @@ export type ActivationScan = { fromBlock: bigint; toBlock: bigint; activated: st
 
 /**
  * Scans the registry's `BuilderRegistered` and `BuilderEnabledSet` logs from `fromBlock` to `toBlock`
- * (default: the `tag` block, latest unless told finalized) in chunks, and activates every waiting workspace
+ * (default: the `tag` block, latest unless told finalized) in ranges sized to the node, and activates every waiting workspace
  * whose builder appears there and is registered and enabled now. Without waiting workspaces it reads no
  * logs at all. Idempotent: rescanning a range changes nothing.
  */
@@ -66,7 +65,8 @@ export async function scanActivations(options: {
   fromBlock: bigint;
   toBlock?: bigint;
   tag?: "latest" | "finalized";
-  chunkBlocks?: bigint;
+  /** Sizes the eth_getLogs ranges to the node (default: a new adaptive scanner, see log-scanner.ts). */
+  logs?: LogScanner;
   now?: () => Date;
 }): Promise<ActivationScan> {
   const { client, db, registry, fromBlock } = options;
@@ -77,14 +77,12 @@ export async function scanActivations(options: {
   if (waiting.size === 0) return scan;
 
   const changed = new Set<Hex>();
-  const chunk = options.chunkBlocks ?? DEFAULT_CHUNK_BLOCKS;
-  for (let from = fromBlock; from <= toBlock; from += chunk) {
-    const to = from + chunk - 1n < toBlock ? from + chunk - 1n : toBlock;
-    const logs = await client.getLogs({ address: registry, events: EVENTS, fromBlock: from, toBlock: to });
-    for (const log of logs) {
-      const id = log.args.builderId?.toLowerCase() as Hex | undefined;
-      if (id && waiting.has(id)) changed.add(id);
-    }
+  const logs = await (options.logs ?? createLogScanner()).scan(fromBlock, toBlock, (from, to) =>
+    client.getLogs({ address: registry, events: EVENTS, fromBlock: from, toBlock: to }),
+  );
+  for (const log of logs) {
+    const id = log.args.builderId?.toLowerCase() as Hex | undefined;
+    if (id && waiting.has(id)) changed.add(id);
   }
   for (const id of changed) {
     const code = waiting.get(id)!;
@@ -111,12 +109,14 @@ export function followActivations(options: {
 }): { stop: () => Promise<void> } {
   let stopped = false;
   let next = options.fromBlock;
+  // One scanner for the follower's life: what it learns of the node's range limits carries over.
+  const logs = createLogScanner();
   let current: Promise<unknown> = Promise.resolve();
   const overlap = (options.tag ?? "latest") === "latest" ? REORG_OVERLAP_BLOCKS : 0n;
   const tick = () => {
     if (stopped) return;
     const fromBlock = next - overlap > options.fromBlock ? next - overlap : options.fromBlock;
-    current = scanActivations({ ...options, fromBlock }).then(
+    current = scanActivations({ ...options, fromBlock, logs }).then(
       (scan) => {
         if (scan.toBlock + 1n > next) next = scan.toBlock + 1n;
         if (scan.activated.length > 0) options.onActivated?.(scan.activated);

@@ -24,6 +24,8 @@ export const DEFAULT_LOG_RANGES: LogRangePolicy = {
   backoffMs: 250,
 };
 
+export type LogScanner = ReturnType<typeof createLogScanner>;
+
 /** A range that answered with fewer logs than this may double. */
 const GROW_BELOW_LOGS = 2_000;
 
