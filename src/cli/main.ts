@@ -25,7 +25,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (command === "start" || command === "devnet") {
     const { runServiceCommand } = await import("./service-commands.ts");
-    return runServiceCommand(command);
+    return runServiceCommand(command, argv.slice(1));
   }
   if (command === "workspace" || command === "key" || command === "partner") {
     const { runOperatorCommand } = await import("./operator-commands.ts");

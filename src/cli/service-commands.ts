@@ -1,17 +1,33 @@
+import cluster from "node:cluster";
 import { CHAIN_ID } from "../chain/chain.ts";
 import { ConfigError, loadConfig } from "../config/config.ts";
 import { configuredDevnet } from "../devnet/devnet.ts";
 import { createLogger } from "../service/logger.ts";
 import { startService } from "../service/start-service.ts";
+import { UsageError } from "./cli-errors.ts";
+import { parseFlags } from "./parse-flags.ts";
+import { isWorkerOrSingle, runPrimary } from "./workers.ts";
 
-const progress = (line: string) => process.stderr.write(`${line}\n`);
+const progress = (line: string) =>
+  process.stderr.write(cluster.isWorker ? `[worker ${process.pid}] ${line}\n` : `${line}\n`);
+
+/** `--workers N` (1 to 64; default 1, a single process). */
+function workerCount(args: string[]): number {
+  const { flags } = parseFlags("start", args, { workers: { type: "string" } });
+  if (flags.workers === undefined) return 1;
+  if (!/^[0-9]{1,2}$/.test(flags.workers) || Number(flags.workers) < 1 || Number(flags.workers) > 64)
+    throw new UsageError("--workers must be an integer from 1 to 64", "start");
+  return Number(flags.workers);
+}
 
 /**
  * `junction start` and `junction devnet`: run until SIGINT or SIGTERM, then stop cleanly (a second signal
  * forces the exit).
  */
-export async function runServiceCommand(command: "start" | "devnet"): Promise<void> {
+export async function runServiceCommand(command: "start" | "devnet", args: string[] = []): Promise<void> {
   const config = loadConfig();
+  const workers = command === "start" ? workerCount(args) : 1;
+  if (!isWorkerOrSingle(workers)) return runPrimary(config, workers, progress);
   let stop: () => Promise<void>;
   if (command === "devnet") {
     if (config.chain.mode !== "devnet")

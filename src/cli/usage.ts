@@ -23,6 +23,8 @@ export const USAGE = `junction: swap routing for chain ${CHAIN_ID}
 
 Usage:
   junction start     start the service (on the embedded devnet unless JUNCTION_RPC_URL is set)
+                     --workers N: N service processes sharing the ports (needs DATABASE_URL and
+                     JUNCTION_RPC_URL)
   junction devnet    start only the embedded devnet and print its RPC URL and manifest
   junction help      show this help
 

@@ -1,0 +1,101 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createThrowawayStore } from "../../src/store/throwaway-store.ts";
+import { startTestDevnet, type TestDevnet } from "../devnet.ts";
+import { freePort } from "./spawn-service.ts";
+
+/**
+ * `junction start --workers 2` as an operator runs it in production: a real RPC (a devnet standing in for
+ * the chain's node), a deployment file and a Postgres server; two service processes sharing both ports.
+ */
+const databaseUrl = process.env.DATABASE_URL;
+
+describe.skipIf(!databaseUrl)("junction start --workers", () => {
+  let devnet: TestDevnet;
+  let database: Awaited<ReturnType<typeof createThrowawayStore>>;
+  let primary: ChildProcess;
+  let output = "";
+  let baseUrl: string;
+  const dir = mkdtempSync(join(tmpdir(), "junction-workers-"));
+
+  beforeAll(async () => {
+    devnet = await startTestDevnet();
+    database = await createThrowawayStore(databaseUrl!, "junction_test");
+    const deployment = join(dir, "deployment.json");
+    const { chainId, deploymentBlock, contracts, tokens } = devnet.manifest;
+    writeFileSync(deployment, JSON.stringify({ chainId, deploymentBlock, contracts, tokens }));
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, JUNCTION_LOG_LEVEL: "warn" };
+    for (const name of Object.keys(env)) if (name.startsWith("JUNCTION_")) delete env[name];
+    Object.assign(env, {
+      JUNCTION_RPC_URL: devnet.rpcUrl,
+      JUNCTION_DEPLOYMENT: deployment,
+      JUNCTION_DATA_DIR: dir,
+      JUNCTION_PORT: String(port),
+      JUNCTION_PARTNER_PORT: String(await freePort()),
+      DATABASE_URL: database.url,
+    });
+    primary = spawn(process.execPath, ["bin/junction.js", "start", "--workers", "2"], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    for (const stream of [primary.stdout!, primary.stderr!]) stream.on("data", (chunk) => (output += chunk));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`workers did not start:\n${output}`)), 120_000);
+      const check = setInterval(() => {
+        if ((output.match(/junction ready/g) ?? []).length >= 2) {
+          clearInterval(check);
+          clearTimeout(timer);
+          resolve();
+        }
+      }, 100);
+    });
+  });
+  afterAll(async () => {
+    primary?.kill("SIGKILL");
+    await database?.close();
+    await devnet?.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("runs two service processes behind one port, and stops them all on SIGTERM", async () => {
+    // The primary's node children (tsx also runs an esbuild service beside them).
+    const workers = execFileSync("ps", ["-o", "pid=,comm=", "--ppid", String(primary.pid)], {
+      encoding: "utf8",
+    })
+      .split("\n")
+      .map((line) => line.trim().split(/\s+/))
+      .filter(([, command]) => command === "node")
+      .map(([pid]) => pid!);
+    expect(workers).toHaveLength(2);
+    expect(output).toMatch(/starting 2 workers/);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => fetch(`${baseUrl}/api/v2/config`).then((r) => r.status)),
+    );
+    expect(answers.every((status) => status === 200)).toBe(true);
+
+    const exited = new Promise<number | null>((resolve) => primary.once("exit", resolve));
+    primary.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    for (const pid of workers.map(Number)) expect(() => process.kill(pid, 0)).toThrow();
+  });
+
+  it("refuses --workers without a Postgres server and a real RPC", () => {
+    let failed: { status: number; stderr: string } | undefined;
+    try {
+      execFileSync(process.execPath, ["bin/junction.js", "start", "--workers", "2"], {
+        env: { ...process.env, JUNCTION_DATA_DIR: dir, DATABASE_URL: "" },
+        stdio: "pipe",
+      });
+    } catch (error) {
+      const e = error as { status: number; stderr: Buffer };
+      failed = { status: e.status, stderr: e.stderr.toString() };
+    }
+    expect(failed?.status).toBe(1);
+    expect(failed?.stderr).toMatch(/--workers.*needs DATABASE_URL and JUNCTION_RPC_URL/);
+  });
+});
