@@ -7,7 +7,7 @@ import type { Lifecycle } from "../api/lifecycle.ts";
 import { createPartnerApp } from "../api/partner-app.ts";
 import { pruneQuotaCounters } from "../auth/quotas.ts";
 import { followActivations } from "../builders/activation.ts";
-import { reconcileWithChain } from "../builders/chain-consistency.ts";
+import { type ChainConsistency, reconcileWithChain } from "../builders/chain-consistency.ts";
 import { createChainClient } from "../chain/create-chain-client.ts";
 import { checkDeployment } from "../config/check-deployment.ts";
 import type { Config } from "../config/config.ts";
@@ -16,6 +16,7 @@ import { type DemoPartner, ensureDemoPartner } from "../devnet/demo-partner.ts";
 import { type DemoWorkspace, ensureDemoWorkspace } from "../devnet/demo-workspace.ts";
 import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
 import { followChain } from "../liquidity/pool-index/follow.ts";
+import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
 import { createPoolIndex, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { PROVIDER_IDS, PROVIDER_KINDS, type ProviderStatus } from "../providers/provider-ids.ts";
 import { createAdmission } from "../quote/admission.ts";
@@ -174,27 +175,11 @@ async function startLocked(
       ? await createStore({ databaseUrl: config.databaseUrl, dataDir: null })
       : await openEmbeddedShared({ dataDir: config.dataDir });
     progress(`database ready (${store.kind === "postgres" ? "Postgres server" : "embedded PGlite"})`);
-    const consistency = await reconcileWithChain({
-      client,
-      db: store.db,
-      registry: deployment.contracts.builderRegistry,
-    });
-    if (consistency.behind) {
-      const { chainHead, databaseHead } = consistency;
-      progress(
-        `WARNING: the chain (block ${chainHead}) is behind the database (block ${databaseHead}): blocks were lost after they were recorded (a devnet killed between saves?); quotes and settlements after block ${chainHead} name blocks this chain does not have`,
-      );
-      logger.warn(
-        { chainHead: String(chainHead), databaseHead: String(databaseHead) },
-        "chain behind database",
-      );
-    }
-    if (consistency.withdrawn.length > 0) {
-      progress(
-        `WARNING: activation withdrawn for ${consistency.withdrawn.join(", ")}: not registered on this chain; they activate again once the registration is on chain`,
-      );
-      logger.warn({ codes: consistency.withdrawn }, "builder activations withdrawn");
-    }
+    reportConsistency(
+      await reconcileWithChain({ client, db: store.db, registry: deployment.contracts.builderRegistry }),
+      progress,
+      logger,
+    );
     const demoWorkspace = devnet
       ? await ensureDemoWorkspace(store.db, devnet.manifest, devnet.manifestPath)
       : undefined;
@@ -204,22 +189,7 @@ async function startLocked(
       : undefined;
     const indexed = await index.sync();
     lastIndexSync = Date.now();
-    const found = index.pools();
-    const kinds = (["v2", "v3", "v4"] as const).map(
-      (kind) => `${found.filter((p) => p.kind === kind).length} ${kind.toUpperCase()}`,
-    );
-    progress(
-      `indexed ${found.length} pools (${kinds.join(", ")}) from block ${deployment.poolsFromBlock} through ${indexed.to}`,
-    );
-    if (found.length === 0) {
-      progress(
-        "WARNING: the pool index found no pool at all; every quote will answer 422 NO_ROUTE (check the factory and PoolManager addresses and poolsFromBlock in the deployment file)",
-      );
-      logger.warn(
-        { poolsFromBlock: deployment.poolsFromBlock, through: indexed.to.toString() },
-        "the pool index found no pool at all",
-      );
-    }
+    reportIndex(index.pools(), deployment.poolsFromBlock, indexed.to, progress, logger);
     follower = followChain(index, {
       intervalMs: INDEX_FOLLOW_MS,
       onSynced: () => {
@@ -298,6 +268,48 @@ async function startLocked(
     await stop();
     throw error;
   }
+}
+
+/** Says at start what the database saw that the chain does not have (a chain behind it, lost activations). */
+function reportConsistency(consistency: ChainConsistency, progress: (line: string) => void, logger: Logger) {
+  if (consistency.behind) {
+    const { chainHead, databaseHead } = consistency;
+    progress(
+      `WARNING: the chain (block ${chainHead}) is behind the database (block ${databaseHead}): blocks were lost after they were recorded (a devnet killed between saves?); quotes and settlements after block ${chainHead} name blocks this chain does not have`,
+    );
+    logger.warn(
+      { chainHead: String(chainHead), databaseHead: String(databaseHead) },
+      "chain behind database",
+    );
+  }
+  if (consistency.withdrawn.length > 0) {
+    progress(
+      `WARNING: activation withdrawn for ${consistency.withdrawn.join(", ")}: not registered on this chain; they activate again once the registration is on chain`,
+    );
+    logger.warn({ codes: consistency.withdrawn }, "builder activations withdrawn");
+  }
+}
+
+/** Says at start what the pool index found, per kind, and warns loudly when it found nothing. */
+function reportIndex(
+  pools: IndexedPool[],
+  fromBlock: string,
+  through: bigint,
+  progress: (line: string) => void,
+  logger: Logger,
+) {
+  const kinds = (["v2", "v3", "v4"] as const).map(
+    (kind) => `${pools.filter((p) => p.kind === kind).length} ${kind.toUpperCase()}`,
+  );
+  progress(`indexed ${pools.length} pools (${kinds.join(", ")}) from block ${fromBlock} through ${through}`);
+  if (pools.length > 0) return;
+  progress(
+    "WARNING: the pool index found no pool at all; every quote will answer 422 NO_ROUTE (check the factory and PoolManager addresses and poolsFromBlock in the deployment file)",
+  );
+  logger.warn(
+    { poolsFromBlock: fromBlock, through: through.toString() },
+    "the pool index found no pool at all",
+  );
 }
 
 function listen(
