@@ -2,6 +2,7 @@ import { createBaseApp } from "../src/api/base-app.ts";
 import { createPartnerApp } from "../src/api/partner-app.ts";
 import type { BuilderApiDeps } from "../src/api/routes/builders/builder-api-deps.ts";
 import type { PartnerApiDeps } from "../src/api/routes/partner/partner-api-deps.ts";
+import type { TransferApiDeps } from "../src/api/routes/transfers/routes.ts";
 import type { Contracts } from "../src/config/deployment.ts";
 import { createAdmission } from "../src/quote/admission.ts";
 
@@ -23,6 +24,7 @@ export async function openApiDocuments(): Promise<{ base: unknown; partner: unkn
     quote: unused,
     admission: createAdmission(),
     builders: {} as BuilderApiDeps,
+    transfers: {} as TransferApiDeps,
     lifecycle,
   });
   const partner = createPartnerApp({

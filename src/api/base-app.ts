@@ -11,6 +11,7 @@ import { registerBuilderRoutes } from "./routes/builders/register-builder-routes
 import { type ConfigDeps, registerConfigRoutes } from "./routes/config.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 import { type QuoteRouteDeps, registerQuoteRoute } from "./routes/quote.ts";
+import { registerTransferRoutes, type TransferApiDeps } from "./routes/transfers/routes.ts";
 
 export type BaseAppDeps = ConfigDeps &
   QuoteRouteDeps & {
@@ -24,6 +25,8 @@ export type BaseAppDeps = ConfigDeps &
     metrics?: () => Promise<{ contentType: string; body: string }>;
     /** The builder API; absent in tests of the public surface alone. */
     builders?: BuilderApiDeps;
+    /** Transfer estimates; absent in tests of the other surfaces. */
+    transfers?: TransferApiDeps;
   };
 
 /** The keyless public paths a browser may read cross-origin (docs/rules.md, auth rule 1). */
@@ -50,6 +53,7 @@ export function createBaseApp(deps: BaseAppDeps): OpenAPIHono {
   registerConfigRoutes(app, deps);
   registerQuoteRoute(app, deps);
   if (deps.builders) registerBuilderRoutes(app, deps.builders);
+  if (deps.transfers) registerTransferRoutes(app, deps.transfers);
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {

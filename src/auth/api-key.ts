@@ -8,14 +8,19 @@ const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz
 
 /**
  * The prefix of each kind of key, so a leaked key says at a glance (and to a secret scanner) what it opens:
- * `jct` builder keys (`x-api-key`), `jpk` partner keys (`Authorization: Bearer`).
+ * `jct` builder keys (`x-api-key`), `jpk` partner keys (`Authorization: Bearer`), `jtk` transfer-estimate
+ * customer keys (`X-Service-Api-Key`).
  */
-export type KeyPrefix = "jct" | "jpk";
+export type KeyPrefix = "jct" | "jpk" | "jtk";
 
 /** `<prefix>_<12-char id>_<32-char secret><6-char checksum>`: fixed shape, so secret scanners can match it. */
 const keyPattern = (prefix: KeyPrefix) =>
   new RegExp(`^${prefix}_([0-9A-Za-z]{12})_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$`);
-const KEY_PATTERNS: Record<KeyPrefix, RegExp> = { jct: keyPattern("jct"), jpk: keyPattern("jpk") };
+const KEY_PATTERNS: Record<KeyPrefix, RegExp> = {
+  jct: keyPattern("jct"),
+  jpk: keyPattern("jpk"),
+  jtk: keyPattern("jtk"),
+};
 
 function base62(bytes: Buffer, length: number): string {
   let out = "";

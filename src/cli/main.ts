@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<void> {
     const { runServiceCommand } = await import("./service-commands.ts");
     return runServiceCommand(command, argv.slice(1));
   }
-  if (command === "workspace" || command === "key" || command === "partner") {
+  if (command === "workspace" || command === "key" || command === "partner" || command === "transfer") {
     const { runOperatorCommand } = await import("./operator-commands.ts");
     await runOperatorCommand(argv);
     // Exit now rather than when idle HTTP keep-alive sockets to the RPC happen to close.

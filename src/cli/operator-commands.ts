@@ -7,14 +7,15 @@ const json = { type: "boolean" } as const;
 const text = { type: "string" } as const;
 
 /**
- * Runs `junction workspace ...`, `junction key ...` and `junction partner key ...`: parses the flags
+ * Runs `junction workspace ...`, `junction key ...`, `junction partner key ...` and
+ * `junction transfer key ...`: parses the flags
  * strictly first (a usage error loads nothing else), then runs the command against the service's database
  * and chain.
  */
 export async function runOperatorCommand(argv: string[]): Promise<void> {
   const [group = "", ...rest] = argv;
-  // `partner key <action>` is one word deeper than `key <action>`.
-  const depth = group === "partner" ? 2 : 1;
+  // `partner key <action>` and `transfer key <action>` are one word deeper than `key <action>`.
+  const depth = group === "partner" || group === "transfer" ? 2 : 1;
   const flagAt = rest.findIndex((word) => word.startsWith("-"));
   const words = rest.slice(0, flagAt === -1 ? depth : Math.min(depth, flagAt));
   const args = rest.slice(words.length);
@@ -115,6 +116,29 @@ export async function runOperatorCommand(argv: string[]): Promise<void> {
       const input = { key: positionals[0] };
       const { revokePartnerKeyCommand } = await import("./partner-key-commands.ts");
       return run(flags.json, (ctx) => revokePartnerKeyCommand(ctx, input));
+    }
+    case "transfer key create": {
+      const { flags } = parseFlags(command, args, { name: text, scopes: text, expires: text, json });
+      const input = {
+        name: required(command, flags, "name"),
+        scopes: required(command, flags, "scopes"),
+        ...(flags.expires !== undefined ? { expires: flags.expires } : {}),
+      };
+      const { createTransferKeyCommand, checkTransferKeyInput } = await import("./transfer-key-commands.ts");
+      const checked = checkTransferKeyInput(input);
+      return run(flags.json, (ctx) => createTransferKeyCommand(ctx, checked));
+    }
+    case "transfer key list": {
+      const { flags } = parseFlags(command, args, { json });
+      const { listTransferKeysCommand } = await import("./transfer-key-commands.ts");
+      return run(flags.json, listTransferKeysCommand);
+    }
+    case "transfer key revoke": {
+      const { flags, positionals } = parseFlags(command, args, { json }, 1);
+      if (!positionals[0]) throw new UsageError("missing the transfer key id to revoke", command);
+      const input = { key: positionals[0] };
+      const { revokeTransferKeyCommand } = await import("./transfer-key-commands.ts");
+      return run(flags.json, (ctx) => revokeTransferKeyCommand(ctx, input));
     }
     default:
       throw unknownCommand(command);

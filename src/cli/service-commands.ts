@@ -59,10 +59,16 @@ export async function runServiceCommand(command: "start" | "devnet", args: strin
                  swap   ${service.demoPartner.keys.swap}
                  quote  ${service.demoPartner.keys.quote}`
       : "";
+    const transfers = service.demoTransfers
+      ? `
+  demo transfers transfer-estimate customer key (X-Service-Api-Key), devnet only; also in the manifest under demoTransfers
+                 ${service.demoTransfers.keys.estimates}
+                 try ${service.baseUrl}/api/transfers/v1/routes?inputAsset=ETH:1&outputAsset=STABLE:8453&amount=1.5`
+      : "";
     progress(`junction ready
   {base_url}     ${service.baseUrl}   (config: ${service.baseUrl}/api/v2/config, reference: ${service.baseUrl}/docs)
   {partner_url}  ${service.partnerUrl}
-  rpc            ${service.rpcUrl}${demo}${partner}`);
+  rpc            ${service.rpcUrl}${demo}${partner}${transfers}`);
     stop = service.stop;
   }
 

@@ -17,6 +17,10 @@ export const COMMAND_USAGE: Record<string, string> = {
     "junction partner key create --name <name> [--swap] [--expires <ISO date|30d|12h>] [--json]",
   "partner key list": "junction partner key list [--json]",
   "partner key revoke": "junction partner key revoke <keyId> [--json]",
+  "transfer key create":
+    "junction transfer key create --name <name> --scopes <estimates,transfers> [--expires <ISO date|30d|12h>] [--json]",
+  "transfer key list": "junction transfer key list [--json]",
+  "transfer key revoke": "junction transfer key revoke <keyId> [--json]",
 };
 
 export const USAGE = `junction: swap routing for chain ${CHAIN_ID}
@@ -28,7 +32,7 @@ Usage:
   junction devnet    start only the embedded devnet and print its RPC URL and manifest
   junction help      show this help
 
-Operator commands (workspaces, builder API keys, partner API keys):
+Operator commands (workspaces, builder API keys, partner API keys, transfer customer keys):
 ${Object.values(COMMAND_USAGE)
   .map((line) => `  ${line}`)
   .join("\n")}
@@ -40,6 +44,8 @@ ${Object.values(COMMAND_USAGE)
   key create           shows the full key once; quote and swap scopes need an activated builder ID
   partner key create   a partner API bearer key (jpk_...), shown once; --swap lets it use recipient,
                        slippageBps, minOut and deadline on /quote
+  transfer key create  a transfer-estimate customer key (jtk_..., X-Service-Api-Key), shown once; scope
+                       estimates reads /api/transfers/v1/routes (transfers is reserved: creation is disabled)
   --json               prints exactly one JSON object on stdout
 
   They use the service's database (DATABASE_URL, else the embedded one in JUNCTION_DATA_DIR, through the

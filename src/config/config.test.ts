@@ -27,7 +27,25 @@ describe("loadConfig", () => {
       dataDir: "/srv/junction/data",
       logLevel: "info",
       chain: { mode: "devnet", port: 8545, seed: 4663, blockTime: 2 },
+      transfers: { integrator: "junction" },
     });
+  });
+
+  it("reads the bridge providers of transfer estimates: URL, optional key, integrator name", () => {
+    const config = load({
+      JUNCTION_BRIDGE_A_URL: "https://li.quest",
+      JUNCTION_BRIDGE_A_API_KEY: "key-a",
+      JUNCTION_BRIDGE_B_URL: "https://app.across.to",
+      JUNCTION_TRANSFER_INTEGRATOR: "acme-wallet",
+    });
+    expect(config.transfers).toEqual({
+      integrator: "acme-wallet",
+      bridgeA: { url: "https://li.quest", apiKey: "key-a" },
+      bridgeB: { url: "https://app.across.to" },
+    });
+    rejects({ JUNCTION_BRIDGE_B_API_KEY: "k" }, "JUNCTION_BRIDGE_B_API_KEY", /only applies with/);
+    rejects({ JUNCTION_BRIDGE_A_URL: "ftp://x" }, "JUNCTION_BRIDGE_A_URL", /http/);
+    rejects({ JUNCTION_TRANSFER_INTEGRATOR: "a b" }, "JUNCTION_TRANSFER_INTEGRATOR", /must be/);
   });
 
   it("reads a real chain: RPC, transport kind, backup and deployment file", () => {

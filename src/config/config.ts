@@ -26,6 +26,14 @@ export const SETTINGS = {
   JUNCTION_DEVNET_SEED: `seed of the devnet's token and pool universe (default ${DEFAULT_DEVNET_SEED})`,
   JUNCTION_DEVNET_BLOCK_TIME: "seconds between background devnet blocks, so `finalized` advances (default 2)",
   JUNCTION_LOG_LEVEL: "fatal, error, warn, info, debug or trace (default info)",
+  JUNCTION_BRIDGE_A_URL:
+    "base URL of bridge-a (a LI.FI-shaped bridge aggregator API) for transfer estimates; unset disables it (the devnet runs a stand-in)",
+  JUNCTION_BRIDGE_A_API_KEY: "bridge-a API key (sent as x-lifi-api-key); never logged or returned",
+  JUNCTION_BRIDGE_B_URL:
+    "base URL of bridge-b (an Across-shaped intent bridge API) for transfer estimates; unset disables it (the devnet runs a stand-in)",
+  JUNCTION_BRIDGE_B_API_KEY: "bridge-b API key (sent as Authorization: Bearer); never logged or returned",
+  JUNCTION_TRANSFER_INTEGRATOR:
+    "the integrator name bridge providers know this service by (their partner commission goes to it; default junction)",
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
@@ -41,6 +49,15 @@ export type ChainConfig =
       deploymentPath: string;
     };
 
+/** One configured bridge provider: where its API is, and its credential (settings only, never shown). */
+export type BridgeProviderConfig = { url: string; apiKey?: string };
+
+export type TransfersConfig = {
+  integrator: string;
+  bridgeA?: BridgeProviderConfig;
+  bridgeB?: BridgeProviderConfig;
+};
+
 export type Config = {
   host: string;
   port: number;
@@ -49,6 +66,7 @@ export type Config = {
   databaseUrl?: string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace";
   chain: ChainConfig;
+  transfers: TransfersConfig;
 };
 
 /** A setting that cannot be used; `setting` names it so the operator knows what to fix. */
@@ -102,7 +120,41 @@ export function loadConfig(env: Source = process.env, cwd = process.cwd()): Conf
     ...(databaseUrl ? { databaseUrl } : {}),
     logLevel: logLevel as Config["logLevel"],
     chain: chainConfig(get, cwd),
+    transfers: transfersConfig(get),
   };
+}
+
+function transfersConfig(get: (name: SettingName) => string | undefined): TransfersConfig {
+  const integrator = get("JUNCTION_TRANSFER_INTEGRATOR") ?? "junction";
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(integrator))
+    throw new ConfigError("JUNCTION_TRANSFER_INTEGRATOR", "must be 1 to 64 of A-Z a-z 0-9 . _ -");
+  const provider = (
+    urlName: "JUNCTION_BRIDGE_A_URL" | "JUNCTION_BRIDGE_B_URL",
+    keyName: "JUNCTION_BRIDGE_A_API_KEY" | "JUNCTION_BRIDGE_B_API_KEY",
+  ): BridgeProviderConfig | undefined => {
+    const url = get(urlName);
+    const apiKey = get(keyName);
+    if (!url) {
+      if (apiKey) throw new ConfigError(keyName, `only applies with ${urlName}`);
+      return undefined;
+    }
+    httpUrl(urlName, url);
+    return { url, ...(apiKey ? { apiKey } : {}) };
+  };
+  const bridgeA = provider("JUNCTION_BRIDGE_A_URL", "JUNCTION_BRIDGE_A_API_KEY");
+  const bridgeB = provider("JUNCTION_BRIDGE_B_URL", "JUNCTION_BRIDGE_B_API_KEY");
+  return { integrator, ...(bridgeA ? { bridgeA } : {}), ...(bridgeB ? { bridgeB } : {}) };
+}
+
+function httpUrl(name: SettingName, value: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(value);
+  } catch {
+    throw new ConfigError(name, "must be a URL");
+  }
+  if (!["http:", "https:"].includes(parsed.protocol))
+    throw new ConfigError(name, "must be an http(s):// URL");
 }
 
 function chainConfig(get: (name: SettingName) => string | undefined, cwd: string): ChainConfig {

@@ -69,6 +69,15 @@ export const DemoPartnerSchema = z.strictObject({
 });
 
 /**
+ * The devnet's transfer-estimate demo: a customer key (`X-Service-Api-Key`) and where the bridge provider
+ * stand-ins listen (their `POST /devnet/fault` switches fault modes for tests).
+ */
+export const DemoTransfersSchema = z.strictObject({
+  keys: z.strictObject({ estimates: z.string() }),
+  providers: z.record(z.string(), z.string().url()),
+});
+
+/**
  * The devnet manifest (`<dataDir>/devnet/manifest.json`): a deployment file plus everything a newcomer or a
  * test needs to use the devnet. Documented in the README ("The devnet manifest").
  */
@@ -119,6 +128,8 @@ export const ManifestSchema = DeploymentSchema.extend({
   demoWorkspace: DemoWorkspaceSchema.optional(),
   /** Written by `junction start`: the demo partner API keys (devnet only). */
   demoPartner: DemoPartnerSchema.optional(),
+  /** Written by `junction start`: the transfer-estimate customer key and bridge stand-ins (devnet only). */
+  demoTransfers: DemoTransfersSchema.optional(),
 });
 
 export type Manifest = z.infer<typeof ManifestSchema>;

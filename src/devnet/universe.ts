@@ -28,7 +28,8 @@ export type TokenSpec = {
 /** Symbol of the wrapped native token (official WETH9); `ETH` denotes native ETH in V4 keys. */
 export const WRAPPED = "WETH";
 export const NATIVE = "ETH";
-const ETH_PRICE_E8 = 3_000_00000000n;
+/** The reference ETH price (USD × 1e8) of the seeded universe. */
+export const ETH_PRICE_E8 = 3_000_00000000n;
 
 export const TOKENS: readonly TokenSpec[] = [
   { symbol: "USDC", name: "USD Coin", decimals: 6, priceE8: 1_00000000n, kind: "standard", tier: "stable" },

@@ -12,7 +12,12 @@ import { createChainClient } from "../chain/create-chain-client.ts";
 import { checkDeployment } from "../config/check-deployment.ts";
 import type { Config } from "../config/config.ts";
 import { type Deployment, readDeployment } from "../config/deployment.ts";
+import {
+  type BridgeStandIns,
+  startBridgeStandIns,
+} from "../devnet/bridge-stand-ins/start-bridge-stand-ins.ts";
 import { type DemoPartner, ensureDemoPartner } from "../devnet/demo-partner.ts";
+import { type DemoTransfers, ensureDemoTransfers } from "../devnet/demo-transfers.ts";
 import { type DemoWorkspace, ensureDemoWorkspace } from "../devnet/demo-workspace.ts";
 import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
 import { followChain } from "../liquidity/pool-index/follow.ts";
@@ -26,6 +31,9 @@ import { createStore, type Store } from "../store/create-store.ts";
 import { acquireServiceLock, type EmbeddedLock } from "../store/embedded-lock.ts";
 import { openEmbeddedShared } from "../store/embedded-shared.ts";
 import { sharedSecret } from "../store/repositories/service-secrets.ts";
+import { assetTags } from "../transfers/assets.ts";
+import { BRIDGE_PROVIDER_IDS, type BridgeProviderId } from "../transfers/bridge-provider.ts";
+import { createTransferEstimator, deploymentAssetBook } from "../transfers/create-transfer-estimator.ts";
 import { closeGracefully } from "./close-gracefully.ts";
 import { HTTP_SERVER_OPTIONS } from "./http-server-options.ts";
 import type { Logger } from "./logger.ts";
@@ -52,6 +60,8 @@ export type Service = {
   demoWorkspace?: DemoWorkspace;
   /** Devnet only: the demo partner API keys (also in the manifest). */
   demoPartner?: DemoPartner;
+  /** Devnet only: the transfer-estimate customer key and bridge stand-in URLs (also in the manifest). */
+  demoTransfers?: DemoTransfers;
   /** Closes both listeners, then stops the devnet (saving its state). Idempotent. */
   stop: () => Promise<void>;
 };
@@ -134,6 +144,7 @@ async function startLocked(
   let activations: ReturnType<typeof followActivations> | undefined;
   let pruner: NodeJS.Timeout | undefined;
   let store: Store | undefined;
+  let standIns: BridgeStandIns | undefined;
   const servers: ReturnType<typeof serve>[] = [];
   // Stopping drains: readiness turns 503, new requests are refused (503 SHUTTING_DOWN), the listeners stop
   // accepting connections, and in-flight requests get SHUTDOWN_GRACE_MS to finish before theirs are cut.
@@ -153,6 +164,7 @@ async function startLocked(
     await follower?.stop();
     await activations?.stop();
     clearInterval(pruner);
+    await standIns?.close();
     await store?.close();
     await devnet?.stop();
     serviceLock?.release();
@@ -186,6 +198,30 @@ async function startLocked(
     // Given the manifest as the demo workspace left it, so writing one keeps the other.
     const demoPartner = devnet
       ? await ensureDemoPartner(store.db, { ...devnet.manifest, demoWorkspace }, devnet.manifestPath)
+      : undefined;
+    // On the devnet, bridge providers the operator left unset are served by loopback stand-ins.
+    const assets = deploymentAssetBook(deployment);
+    if (devnet) {
+      const unset = BRIDGE_PROVIDER_IDS.filter(
+        (id) => !(id === "bridge-a" ? config.transfers.bridgeA : config.transfers.bridgeB),
+      );
+      standIns = await startBridgeStandIns(assets, unset);
+    }
+    const transferEstimator = createTransferEstimator({
+      config: config.transfers,
+      ...(standIns ? { providerUrls: standIns.urls } : {}),
+      deployment,
+      client,
+      onProviderBug: (provider, error) =>
+        logger.error({ err: error, provider }, "bridge provider adapter failed"),
+    });
+    const demoTransfers = devnet
+      ? await ensureDemoTransfers(
+          store.db,
+          { ...devnet.manifest, demoWorkspace, demoPartner },
+          devnet.manifestPath,
+          standIns?.urls ?? {},
+        )
       : undefined;
     const indexed = await index.sync();
     lastIndexSync = Date.now();
@@ -222,6 +258,10 @@ async function startLocked(
       lifecycle,
       contracts: deployment.contracts,
       providers,
+      transferOptions: {
+        providers: transferEstimator.providers.map((provider): BridgeProviderId => provider.id),
+        assets: assetTags(assets),
+      },
       latestBlock,
       logError,
       quote,
@@ -232,6 +272,7 @@ async function startLocked(
         admission: createAdmission(),
         cursorSecret: await sharedSecret(store.db, "history-cursor"),
       },
+      transfers: { db: store.db, estimator: transferEstimator },
     });
     const partner = createPartnerApp({
       observer: observers(metrics.observe("partner"), accessLog(logger, "partner")),
@@ -259,6 +300,7 @@ async function startLocked(
       ...(devnet ? { devnet } : {}),
       ...(demoWorkspace ? { demoWorkspace } : {}),
       ...(demoPartner ? { demoPartner } : {}),
+      ...(demoTransfers ? { demoTransfers } : {}),
       stop: () => {
         stopping ??= stop();
         return stopping;

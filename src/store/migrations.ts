@@ -159,6 +159,33 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  "0006_transfer_keys": {
+    async up(db: Kysely<unknown>) {
+      // Transfer-estimate customer keys (X-Service-Api-Key): issued out of band like partner keys, scoped
+      // like builder keys, hashed at rest. Provider credentials never live here: they are settings.
+      await db.schema
+        .createTable("transfer_keys")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("prefix", "text", (c) => c.notNull())
+        .addColumn("key_hash", "text", (c) => c.notNull().unique())
+        .addColumn("scopes", sql`text[]`, (c) => c.notNull())
+        .addColumn("expires_at", "timestamptz")
+        .addColumn("revoked_at", "timestamptz")
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await db.schema
+        .createTable("transfer_rate_counters")
+        .addColumn("transfer_key_id", "text", (c) =>
+          c.notNull().references("transfer_keys.id").onDelete("cascade"),
+        )
+        .addColumn("bucket", "text", (c) => c.notNull())
+        .addColumn("window_start", "timestamptz", (c) => c.notNull())
+        .addColumn("count", "integer", (c) => c.notNull())
+        .addPrimaryKeyConstraint("transfer_rate_counters_pk", ["transfer_key_id", "bucket", "window_start"])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

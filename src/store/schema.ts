@@ -58,6 +58,29 @@ export type PartnerRateCounterTable = {
   count: number;
 };
 
+/**
+ * A transfer-estimate customer key (X-Service-Api-Key), issued by the operator; stored only as a SHA-256
+ * hash, with its scopes.
+ */
+export type TransferKeyTable = {
+  id: string;
+  name: string;
+  prefix: string;
+  key_hash: string;
+  scopes: string[];
+  expires_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  created_at: Generated<Timestamp>;
+};
+
+/** Shared per-key rate counters of transfer estimates, incremented atomically like quota_counters. */
+export type TransferRateCounterTable = {
+  transfer_key_id: string;
+  bucket: string;
+  window_start: Timestamp;
+  count: number;
+};
+
 /** A timestamp the database defaults (`now()`) and the code may still set. */
 type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -148,6 +171,8 @@ export type Database = {
   service_secrets: ServiceSecretTable;
   partner_keys: PartnerKeyTable;
   partner_rate_counters: PartnerRateCounterTable;
+  transfer_keys: TransferKeyTable;
+  transfer_rate_counters: TransferRateCounterTable;
 };
 
 /**

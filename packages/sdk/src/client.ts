@@ -32,6 +32,9 @@ export type TokensQuery = Query<Get<"/api/v2/builders/tokens">>;
 export type Tokens = Ok<Get<"/api/v2/builders/tokens">>;
 export type Usage = Ok<Get<"/api/v2/builders/usage">>;
 
+export type TransferRoutesQuery = Query<Get<"/api/transfers/v1/routes">>;
+export type TransferEstimate = Ok<Get<"/api/transfers/v1/routes">>;
+
 type PartnerOp<P extends keyof PartnerPaths> = PartnerPaths[P] extends { get: infer O } ? O : never;
 export type PartnerQuoteQuery = Query<PartnerOp<"/quote">>;
 export type PartnerQuote = Ok<PartnerOp<"/quote">>;
@@ -126,5 +129,24 @@ export function createPartnerClient(options: ClientOptions & { apiKey: string })
           params: { query, ...(requestId ? { header: { "x-request-id": requestId } } : {}) },
         } as never),
       ) as Promise<PartnerQuote>,
+  };
+}
+
+/**
+ * The transfer estimate client on {base_url}, with a customer key (`X-Service-Api-Key`; server-side only).
+ * An estimate with no quoted route is a 200 with `status: "unavailable"` (returned, not thrown); refusals
+ * (400, 401, 403, 429) throw. Estimates are not guaranteed payouts.
+ */
+export function createTransferClient(options: ClientOptions & { apiKey: string }) {
+  const client = createClient<BasePaths>({
+    baseUrl: options.baseUrl,
+    fetch: fetchFor(options),
+    headers: { "X-Service-Api-Key": options.apiKey },
+  });
+  return {
+    raw: client,
+    /** `GET /api/transfers/v1/routes`: every bridge provider's route, the best estimate shown. */
+    routes: (query: TransferRoutesQuery) =>
+      unwrap(client.GET("/api/transfers/v1/routes", { params: { query } })),
   };
 }

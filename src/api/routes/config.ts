@@ -12,11 +12,18 @@ import type { ProviderStatus } from "../../providers/provider-ids.ts";
 import { FEE_DISCLOSURE, MAX_SERVICE_FEE_BPS } from "../../quote/fee-disclosure.ts";
 import { QUOTE_LIMITS } from "../../quote/limits.ts";
 import { SEARCH_LIMITS } from "../../routing/limits.ts";
+import { BRIDGE_PROVIDER_IDS, type BridgeProviderId } from "../../transfers/bridge-provider.ts";
 import { TRANSFER_ROUTE_FEE_BPS } from "../../transfers/fees.ts";
+import { TRANSFER_LIMITS } from "../../transfers/limits.ts";
 import { API_VERSION } from "../api-version.ts";
 import { CapabilitiesSchema, ConfigResponseSchema } from "../schemas/config.ts";
 
-export type ConfigDeps = { contracts: Contracts; providers: () => ProviderStatus[] };
+export type ConfigDeps = {
+  contracts: Contracts;
+  providers: () => ProviderStatus[];
+  /** The configured bridge providers and accepted asset tags of transfer estimates; absent: none. */
+  transferOptions?: { providers: readonly BridgeProviderId[]; assets: string[] };
+};
 
 type QuoteLimits = z.infer<typeof ConfigResponseSchema>["limits"]["quote"];
 
@@ -78,7 +85,25 @@ export function registerConfigRoutes(app: OpenAPIHono, deps: ConfigDeps): void {
         transferRouteFeeBps: TRANSFER_ROUTE_FEE_BPS,
         disclosure: [...FEE_DISCLOSURE],
       },
-      limits: { quote: PUBLIC_QUOTE_LIMITS, builder: { ...BUILDER_LIMITS }, partner: { ...PARTNER_LIMITS } },
+      transfers: {
+        providers: BRIDGE_PROVIDER_IDS.map((id) => ({
+          id,
+          enabled: deps.transferOptions?.providers.includes(id) ?? false,
+        })),
+        assets: deps.transferOptions?.assets ?? [],
+        liveEnabled: false,
+      },
+      limits: {
+        quote: PUBLIC_QUOTE_LIMITS,
+        builder: { ...BUILDER_LIMITS },
+        partner: { ...PARTNER_LIMITS },
+        transfers: {
+          ratePerKeyPerMinute: TRANSFER_LIMITS.ratePerKeyPerMinute,
+          providerDeadlineMs: TRANSFER_LIMITS.providerDeadlineMs,
+          estimateTtlMs: TRANSFER_LIMITS.estimateTtlMs,
+          supportedDelaysSeconds: [...TRANSFER_LIMITS.supportedDelaysSeconds],
+        },
+      },
       capabilities: CAPABILITIES,
     };
     return c.json(body, 200);

@@ -67,6 +67,21 @@ export const ConfigResponseSchema = z
         }),
       )
       .openapi({ description: "Quote sources and whether each is enabled on this deployment." }),
+    transfers: z
+      .object({
+        providers: z
+          .array(z.object({ id: z.enum(["bridge-a", "bridge-b"]), enabled: z.boolean() }))
+          .openapi({ description: "Bridge providers of transfer estimates and whether each is configured." }),
+        assets: z.array(z.string()).openapi({
+          description:
+            "Every asset tag `/api/transfers/v1/routes` accepts (`ETH:<chainId>`, `STABLE:<chainId>`).",
+          example: ["ETH:1", "STABLE:1", "ETH:4663"],
+        }),
+        liveEnabled: z.literal(false).openapi({ description: "Transfers are estimates only." }),
+      })
+      .openapi({
+        description: "Transfer estimates (`/api/transfers/v1/routes`, with an X-Service-Api-Key).",
+      }),
     fees: z.object({
       maxServiceFeeBps: z
         .literal(50)
@@ -101,6 +116,22 @@ export const ConfigResponseSchema = z
           deadlineSeconds: z.object({ max: z.number().int(), default: z.number().int() }),
         })
         .openapi({ description: "The partner API's limits (host {partner_url})." }),
+      transfers: z
+        .object({
+          ratePerKeyPerMinute: z.number().int().openapi({
+            description:
+              "Estimates per customer key per minute window; past it 429 RATE_LIMITED with Retry-After.",
+          }),
+          providerDeadlineMs: z.number().int().openapi({
+            description: "Each bridge provider's deadline; past it the route is `provider-timeout`.",
+          }),
+          estimateTtlMs: z
+            .number()
+            .int()
+            .openapi({ description: "`expiresAt` is this long after the estimate." }),
+          supportedDelaysSeconds: z.array(z.number().int()),
+        })
+        .openapi({ description: "Transfer estimate limits." }),
     }),
     capabilities: CapabilitiesSchema,
   })

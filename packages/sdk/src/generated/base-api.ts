@@ -1324,6 +1324,176 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/transfers/v1/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Transfer (bridge) estimate between ETH and the stable asset across chains
+         * @description Authenticated with a customer key in `X-Service-Api-Key` (scope `estimates`); 60 estimates per key per minute (429 RATE_LIMITED with Retry-After past it; a refused request spends nothing). Reserves the 20 bps direct fee from the gross input, asks every configured bridge provider in parallel (each within 3 s) for the rest, and answers every route: quoted, or unavailable with a closed reason. A provider that is slow, down or answers garbage only makes its own route unavailable; the answer is still 200. **An estimate is not a guaranteed payout**: it floats with the providers' prices and fees until a transfer is made, there is no fixed delivery time and no anonymity guarantee, and transfer creation, funding and deposits are disabled (`/api/v2/capabilities`: `transferCreation: false`).
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description The asset sent: `ETH:<chainId>` or `STABLE:<chainId>` (the stable asset, USDC); a bare `<chainId>` omits the asset, which defaults to ETH. Omitted entirely: `ETH:4663`. Chains: 1, 10, 8453, 42161 and 4663 (STABLE on 4663 when the deployment lists USDC); `/api/v2/config` lists every accepted tag. */
+                    inputAsset?: string;
+                    /** @description The asset received, in the same form and with the same defaults. Must differ from `inputAsset`. */
+                    outputAsset?: string;
+                    /** @description The gross input in asset units (not base units): `0` or up to 21 integer digits, and up to 18 fraction digits for ETH, 6 for STABLE. */
+                    amount: string;
+                    /** @description Requested delay before delivery. Only `0` (the default) is supported; anything else is 400. */
+                    delaySeconds?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The estimate, `quoted` or `unavailable` */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "routeFeeBps": 20,
+                         *       "inputAsset": "ETH:1",
+                         *       "outputAsset": "STABLE:8453",
+                         *       "inputAmount": "1.5",
+                         *       "routeFeeAmount": "0.003",
+                         *       "providerInputAmount": "1.497",
+                         *       "estimatedOutput": "4478.8725",
+                         *       "status": "quoted",
+                         *       "selectedProvider": "bridge-a",
+                         *       "expiresAt": 1764000030000,
+                         *       "liveEnabled": false,
+                         *       "delaySeconds": 0,
+                         *       "supportedDelaysSeconds": [
+                         *         0
+                         *       ],
+                         *       "fees": {
+                         *         "directRouteFeeBps": 20,
+                         *         "partnerCommissionPolicy": "retained-provider-paid",
+                         *         "partnerCommissionIncludedInEstimate": true,
+                         *         "partnerCommissionBps": 10,
+                         *         "partnerCommissionRateVerified": false,
+                         *         "disclosure": "Estimate only. A direct fee of 0.20% (20 bps) is reserved from the gross input; it is not collected while fee collection is disabled. A bridge provider's own fees and costs are inside its estimate, including any partner commission it already pays to this service, which the service keeps; that commission's rate is reported by the provider and not verified. The estimate floats with the provider's prices and is not a guaranteed payout; there is no fixed delivery time and no anonymity guarantee. Transfer creation, funding and deposits are disabled.",
+                         *         "collectionEnabled": false,
+                         *         "treasury": "0x90f79bf6eb2c4f870365e785982e1f101e93b906"
+                         *       },
+                         *       "routes": [
+                         *         {
+                         *           "provider": "bridge-a",
+                         *           "status": "quoted",
+                         *           "reason": null,
+                         *           "estimatedOutput": "4478.8725",
+                         *           "providerFees": [
+                         *             {
+                         *               "name": "bridge-fee",
+                         *               "amount": "0.0022455",
+                         *               "asset": "ETH"
+                         *             },
+                         *             {
+                         *               "name": "partner-commission",
+                         *               "amount": "0.001497",
+                         *               "asset": "ETH"
+                         *             },
+                         *             {
+                         *               "name": "relayer-gas-fee",
+                         *               "amount": "0.0003",
+                         *               "asset": "ETH"
+                         *             }
+                         *           ],
+                         *           "partnerCommissionBps": 10,
+                         *           "providerEstimatedSeconds": 180,
+                         *           "launchBlockers": [
+                         *             "transfer-creation-disabled",
+                         *             "fee-collection-disabled",
+                         *             "launch-evidence-missing"
+                         *           ],
+                         *           "liveEnabled": false
+                         *         },
+                         *         {
+                         *           "provider": "bridge-b",
+                         *           "status": "unavailable",
+                         *           "reason": "unsupported-pair",
+                         *           "estimatedOutput": null,
+                         *           "providerFees": [],
+                         *           "partnerCommissionBps": null,
+                         *           "providerEstimatedSeconds": null,
+                         *           "launchBlockers": [
+                         *             "transfer-creation-disabled",
+                         *             "fee-collection-disabled",
+                         *             "launch-evidence-missing"
+                         *           ],
+                         *           "liveEnabled": false
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        "application/json": components["schemas"]["TransferEstimate"];
+                    };
+                };
+                /** @description INVALID_REQUEST: an unknown parameter, a malformed or unserved asset, the same asset twice, an amount off the pattern or with more fraction digits than its asset, a delay other than 0 (`issues` names them) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing, malformed, unknown, expired or revoked X-Service-Api-Key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description FORBIDDEN: the key lacks the `estimates` scope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description RATE_LIMITED: the key's per-minute estimate rate is spent; honour Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description UPSTREAM_UNAVAILABLE: the chain node did not answer the treasury read */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -1394,6 +1564,29 @@ export type components = {
                 enabled: boolean;
                 reason?: string;
             }[];
+            /** @description Transfer estimates (`/api/transfers/v1/routes`, with an X-Service-Api-Key). */
+            transfers: {
+                /** @description Bridge providers of transfer estimates and whether each is configured. */
+                providers: {
+                    /** @enum {string} */
+                    id: "bridge-a" | "bridge-b";
+                    enabled: boolean;
+                }[];
+                /**
+                 * @description Every asset tag `/api/transfers/v1/routes` accepts (`ETH:<chainId>`, `STABLE:<chainId>`).
+                 * @example [
+                 *       "ETH:1",
+                 *       "STABLE:1",
+                 *       "ETH:4663"
+                 *     ]
+                 */
+                assets: string[];
+                /**
+                 * @description Transfers are estimates only.
+                 * @enum {boolean}
+                 */
+                liveEnabled: false;
+            };
             fees: {
                 /**
                  * @description The swap's output fee never exceeds 50 bps (0.50%).
@@ -1441,6 +1634,16 @@ export type components = {
                         max: number;
                         default: number;
                     };
+                };
+                /** @description Transfer estimate limits. */
+                transfers: {
+                    /** @description Estimates per customer key per minute window; past it 429 RATE_LIMITED with Retry-After. */
+                    ratePerKeyPerMinute: number;
+                    /** @description Each bridge provider's deadline; past it the route is `provider-timeout`. */
+                    providerDeadlineMs: number;
+                    /** @description `expiresAt` is this long after the estimate. */
+                    estimateTtlMs: number;
+                    supportedDelaysSeconds: number[];
                 };
             };
             capabilities: components["schemas"]["Capabilities"];
@@ -2179,6 +2382,105 @@ export type components = {
                  */
                 hourResetsAt: string;
             };
+        };
+        TransferEstimate: {
+            /**
+             * @description The reserved direct fee, charged once on the gross input when collection is activated (legacy field covering only that surcharge).
+             * @enum {number}
+             */
+            routeFeeBps: 20;
+            /** @example ETH:1 */
+            inputAsset: string;
+            /** @example STABLE:8453 */
+            outputAsset: string;
+            /** @description The gross input, as asked (normalised: no trailing zeros). */
+            inputAmount: string;
+            /** @description 20 bps of the input, rounded up to the input asset's base unit (1 wei, or 0.000001 STABLE). */
+            routeFeeAmount: string;
+            /** @description `inputAmount` − `routeFeeAmount`: what providers are asked to move. */
+            providerInputAmount: string;
+            /** @description The best route's estimated payout after the reserved fee and provider costs, rounded down to the output asset's base unit; null when unavailable. Not a guaranteed payout. */
+            estimatedOutput: string | null;
+            /**
+             * @description `quoted` when at least one route has an estimate; a later request may answer differently.
+             * @enum {string}
+             */
+            status: "quoted" | "unavailable";
+            /**
+             * @description The route `estimatedOutput` comes from (the highest estimate); null when unavailable.
+             * @enum {string|null}
+             */
+            selectedProvider: "bridge-a" | "bridge-b" | null;
+            /** @description Unix milliseconds when the displayed estimate should be refreshed (30 s after it was made); not a provider funding deadline. */
+            expiresAt: number;
+            /**
+             * @description Execution availability: false until launch evidence and the runtime are configured.
+             * @enum {boolean}
+             */
+            liveEnabled: false;
+            /** @description The delay the estimate is for (always 0). */
+            delaySeconds: number;
+            /** @description Delays that are supported: `[0]`. */
+            supportedDelaysSeconds: number[];
+            /** @description Full fee disclosure. */
+            fees: {
+                /** @enum {number} */
+                directRouteFeeBps: 20;
+                /**
+                 * @description Commission a provider already pays the service is retained by it and is included in the estimate.
+                 * @enum {string}
+                 */
+                partnerCommissionPolicy: "retained-provider-paid";
+                /** @enum {boolean} */
+                partnerCommissionIncludedInEstimate: true;
+                /** @description The selected route's reported commission rate; null when it reports none or nothing is quoted. */
+                partnerCommissionBps: number | null;
+                /** @enum {boolean} */
+                partnerCommissionRateVerified: false;
+                /** @example Estimate only. A direct fee of 0.20% (20 bps) is reserved from the gross input; it is not collected while fee collection is disabled. A bridge provider's own fees and costs are inside its estimate, including any partner commission it already pays to this service, which the service keeps; that commission's rate is reported by the provider and not verified. The estimate floats with the provider's prices and is not a guaranteed payout; there is no fixed delivery time and no anonymity guarantee. Transfer creation, funding and deposits are disabled. */
+                disclosure: string;
+                /** @enum {boolean} */
+                collectionEnabled: false;
+                /** @description Where the reserved fee would go once collected (the registry's treasury). */
+                treasury: string;
+            };
+            /** @description One entry per bridge provider, quoted or not, so a client sees which declined and why. */
+            routes: components["schemas"]["TransferRoute"][];
+        };
+        TransferRoute: {
+            /**
+             * @description The bridge provider of this route.
+             * @enum {string}
+             */
+            provider: "bridge-a" | "bridge-b";
+            /** @enum {string} */
+            status: "quoted" | "unavailable";
+            /**
+             * @description Why the route has no estimate (null when quoted): `unsupported-pair` (the provider does not serve this asset or chain pair), `amount-below-minimum`, `amount-above-maximum`, `no-quote` (declined without a reason), `provider-timeout` (no answer within its 3 s deadline), `provider-error` (unreachable or an error status), `provider-malformed` (an answer that did not parse or did not match the request), `provider-not-configured`.
+             * @enum {string|null}
+             */
+            reason: "unsupported-pair" | "amount-below-minimum" | "amount-above-maximum" | "no-quote" | "provider-timeout" | "provider-error" | "provider-malformed" | "provider-not-configured" | null;
+            /** @description This route's estimated payout in output-asset units, after its fees; null when unavailable. */
+            estimatedOutput: string | null;
+            /** @description The provider's fees, already inside `estimatedOutput` (empty when unavailable). */
+            providerFees: {
+                /** @enum {string} */
+                name: "bridge-fee" | "relayer-capital-fee" | "relayer-gas-fee" | "lp-fee" | "partner-commission";
+                amount: string;
+                /**
+                 * @description The asset the fee is counted in.
+                 * @enum {string}
+                 */
+                asset: "ETH" | "STABLE";
+            }[];
+            /** @description The partner commission this provider reports paying the service (inside its estimate; unverified); null when none is reported. */
+            partnerCommissionBps: number | null;
+            /** @description The provider's own fill-time estimate; not a delivery promise. Null when unknown. */
+            providerEstimatedSeconds: number | null;
+            /** @description What keeps this route from going live: `transfer-creation-disabled`, `fee-collection-disabled`, `launch-evidence-missing`. */
+            launchBlockers: ("transfer-creation-disabled" | "fee-collection-disabled" | "launch-evidence-missing")[];
+            /** @enum {boolean} */
+            liveEnabled: false;
         };
     };
     responses: never;

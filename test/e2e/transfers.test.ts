@@ -1,0 +1,428 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTransferClient, JunctionApiError } from "../../packages/sdk/src/index.ts";
+import type { Manifest } from "../../src/devnet/manifest.ts";
+import { type SpawnedService, spawnService } from "./spawn-service.ts";
+
+/**
+ * Transfer estimates as a customer meets them, black-box against `junction start` on the devnet with its
+ * bridge stand-ins (real HTTP servers speaking the providers' API shapes): the key gate, every 400, ETH and
+ * the stable asset across chain pairs, declined amounts, misbehaving providers, decimal edge cases, and
+ * the fee arithmetic checked to the last digit against a calculation written here, apart from the service's.
+ */
+let service: SpawnedService;
+let manifest: Manifest;
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
+type Json = Record<string, any>;
+const PATH = "/api/transfers/v1/routes";
+const KEY_HEADER = "X-Service-Api-Key";
+const AMOUNT = /^(0|[1-9][0-9]{0,20})(\.[0-9]{1,18})?$/;
+
+const estimate = async (
+  query: Record<string, string>,
+  key: string | null = manifest.demoTransfers!.keys.estimates,
+) => {
+  const response = await fetch(`${service.baseUrl}${PATH}?${new URLSearchParams(query)}`, {
+    headers: key === null ? {} : { [KEY_HEADER]: key },
+  });
+  const text = await response.text();
+  // Never a stack, a remote body or a provider credential.
+  expect(text).not.toMatch(/\bat .+\.(ts|js):\d+|stand-in-secret|exploded|<html>/);
+  return { status: response.status, headers: response.headers, body: JSON.parse(text) as Json };
+};
+
+const fault = async (provider: "bridge-a" | "bridge-b", mode: string, times = 1) => {
+  const url = manifest.demoTransfers!.providers[provider]!;
+  const response = await fetch(`${url}/devnet/fault`, {
+    method: "POST",
+    body: JSON.stringify({ mode, times }),
+  });
+  expect(response.status).toBe(200);
+};
+
+const route = (body: Json, provider: string) => body.routes.find((r: Json) => r.provider === provider);
+
+/** Decimal text in base units, written independently of the service's parser: digit by digit. */
+function toUnits(text: string, decimals: number): bigint {
+  const [whole, fraction = ""] = text.split(".");
+  let units = 0n;
+  for (const digit of `${whole}${fraction.padEnd(decimals, "0")}`) units = units * 10n + BigInt(digit);
+  return units;
+}
+function toText(units: bigint, decimals: number): string {
+  const digits = units.toString().padStart(decimals + 1, "0");
+  const whole = digits.slice(0, digits.length - decimals);
+  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, "");
+  return fraction ? `${whole}.${fraction}` : whole;
+}
+/** ⌈a / b⌉ for non-negative integers: the quotient, plus one when anything remains. */
+const ceilDiv = (a: bigint, b: bigint) => a / b + (a % b === 0n ? 0n : 1n);
+
+/** The reserved 20 bps, as the README documents it: rounded up to the input asset's base unit. */
+function reserved(amount: string, decimals: number) {
+  const units = toUnits(amount, decimals);
+  const fee = ceilDiv(units * 20n, 10_000n);
+  return { fee: toText(fee, decimals), rest: toText(units - fee, decimals), restUnits: units - fee };
+}
+
+beforeAll(async () => {
+  service = await spawnService();
+  manifest = service.manifest();
+}, 120_000);
+afterAll(() => service?.kill());
+
+describe("transfer estimates: keys", () => {
+  it("lists the demo customer key and the stand-ins in the manifest, and answers it", async () => {
+    expect(manifest.demoTransfers!.keys.estimates).toMatch(/^jtk_/);
+    expect(Object.keys(manifest.demoTransfers!.providers).sort()).toEqual(["bridge-a", "bridge-b"]);
+    const { status } = await estimate({ inputAsset: "ETH:1", outputAsset: "STABLE:8453", amount: "1" });
+    expect(status).toBe(200);
+  });
+
+  it("refuses a missing, malformed, foreign or revoked key (401) and a key without the scope (403)", async () => {
+    const query = { inputAsset: "ETH:1", outputAsset: "ETH:8453", amount: "1" };
+    expect((await estimate(query, null)).status).toBe(401);
+    expect((await estimate(query, "jtk_nope")).status).toBe(401);
+    expect((await estimate(query, manifest.demoWorkspace!.keys.all)).status).toBe(401);
+    expect((await estimate(query, manifest.demoPartner!.keys.swap)).status).toBe(401);
+
+    const created = await service.cli([
+      "transfer",
+      "key",
+      "create",
+      "--name",
+      "ops",
+      "--scopes",
+      "transfers",
+      "--json",
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const reserved_ = JSON.parse(created.stdout).key;
+    expect(reserved_.scopes).toEqual(["transfers"]);
+    const forbidden = await estimate(query, reserved_.secret);
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.body.error.code).toBe("FORBIDDEN");
+
+    const full = JSON.parse(
+      (
+        await service.cli([
+          "transfer",
+          "key",
+          "create",
+          "--name",
+          "acme",
+          "--scopes",
+          "estimates,transfers",
+          "--json",
+        ])
+      ).stdout,
+    ).key;
+    expect((await estimate(query, full.secret)).status).toBe(200);
+    const listed = await service.cli(["transfer", "key", "list", "--json"]);
+    expect(listed.stdout).not.toContain(full.secret.slice(-38));
+    expect(JSON.parse(listed.stdout).keys.find((k: Json) => k.id === full.id)).toMatchObject({
+      prefix: full.prefix,
+      status: "active",
+      scopes: ["estimates", "transfers"],
+    });
+    expect((await service.cli(["transfer", "key", "revoke", full.prefix, "--json"])).code).toBe(0);
+    const revoked = await estimate(query, full.secret);
+    expect(revoked.status).toBe(401);
+    expect(revoked.body.error.message).toMatch(/revoked/);
+    expect(JSON.stringify(revoked.body)).not.toContain(full.secret);
+
+    const usage = await service.cli(["transfer", "key", "create", "--name", "x", "--scopes", "swap"]);
+    expect(usage.code).toBe(2);
+  });
+
+  it("limits each key to 60 estimates a minute (429 with Retry-After); a refused or invalid request spends nothing", async () => {
+    const key = JSON.parse(
+      (await service.cli(["transfer", "key", "create", "--name", "rate", "--scopes", "estimates", "--json"]))
+        .stdout,
+    ).key.secret;
+    for (let i = 0; i < 5; i++) expect((await estimate({ amount: "1", extra: "x" }, key)).status).toBe(400);
+    const query = { inputAsset: "STABLE:1", outputAsset: "STABLE:8453", amount: "100" };
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i++) statuses.push((await estimate(query, key)).status);
+    // The minute window may roll over once mid-loop: then a few more pass, never fewer.
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(60);
+    const refused = statuses.includes(429) ? undefined : await estimate(query, key);
+    if (refused) expect([200, 429]).toContain(refused.status);
+    const last = await estimate(query, key);
+    if (last.status === 429) {
+      expect(last.body.error.code).toBe("RATE_LIMITED");
+      expect(Number(last.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    }
+    expect(statuses.includes(429) || last.status === 429 || refused?.status === 429).toBe(true);
+  });
+});
+
+describe("transfer estimates: the SDK", () => {
+  it("reads an estimate through the typed client, and throws a refusal as a JunctionApiError", async () => {
+    const client = createTransferClient({
+      baseUrl: service.baseUrl,
+      apiKey: manifest.demoTransfers!.keys.estimates,
+    });
+    const estimate = await client.routes({
+      inputAsset: "STABLE:1",
+      outputAsset: "ETH:42161",
+      amount: "5000",
+    });
+    expect(estimate.status).toBe("quoted");
+    expect(estimate.routes.map((r) => r.provider)).toEqual(["bridge-a", "bridge-b"]);
+    const refused = await client.routes({ amount: "1" }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(JunctionApiError);
+    expect((refused as JunctionApiError).code).toBe("INVALID_REQUEST");
+  });
+});
+
+describe("transfer estimates: requests", () => {
+  it("answers 400 INVALID_REQUEST naming each bad parameter", async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ inputAsset: "ETH:1", outputAsset: "STABLE:8453" }, "amount"],
+      [{ inputAsset: "ETH:1", outputAsset: "STABLE:8453", amount: "1", chain: "1" }, ""],
+      [{ inputAsset: "BTC:1", outputAsset: "STABLE:8453", amount: "1" }, "inputAsset"],
+      [{ inputAsset: "ETH:0", outputAsset: "STABLE:8453", amount: "1" }, "inputAsset"],
+      [{ inputAsset: "ETH:1", outputAsset: "STABLE:999", amount: "1" }, "outputAsset"],
+      [{ inputAsset: "ETH:1", outputAsset: "ETH:1", amount: "1" }, "outputAsset"],
+      [{ amount: "1" }, "outputAsset"],
+      [{ inputAsset: "ETH:1", outputAsset: "STABLE:8453", amount: "1", delaySeconds: "60" }, "delaySeconds"],
+      [
+        { inputAsset: "ETH:1", outputAsset: "STABLE:8453", amount: "1", delaySeconds: "soon" },
+        "delaySeconds",
+      ],
+      [{ inputAsset: "STABLE:1", outputAsset: "ETH:8453", amount: "1.0000001" }, "amount"],
+      // Just over the pattern: 22 integer digits, 19 fraction digits; and other shapes it excludes.
+      [{ inputAsset: "ETH:1", outputAsset: "STABLE:8453", amount: "1000000000000000000000" }, "amount"],
+      [{ inputAsset: "ETH:1", outputAsset: "STABLE:8453", amount: "0.1234567890123456789" }, "amount"],
+      ...["01", "1.", ".5", "-1", "1e3", " 1", "1,5", ""].map((amount): [Record<string, string>, string] => [
+        { inputAsset: "ETH:1", outputAsset: "STABLE:8453", amount },
+        "amount",
+      ]),
+    ];
+    for (const [query, path] of cases) {
+      const { status, body } = await estimate(query);
+      expect(status, JSON.stringify(query)).toBe(400);
+      expect(body.error.code).toBe("INVALID_REQUEST");
+      if (path)
+        expect(
+          body.error.issues.map((i: Json) => i.path),
+          JSON.stringify(query),
+        ).toContain(path);
+    }
+  });
+
+  it("takes a bare chain id as ETH on that chain, and an omitted asset as ETH on chain 4663", async () => {
+    const { status, body } = await estimate({ inputAsset: "1", amount: "1" });
+    expect(status).toBe(200);
+    expect([body.inputAsset, body.outputAsset]).toEqual(["ETH:1", "ETH:4663"]);
+  });
+});
+
+describe("transfer estimates: answers", () => {
+  it("answers every field of the resource, with the fee arithmetic exact (ETH:1 -> STABLE:8453)", async () => {
+    const { status, body } = await estimate({
+      inputAsset: "ETH:1",
+      outputAsset: "STABLE:8453",
+      amount: "1.5",
+    });
+    expect(status).toBe(200);
+    const { fee, rest, restUnits } = reserved("1.5", 18);
+    expect(fee).toBe("0.003");
+    // bridge-a's stand-in: 0.15% + 0.10% integrator share (each rounded up to a wei), 0.0003 ETH relayer
+    // cost, then 3,000 stable per ETH, rounded down to the stable asset's 6 decimals.
+    const net =
+      restUnits -
+      ceilDiv(restUnits * 15n, 10_000n) -
+      ceilDiv(restUnits * 10n, 10_000n) -
+      300_000_000_000_000n;
+    const out = toText((net * 3000n) / 10n ** 12n, 6);
+    expect(out).toBe("4478.8725");
+    expect(body).toMatchObject({
+      routeFeeBps: 20,
+      inputAsset: "ETH:1",
+      outputAsset: "STABLE:8453",
+      inputAmount: "1.5",
+      routeFeeAmount: fee,
+      providerInputAmount: rest,
+      estimatedOutput: out,
+      status: "quoted",
+      selectedProvider: "bridge-a",
+      liveEnabled: false,
+      delaySeconds: 0,
+      supportedDelaysSeconds: [0],
+      fees: {
+        directRouteFeeBps: 20,
+        partnerCommissionPolicy: "retained-provider-paid",
+        partnerCommissionIncludedInEstimate: true,
+        partnerCommissionBps: 10,
+        partnerCommissionRateVerified: false,
+        collectionEnabled: false,
+        treasury: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+      },
+    });
+    expect(body.fees.treasury.toLowerCase()).toBe(manifest.junction.treasury.toLowerCase());
+    expect(body.fees.disclosure).toMatch(/not a guaranteed payout/);
+    expect(body.expiresAt).toBeGreaterThan(Date.now());
+    expect(body.expiresAt).toBeLessThan(Date.now() + 120_000);
+    for (const field of ["inputAmount", "routeFeeAmount", "providerInputAmount", "estimatedOutput"])
+      expect(body[field]).toMatch(AMOUNT);
+    expect(route(body, "bridge-a")).toMatchObject({
+      status: "quoted",
+      reason: null,
+      estimatedOutput: out,
+      partnerCommissionBps: 10,
+      liveEnabled: false,
+      launchBlockers: ["transfer-creation-disabled", "fee-collection-disabled", "launch-evidence-missing"],
+    });
+    expect(route(body, "bridge-a").providerFees).toEqual([
+      { name: "bridge-fee", amount: toText(ceilDiv(restUnits * 15n, 10_000n), 18), asset: "ETH" },
+      { name: "partner-commission", amount: toText(ceilDiv(restUnits * 10n, 10_000n), 18), asset: "ETH" },
+      { name: "relayer-gas-fee", amount: "0.0003", asset: "ETH" },
+    ]);
+    // bridge-b moves one asset between chains.
+    expect(route(body, "bridge-b")).toMatchObject({
+      status: "unavailable",
+      reason: "unsupported-pair",
+      estimatedOutput: null,
+    });
+  });
+
+  it("picks the better of two quotes on a same-asset route, and the stable asset back to ETH", async () => {
+    const eth = await estimate({ inputAsset: "ETH:1", outputAsset: "ETH:8453", amount: "2" });
+    expect(eth.body.status).toBe("quoted");
+    const a = route(eth.body, "bridge-a");
+    const b = route(eth.body, "bridge-b");
+    expect([a.status, b.status]).toEqual(["quoted", "quoted"]);
+    // bridge-b's stand-in: 0.04% LP + 0.03% capital (each rounded up) + 0.00012 ETH gas.
+    const { restUnits } = reserved("2", 18);
+    const bOut =
+      restUnits - ceilDiv(restUnits * 4n, 10_000n) - ceilDiv(restUnits * 3n, 10_000n) - 120_000_000_000_000n;
+    expect(b.estimatedOutput).toBe(toText(bOut, 18));
+    expect(eth.body.selectedProvider).toBe("bridge-b");
+    expect(eth.body.estimatedOutput).toBe(b.estimatedOutput);
+    expect(eth.body.fees.partnerCommissionBps).toBeNull();
+
+    const back = await estimate({ inputAsset: "STABLE:42161", outputAsset: "ETH:4663", amount: "3000" });
+    expect(back.body).toMatchObject({ status: "quoted", routeFeeAmount: "6", providerInputAmount: "2994" });
+    const s = toUnits("2994", 6);
+    const sNet = s - ceilDiv(s * 15n, 10_000n) - ceilDiv(s * 10n, 10_000n) - 900_000n;
+    expect(back.body.estimatedOutput).toBe(toText((sNet * 10n ** 12n) / 3000n, 18));
+
+    const stable = await estimate({ inputAsset: "STABLE:10", outputAsset: "STABLE:8453", amount: "250.5" });
+    expect(stable.body.status).toBe("quoted");
+    expect(route(stable.body, "bridge-b").reason).toBe("unsupported-pair");
+    const local = await estimate({ inputAsset: "STABLE:4663", outputAsset: "STABLE:1", amount: "1000" });
+    expect(local.body.selectedProvider).toBe("bridge-b");
+  });
+
+  it("declines amounts outside the providers' limits: unavailable with estimatedOutput null", async () => {
+    const small = await estimate({ inputAsset: "ETH:1", outputAsset: "STABLE:8453", amount: "0.001" });
+    expect(small.status).toBe(200);
+    expect(small.body).toMatchObject({
+      status: "unavailable",
+      estimatedOutput: null,
+      selectedProvider: null,
+    });
+    expect(small.body.fees.partnerCommissionBps).toBeNull();
+    expect(route(small.body, "bridge-a").reason).toBe("amount-below-minimum");
+
+    const large = await estimate({ inputAsset: "ETH:1", outputAsset: "ETH:8453", amount: "200" });
+    expect(route(large.body, "bridge-b").reason).toBe("amount-above-maximum");
+    expect(large.body.selectedProvider).toBe("bridge-a");
+
+    const zero = await estimate({ inputAsset: "ETH:1", outputAsset: "ETH:8453", amount: "0" });
+    expect(zero.body).toMatchObject({
+      status: "unavailable",
+      inputAmount: "0",
+      routeFeeAmount: "0",
+      providerInputAmount: "0",
+      estimatedOutput: null,
+    });
+    for (const r of zero.body.routes) expect(r.reason).toBe("amount-below-minimum");
+  });
+
+  it("keeps 18 fraction digits and 21 integer digits exact", async () => {
+    const fine = "0.123456789012345678";
+    const precise = await estimate({ inputAsset: "ETH:1", outputAsset: "ETH:8453", amount: fine });
+    const { fee, rest } = reserved(fine, 18);
+    expect(precise.body).toMatchObject({ inputAmount: fine, routeFeeAmount: fee, providerInputAmount: rest });
+    expect(fee).toBe("0.000246913578024692");
+
+    const huge = "999999999999999999999";
+    const big = await estimate({ inputAsset: "ETH:1", outputAsset: "STABLE:8453", amount: huge });
+    const expected = reserved(huge, 18);
+    expect(big.body).toMatchObject({
+      status: "unavailable",
+      inputAmount: huge,
+      routeFeeAmount: expected.fee,
+      providerInputAmount: expected.rest,
+      estimatedOutput: null,
+    });
+    expect(expected.fee).toBe("1999999999999999999.998");
+    expect(route(big.body, "bridge-a").reason).toBe("amount-above-maximum");
+
+    const trailing = await estimate({
+      inputAsset: "STABLE:1",
+      outputAsset: "STABLE:8453",
+      amount: "100.100000",
+    });
+    expect(trailing.body).toMatchObject({
+      inputAmount: "100.1",
+      routeFeeAmount: "0.2002",
+      providerInputAmount: "99.8998",
+    });
+  });
+
+  it("answers a well-formed 200 when a provider is slow, fails or answers garbage, with that route unavailable", async () => {
+    const query = { inputAsset: "ETH:1", outputAsset: "ETH:8453", amount: "1" };
+    for (const [mode, reason] of [
+      ["slow", "provider-timeout"],
+      ["5xx", "provider-error"],
+      ["malformed", "provider-malformed"],
+      ["decline", "unsupported-pair"],
+    ] as const) {
+      await fault("bridge-b", mode);
+      const { status, body } = await estimate(query);
+      expect(status, mode).toBe(200);
+      expect(route(body, "bridge-b"), mode).toMatchObject({
+        status: "unavailable",
+        reason,
+        estimatedOutput: null,
+      });
+      expect(body.selectedProvider, mode).toBe("bridge-a");
+    }
+    await fault("bridge-a", "5xx", 1);
+    await fault("bridge-b", "malformed", 1);
+    const none = await estimate(query);
+    expect(none.status).toBe(200);
+    expect(none.body).toMatchObject({ status: "unavailable", estimatedOutput: null });
+    // Faults were one-shot: the next estimate quotes again.
+    expect((await estimate(query)).body.status).toBe("quoted");
+  });
+
+  it("offers no way to create or fund a transfer, and says so", async () => {
+    const capabilities = (await (await fetch(`${service.baseUrl}/api/v2/capabilities`)).json()) as Json;
+    expect(capabilities.transferCreation).toBe(false);
+    for (const [method, path] of [
+      ["POST", PATH],
+      ["POST", "/api/transfers/v1/transfers"],
+      ["GET", "/api/transfers/v1/transfers"],
+    ] as const) {
+      const response = await fetch(`${service.baseUrl}${path}`, {
+        method,
+        headers: { [KEY_HEADER]: manifest.demoTransfers!.keys.estimates },
+      });
+      expect([404, 405]).toContain(response.status);
+    }
+    const config = (await (await fetch(`${service.baseUrl}/api/v2/config`)).json()) as Json;
+    expect(config.transfers.providers).toEqual([
+      { id: "bridge-a", enabled: true },
+      { id: "bridge-b", enabled: true },
+    ]);
+    expect(config.transfers.assets).toContain("STABLE:4663");
+    const doc = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as Json;
+    expect(doc.paths[PATH].get.security).toEqual([{ TransferKey: [] }]);
+    expect(doc.components.securitySchemes.TransferKey).toMatchObject({ type: "apiKey", name: KEY_HEADER });
+  });
+});
