@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Address, type Hex, toHex } from "viem";
 import type { CHAIN_ID } from "../chain/chain.ts";
 import type { Contracts } from "../config/deployment.ts";
+import { JunctionError } from "../errors/junction-error.ts";
 import type { ProviderId } from "../providers/provider-ids.ts";
 import {
   buildExecutableQuote,
@@ -76,12 +77,19 @@ export async function issueBuilderQuote(
   signal: AbortSignal,
 ): Promise<BuilderQuote> {
   const builderId = builderIdOf(request.builderCode);
+  // Attribution and the builder fee are paid only through our executor and collector, so a builder quote
+  // compares Junction's own routes alone (docs/rules.md, ours: aggregators).
+  if (request.provider && request.provider !== "service")
+    throw new JunctionError(
+      "UNSUPPORTED_TERMS",
+      `builder quotes settle through Junction's executor only: ${request.provider} quotes carry no builder attribution or builder fee; omit provider or use provider=service (the public quote compares ${request.provider})`,
+    );
   const result = await deps.quote(
     {
       tokenIn: request.tokenIn,
       tokenOut: request.tokenOut,
       amountIn: request.amountIn,
-      ...(request.provider ? { provider: request.provider } : {}),
+      provider: "service",
       builder: {
         id: builderId,
         ...(request.builderFeeBps === undefined ? {} : { feeBps: request.builderFeeBps }),

@@ -27,6 +27,7 @@ describe("loadConfig", () => {
       dataDir: "/srv/junction/data",
       logLevel: "info",
       chain: { mode: "devnet", port: 8545, seed: 4663, blockTime: 2 },
+      aggregators: { a: { enabled: true }, b: { enabled: true } },
       transfers: { integrator: "junction" },
     });
   });

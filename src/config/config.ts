@@ -26,6 +26,22 @@ export const SETTINGS = {
   JUNCTION_DEVNET_SEED: `seed of the devnet's token and pool universe (default ${DEFAULT_DEVNET_SEED})`,
   JUNCTION_DEVNET_BLOCK_TIME: "seconds between background devnet blocks, so `finalized` advances (default 2)",
   JUNCTION_LOG_LEVEL: "fatal, error, warn, info, debug or trace (default info)",
+  JUNCTION_AGGREGATOR_A_URL:
+    "base URL of aggregator-a (a KyberSwap-shaped route-then-build API, chain segment included); unset disables it (the devnet runs a stand-in)",
+  JUNCTION_AGGREGATOR_A_API_KEY: "aggregator-a client id (sent as x-client-id); never logged or returned",
+  JUNCTION_AGGREGATOR_A_ROUTER:
+    "the router aggregator-a's transactions must call; required with JUNCTION_AGGREGATOR_A_URL",
+  JUNCTION_AGGREGATOR_A_ENABLED:
+    "`false` leaves aggregator-a out of every comparison (default true when configured)",
+  JUNCTION_AGGREGATOR_B_URL:
+    "base URL of aggregator-b (a 0x-shaped firm-quote API); unset disables it (the devnet runs a stand-in)",
+  JUNCTION_AGGREGATOR_B_API_KEY: "aggregator-b API key (sent as 0x-api-key); never logged or returned",
+  JUNCTION_AGGREGATOR_B_ALLOWANCE_HOLDER:
+    "the fixed allowance holder every aggregator-b transaction must target; required with JUNCTION_AGGREGATOR_B_URL",
+  JUNCTION_AGGREGATOR_B_SETTLER_REGISTRY:
+    "the on-chain registry naming aggregator-b's active settler; required with JUNCTION_AGGREGATOR_B_URL",
+  JUNCTION_AGGREGATOR_B_ENABLED:
+    "`false` leaves aggregator-b out of every comparison (default true when configured)",
   JUNCTION_BRIDGE_A_URL:
     "base URL of bridge-a (a LI.FI-shaped bridge aggregator API) for transfer estimates; unset disables it (the devnet runs a stand-in)",
   JUNCTION_BRIDGE_A_API_KEY: "bridge-a API key (sent as x-lifi-api-key); never logged or returned",
@@ -52,6 +68,15 @@ export type ChainConfig =
 /** One configured bridge provider: where its API is, and its credential (settings only, never shown). */
 export type BridgeProviderConfig = { url: string; apiKey?: string };
 
+/** The third-party swap aggregators: where their APIs are, their credentials and the contracts they must use. */
+export type AggregatorsConfig = {
+  a: { enabled: boolean; api?: { url: string; apiKey?: string; router: `0x${string}` } };
+  b: {
+    enabled: boolean;
+    api?: { url: string; apiKey?: string; allowanceHolder: `0x${string}`; settlerRegistry: `0x${string}` };
+  };
+};
+
 export type TransfersConfig = {
   integrator: string;
   bridgeA?: BridgeProviderConfig;
@@ -66,6 +91,7 @@ export type Config = {
   databaseUrl?: string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace";
   chain: ChainConfig;
+  aggregators: AggregatorsConfig;
   transfers: TransfersConfig;
 };
 
@@ -120,7 +146,69 @@ export function loadConfig(env: Source = process.env, cwd = process.cwd()): Conf
     ...(databaseUrl ? { databaseUrl } : {}),
     logLevel: logLevel as Config["logLevel"],
     chain: chainConfig(get, cwd),
+    aggregators: aggregatorsConfig(get),
     transfers: transfersConfig(get),
+  };
+}
+
+function aggregatorsConfig(get: (name: SettingName) => string | undefined): AggregatorsConfig {
+  const enabled = (name: "JUNCTION_AGGREGATOR_A_ENABLED" | "JUNCTION_AGGREGATOR_B_ENABLED") => {
+    const value = get(name) ?? "true";
+    if (value !== "true" && value !== "false") throw new ConfigError(name, "must be true or false");
+    return value === "true";
+  };
+  const address = (name: SettingName, urlName: SettingName): `0x${string}` => {
+    const value = get(name);
+    if (!value) throw new ConfigError(name, `required with ${urlName}`);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(value))
+      throw new ConfigError(name, "must be a 0x-prefixed 20-byte address");
+    return value as `0x${string}`;
+  };
+  const only = (names: SettingName[], urlName: SettingName) => {
+    for (const name of names) if (get(name)) throw new ConfigError(name, `only applies with ${urlName}`);
+  };
+  const aUrl = get("JUNCTION_AGGREGATOR_A_URL");
+  const bUrl = get("JUNCTION_AGGREGATOR_B_URL");
+  if (aUrl) httpUrl("JUNCTION_AGGREGATOR_A_URL", aUrl);
+  else only(["JUNCTION_AGGREGATOR_A_API_KEY", "JUNCTION_AGGREGATOR_A_ROUTER"], "JUNCTION_AGGREGATOR_A_URL");
+  if (bUrl) httpUrl("JUNCTION_AGGREGATOR_B_URL", bUrl);
+  else
+    only(
+      [
+        "JUNCTION_AGGREGATOR_B_API_KEY",
+        "JUNCTION_AGGREGATOR_B_ALLOWANCE_HOLDER",
+        "JUNCTION_AGGREGATOR_B_SETTLER_REGISTRY",
+      ],
+      "JUNCTION_AGGREGATOR_B_URL",
+    );
+  const aKey = get("JUNCTION_AGGREGATOR_A_API_KEY");
+  const bKey = get("JUNCTION_AGGREGATOR_B_API_KEY");
+  return {
+    a: {
+      enabled: enabled("JUNCTION_AGGREGATOR_A_ENABLED"),
+      ...(aUrl
+        ? {
+            api: {
+              url: aUrl,
+              ...(aKey ? { apiKey: aKey } : {}),
+              router: address("JUNCTION_AGGREGATOR_A_ROUTER", "JUNCTION_AGGREGATOR_A_URL"),
+            },
+          }
+        : {}),
+    },
+    b: {
+      enabled: enabled("JUNCTION_AGGREGATOR_B_ENABLED"),
+      ...(bUrl
+        ? {
+            api: {
+              url: bUrl,
+              ...(bKey ? { apiKey: bKey } : {}),
+              allowanceHolder: address("JUNCTION_AGGREGATOR_B_ALLOWANCE_HOLDER", "JUNCTION_AGGREGATOR_B_URL"),
+              settlerRegistry: address("JUNCTION_AGGREGATOR_B_SETTLER_REGISTRY", "JUNCTION_AGGREGATOR_B_URL"),
+            },
+          }
+        : {}),
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import { CHAIN_ID } from "../chain/chain.ts";
 import { DEFAULT_DEVNET_SEED } from "../config/config.ts";
 import { officialBytecode } from "../contracts/official.ts";
 import { type Anvil, AnvilStartError, startAnvil } from "./anvil.ts";
+import { deployAggregators } from "./deploy-aggregators.ts";
 import { deployJunction } from "./deploy-junction.ts";
 import { approveForSeeding, deployTokens } from "./deploy-tokens.ts";
 import { deployUniswap } from "./deploy-uniswap.ts";
@@ -301,6 +302,9 @@ async function seed_(
     addressOf,
   });
   const { executor, builderRegistry, settlementCollector, ...junctionSetup } = junction;
+  // Last, so every address above stays what it was before the stand-ins existed.
+  progress("deploying the aggregator stand-ins' contracts");
+  const aggregators = await deployAggregators(sender, uniswap, deployer);
 
   const block = await client.getBlock({ blockNumber: deploymentBlock });
   return {
@@ -315,6 +319,7 @@ async function seed_(
     deploymentBlockHash: block.hash,
     contracts: { ...uniswap, executor, builderRegistry, settlementCollector },
     junction: junctionSetup,
+    aggregators,
     hooks: { swapHook: HOOK_ADDRESSES["swap-hook"], dynamicFeeHook: HOOK_ADDRESSES["dynamic-fee"] },
     tokens: [
       { address: uniswap.weth9, symbol: "WETH", name: "Wrapped Ether", decimals: 18, kind: "standard" },

@@ -9,10 +9,14 @@ import { namespacedTokenArtifact } from "../contracts/artifacts/NamespacedToken.
 import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { sharesTokenArtifact } from "../contracts/artifacts/SharesToken.ts";
 import { soladyLayoutTokenArtifact } from "../contracts/artifacts/SoladyLayoutToken.ts";
+import { standInAggregatorRouterArtifact } from "../contracts/artifacts/StandInAggregatorRouter.ts";
+import { standInAllowanceHolderArtifact } from "../contracts/artifacts/StandInAllowanceHolder.ts";
+import { standInSettlerArtifact } from "../contracts/artifacts/StandInSettler.ts";
+import { standInSettlerRegistryArtifact } from "../contracts/artifacts/StandInSettlerRegistry.ts";
 import type { Universe } from "./universe.ts";
 
 /** Bump when seeding changes in a way the universe plan does not show (e.g. a new deployment step). */
-const SEEDING_REVISION = 2;
+const SEEDING_REVISION = 4;
 
 const require = createRequire(import.meta.url);
 const OFFICIAL_PACKAGES = [
@@ -42,6 +46,10 @@ export function devnetFingerprint(universe: Universe, extra: readonly string[] =
     executorArtifact,
     builderRegistryArtifact,
     settlementCollectorArtifact,
+    standInAggregatorRouterArtifact,
+    standInAllowanceHolderArtifact,
+    standInSettlerArtifact,
+    standInSettlerRegistryArtifact,
   ])
     hash.update(artifact.bytecode);
   for (const name of OFFICIAL_PACKAGES) {

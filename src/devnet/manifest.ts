@@ -117,6 +117,15 @@ export const ManifestSchema = DeploymentSchema.extend({
       ),
     }),
   }),
+  /** The third-party aggregator stand-ins' contracts (src/devnet/deploy-aggregators.ts). */
+  aggregators: z.strictObject({
+    aggregatorARouter: address(),
+    allowanceHolder: address(),
+    settlerRegistry: address(),
+    settler: address(),
+    staleSettler: address(),
+    feeRecipient: address(),
+  }),
   accounts: z.array(
     z.strictObject({
       role: z.enum(["deployer", "governance", "test", "treasury"]),
@@ -130,6 +139,11 @@ export const ManifestSchema = DeploymentSchema.extend({
   demoPartner: DemoPartnerSchema.optional(),
   /** Written by `junction start`: the transfer-estimate customer key and bridge stand-ins (devnet only). */
   demoTransfers: DemoTransfersSchema.optional(),
+  /**
+   * Written by `junction start`: where the swap aggregator stand-ins listen (their `POST /devnet/fault`
+   * switches fault modes for tests); aggregator-a's URL includes its chain segment.
+   */
+  aggregatorStandIns: z.record(z.string(), z.string().url()).optional(),
 });
 
 export type Manifest = z.infer<typeof ManifestSchema>;

@@ -156,7 +156,8 @@ async function quoteAndBuild(
   signal: AbortSignal,
 ): Promise<PartnerQuote> {
   const asked = { tokenIn: request.tokenIn, tokenOut: request.tokenOut, amountIn: request.amountIn };
-  const result = await deps.quote(asked, signal);
+  // The partner quote returns the executor's transaction only: Junction's own routes alone.
+  const result = await deps.quote({ ...asked, provider: "service" }, signal);
   const { selected, block } = result;
   const blockRef = { number: block.number, hash: block.hash };
   // Without a run at the block there is no gas and no proof: nothing is offered (rebasing inputs).

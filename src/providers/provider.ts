@@ -1,15 +1,21 @@
 import type { Address, Hex } from "viem";
 import type { ProviderId } from "./provider-ids.ts";
 
+/** The third-party sources behind the adapter interface (their variants carry their own ids). */
+export type ExternalProviderId = Exclude<ProviderId, "service">;
+
 /** What the pipeline asks every third-party source, for one pinned block. */
 export type ProviderQuoteRequest = {
+  /** The zero address is native ETH. */
   tokenIn: Address;
   tokenOut: Address;
   amountIn: bigint;
-  /** The account that will send the transaction: the synthetic caller while assessing. */
+  /** The account that will send the transaction and receive the output: the synthetic caller while assessing. */
   taker: Address;
   /** The block every candidate is simulated at; a provider quoting another block is still simulated here. */
   blockNumber: bigint;
+  /** Only these variants (e.g. `direct` for `provider=aggregator-a-direct`); all when absent. */
+  variants?: readonly string[];
   signal: AbortSignal;
 };
 
@@ -19,31 +25,50 @@ export type ProviderQuoteRequest = {
  * a response (docs/rules.md, comparison rule 9).
  */
 export type ProviderQuote = {
-  provider: Exclude<ProviderId, "service">;
+  provider: ExternalProviderId;
   /** Distinguishes a provider's variants (aggregator-a returns up to four; aggregator-b one firm quote). */
   variant: string;
   amountOut: bigint;
   tx: { to: Address; data: Hex; value: bigint };
   allowanceTarget: Address;
   /** Unix seconds after which the provider no longer honours the quote (firm quotes). */
-  expiresAt?: number;
+  expiresAt?: bigint;
+  /**
+   * The transaction does not bind what was asked (docs/rules.md, comparison rule 2): it is listed as failed
+   * with `provider-binding-mismatch` and never simulated.
+   */
+  bindingMismatch?: true;
 };
 
-/** A closed list of reasons a provider produced nothing; remote bodies and credentials never travel. */
+/** Why a provider (or one of its variants) produced nothing: a closed list; remote bodies never travel. */
+export type ProviderFailureReason = "timeout" | "unavailable" | "no-route" | "invalid-response";
+
 export type ProviderFailure = {
-  provider: Exclude<ProviderId, "service">;
-  reason: "timeout" | "unavailable" | "rejected" | "no-route" | "invalid-response" | "binding-mismatch";
+  provider: ExternalProviderId;
+  variant: string;
+  reason: ProviderFailureReason;
 };
 
 /**
  * A third-party quote source behind one interface (DESIGN "providers/"). Adapters validate what they return
  * (for the firm quote: the fixed allowance holder, the decoded input/recipient/output bindings and the
- * active settler registry, docs/rules.md, comparison rule 2) and report failures by closed reason, never by
- * throwing a remote error body upward.
+ * active settler registry, docs/rules.md, comparison rule 2), answer one outcome per variant asked, stop
+ * when `signal` aborts, and never throw: a failure is a closed reason, never a remote error body.
  */
 export interface QuoteProvider {
-  readonly id: Exclude<ProviderId, "service">;
-  /** At most this many variants per request (docs/rules.md, comparison rule 1). */
-  readonly maxVariants: number;
-  quote(request: ProviderQuoteRequest): Promise<ProviderQuote[] | ProviderFailure>;
+  readonly id: "aggregator-a" | "aggregator-b";
+  /** The variants it asks, at most four (docs/rules.md, comparison rule 1). */
+  readonly variants: readonly string[];
+  quote(request: ProviderQuoteRequest): Promise<(ProviderQuote | ProviderFailure)[]>;
+}
+
+/** A call's failure as the variant's outcome. */
+export function failureOf(
+  provider: ExternalProviderId,
+  variant: string,
+  failure: "timeout" | "unreachable" | "server-error" | "malformed",
+): ProviderFailure {
+  const reason: ProviderFailureReason =
+    failure === "timeout" ? "timeout" : failure === "malformed" ? "invalid-response" : "unavailable";
+  return { provider, variant, reason };
 }

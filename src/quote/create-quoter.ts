@@ -1,18 +1,20 @@
 import { type Address, type PublicClient, zeroHash } from "viem";
 import { gasPriceAt } from "../chain/gas-price.ts";
-import { pinBlock } from "../chain/pin-block.ts";
+import { type PinnedBlock, pinBlock } from "../chain/pin-block.ts";
 import { fromNode } from "../chain/upstream-error.ts";
 import type { Contracts } from "../config/deployment.ts";
 import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "../liquidity/pool-index/fallback-probe.ts";
 import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { loadPoolStates } from "../liquidity/read/load-pool-states.ts";
+import type { QuoteProvider } from "../providers/provider.ts";
 import { type Edge, edgesOf } from "../routing/edge.ts";
 import { buildExecutorSwap } from "../routing/executor-calldata.ts";
 import { enumeratePaths, type Path } from "../routing/paths.ts";
 import { searchRoutes } from "../routing/split-search.ts";
 import { executorHops, executorRoute } from "../routing/to-executor-route.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
+import { simulateProviderTransaction } from "../simulation/simulate-provider-transaction.ts";
 import {
   decodeExecutorOutput,
   type Simulation,
@@ -22,6 +24,7 @@ import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
 import { readFeeTerms } from "./fee-terms.ts";
 import { gasConversion } from "./gas-conversion.ts";
 import { QUOTE_LIMITS } from "./limits.ts";
+import { type ProviderOutcome, providerCandidates, providersAsked } from "./provider-candidates.ts";
 import {
   type Assessment,
   type Candidate,
@@ -39,16 +42,34 @@ export type QuoterDeps = {
   index: PoolIndex;
   contracts: Contracts;
   fixtures: ReturnType<typeof createFixtures>;
+  /** Third-party sources compared beside Junction's own routes (docs/rules.md, comparison rule 1). */
+  providers?: readonly QuoteProvider[];
+  /** Sees each provider's outcome per variant (metrics, logs). */
+  onProviderOutcome?: (outcome: ProviderOutcome) => void;
 };
 
 /** Seconds of validity given to simulated calldata; the public quote returns no transaction. */
 const SIMULATION_DEADLINE_S = 600n;
 
+/** What the pinned block offers the search: gas price, fees, loaded pools and their executable paths. */
+type Market = {
+  gasPrice: bigint;
+  fees: FeeTerms;
+  edges: Edge[];
+  pools: IndexedPool[];
+  paths: Path[];
+  fallbackProbe: QuoteResult["search"]["fallbackProbe"];
+  gasToOut: ((gas: number | bigint) => bigint) | undefined;
+};
+
+type Block = PinnedBlock;
+
 /**
- * The comparison pipeline shared by every surface (docs/rules.md, comparison rules 1-17): one pinned block
- * and gas price; verified pools for the pair; the split search; fallback V4 probes only when nothing
- * connects; then every deduplicated candidate's complete calldata simulated at that block from a synthetic
- * caller with exact balance and allowance; ranked simulated-first by assessed output net of gas.
+ * The comparison pipeline shared by every surface (docs/rules.md, comparison rules 1-17), as named stages:
+ * pin one block; ask the third-party providers (each under its own deadline) while loading the verified
+ * pools for the pair and searching them (fallback V4 probes only when nothing connects); then assess every
+ * deduplicated candidate, ours and theirs alike, by simulating its complete calldata at that block from a
+ * synthetic caller with exact balance and allowance; rank simulated-first by assessed output net of gas.
  */
 export function createQuoter(deps: QuoterDeps) {
   const { client, index, contracts } = deps;
@@ -60,21 +81,46 @@ export function createQuoter(deps: QuoterDeps) {
   };
 
   async function comparePaths(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
-    const { tokenIn, tokenOut, amountIn } = request;
-    if (request.provider && request.provider !== "service") {
-      // Third-party adapters (QuoteProvider) are not integrated yet: naming one is a clear 422, never a
-      // silent fallback to direct pools.
+    const asked = providersAsked(deps.providers ?? [], request.provider);
+    const ownSearch = request.provider === undefined || request.provider === "service";
+    const block = await pinQuoteBlock(signal);
+    // Providers are asked in parallel with our own search; providerCandidates never rejects.
+    const external = providerCandidates(asked, request, block.number, signal, deps.onProviderOutcome);
+    const market = await loadMarket(request, block, ownSearch, signal);
+    const own = ownSearch ? searchOwnCandidates(request, market, block) : [];
+    const candidates = dedupe([...own, ...(await external)]);
+    signal.throwIfAborted();
+    if (candidates.length === 0)
       throw new QuoteError(
-        "PROVIDER_DISABLED",
-        `provider ${request.provider} is not enabled on this deployment`,
+        "NO_ROUTE",
+        ownSearch
+          ? "no verified pool path connects the pair for this amount"
+          : `${request.provider} offered no route for the pair and amount`,
       );
-    }
+    const assessments = await Promise.all(
+      candidates.map((candidate) => assess(request, candidate, block, market)),
+    );
+    return rankAndSelect(request, block, market, assessments);
+  }
+
+  /** Stage 1: the one block every candidate is assessed at (the index is synced here only if it never was). */
+  async function pinQuoteBlock(signal: AbortSignal): Promise<Block> {
     const block = await pinBlock(client);
     // The follower keeps the index at the tip; a pool it knows that is newer than the block fails to load
     // at the block and drops out, so the index is synced here only if it never was.
     if (!index.syncedTo()) await index.sync(block);
     signal.throwIfAborted();
+    return block;
+  }
 
+  /** Stage 2: gas price, fee terms and the verified pools for the pair at the block, with their paths. */
+  async function loadMarket(
+    request: QuoteRequest,
+    block: Block,
+    ownSearch: boolean,
+    signal: AbortSignal,
+  ): Promise<Market> {
+    const { tokenIn, tokenOut } = request;
     const [gasPrice, , loaded, fees] = await Promise.all([
       gasPriceAt(client, block),
       checkTokens(client, [tokenIn, tokenOut], block.number),
@@ -84,7 +130,7 @@ export function createQuoter(deps: QuoterDeps) {
     let { edges, pools } = loaded;
     let paths = executablePaths(edges, tokenIn, tokenOut);
     let fallbackProbe: QuoteResult["search"]["fallbackProbe"] = null;
-    if (paths.length === 0) {
+    if (paths.length === 0 && ownSearch) {
       // docs/rules.md, comparison rule 11: probe common hook-free V4 keys only when nothing connects, and
       // only once.
       const probed = await probeFallback(tokenIn, tokenOut, block.number);
@@ -103,21 +149,31 @@ export function createQuoter(deps: QuoterDeps) {
       }
     }
     signal.throwIfAborted();
-
     const gasToOut = gasConversion(edges, tokenOut, weth, gasPrice);
-    const routes = searchRoutes(paths, { amountIn, ...(gasToOut ? { gasToOut } : {}) });
-    const candidates = dedupe(
-      routes.flatMap((route, i) => serviceCandidate(request, route, i, fees, block.timestamp) ?? []),
-    );
-    if (candidates.length === 0)
-      throw new QuoteError("NO_ROUTE", "no verified pool path connects the pair for this amount");
+    return { gasPrice, fees, edges, pools, paths, fallbackProbe, gasToOut };
+  }
 
-    const assessments = await Promise.all(
-      candidates.map((candidate) => assess(request, candidate, block.number, gasPrice, gasToOut)),
+  /** Stage 3: Junction's own split search over the paths, each route built into executor calldata. */
+  function searchOwnCandidates(request: QuoteRequest, market: Market, block: Block): Candidate[] {
+    const routes = searchRoutes(market.paths, {
+      amountIn: request.amountIn,
+      ...(market.gasToOut ? { gasToOut: market.gasToOut } : {}),
+    });
+    return routes.flatMap(
+      (route, i) => serviceCandidate(request, route, i, market.fees, block.timestamp) ?? [],
     );
+  }
+
+  /** Stage 5: rank, select, and check the block was not reorged while assessing. */
+  async function rankAndSelect(
+    request: QuoteRequest,
+    block: Block,
+    market: Market,
+    assessments: Assessment[],
+  ): Promise<QuoteResult> {
     const ranked = rankCandidates(assessments);
     const selected = ranked[0]!;
-    if (selected.simulation.status === "failed") {
+    if (selected.simulation.status === "failed" || selected.simulation.status === "expired") {
       throw new QuoteError(
         "NO_EXECUTABLE_ROUTE",
         "every candidate reverted when simulated at the quote block",
@@ -127,6 +183,7 @@ export function createQuoter(deps: QuoterDeps) {
     if (now.hash !== block.hash)
       throw new QuoteError("BLOCK_REORGED", "the quote block was reorged during assessment; ask again");
 
+    const { fees, gasToOut } = market;
     const warnings: string[] = [];
     if (selected.simulation.status === "unverified") {
       warnings.push("the selected candidate could not be simulated; it is unverified, not proven executable");
@@ -135,14 +192,18 @@ export function createQuoter(deps: QuoterDeps) {
       warnings.push("no gas conversion into the output token; candidates are ranked by output alone");
     if (fees.builder?.registered && !fees.builder.enabled)
       warnings.push("the builder is suspended: no builder fee is charged");
+    if (selected.provider !== "service")
+      warnings.push(
+        `the selected quote is ${selected.provider}'s: its own fees are in its price, and no service fee is added`,
+      );
     return {
       request,
       block,
-      gasPrice,
+      gasPrice: market.gasPrice,
       fees,
       selected,
       comparison: assessments,
-      search: { pools: pools.length, paths: paths.length, fallbackProbe },
+      search: { pools: market.pools.length, paths: market.paths.length, fallbackProbe: market.fallbackProbe },
       warnings,
     };
   }
@@ -243,19 +304,37 @@ export function createQuoter(deps: QuoterDeps) {
     };
   }
 
+  /**
+   * Stage 4, per candidate: the balance and allowance fixture for its spender, then its complete calldata
+   * run at the block. A third-party transaction that does not bind what was asked is refused unrun, a firm
+   * quote past its deadline is `expired`, and a third-party output is measured by balance change.
+   */
   async function assess(
     request: QuoteRequest,
     candidate: Candidate,
-    blockNumber: bigint,
-    gasPrice: bigint,
-    gasToOut: ((gas: number | bigint) => bigint) | undefined,
+    block: Block,
+    market: Market,
   ): Promise<Assessment> {
+    const { gasPrice, gasToOut } = market;
+    const external = candidate.provider !== "service";
+    if (candidate.bindingMismatch)
+      return {
+        ...candidate,
+        simulation: { status: "failed", reason: "provider-binding-mismatch", stage: "validation" },
+        gasCostOut: null,
+      };
+    if (candidate.expiresAt !== undefined && candidate.expiresAt < block.timestamp)
+      return {
+        ...candidate,
+        simulation: { status: "expired", reason: "expired", stage: "validation" },
+        gasCostOut: null,
+      };
     const fixture = await deps
       .fixtures({
         tokenIn: request.tokenIn,
         amountIn: request.amountIn,
         spender: candidate.spender,
-        blockNumber,
+        blockNumber: block.number,
       })
       .catch(() => ({ status: "unsupported" as const, reason: "rpc" as const }));
     if (fixture.status !== "ready") {
@@ -268,14 +347,24 @@ export function createQuoter(deps: QuoterDeps) {
     }
     const [validation, simulated] = await Promise.all([
       fixture.validation.catch(() => "rpc" as const),
-      simulateTransaction(client, {
-        tx: candidate.tx,
-        from: fixture.caller,
-        stateOverride: fixture.stateOverride,
-        blockNumber,
-        gasPrice,
-        decodeOutput: decodeExecutorOutput,
-      }),
+      external
+        ? simulateProviderTransaction(client, {
+            tx: candidate.tx,
+            caller: fixture.caller,
+            stateOverride: fixture.stateOverride,
+            tokenOut: request.tokenOut,
+            promised: candidate.amountOut,
+            blockNumber: block.number,
+            gasPrice,
+          })
+        : simulateTransaction(client, {
+            tx: candidate.tx,
+            from: fixture.caller,
+            stateOverride: fixture.stateOverride,
+            blockNumber: block.number,
+            gasPrice,
+            decodeOutput: decodeExecutorOutput,
+          }),
     ]);
     // A simulation on a fixture that did not read back exactly proves nothing
     // (docs/rules.md, comparison rule 14).

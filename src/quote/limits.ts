@@ -16,4 +16,9 @@ export const QUOTE_LIMITS = {
   admissionTtlMs: 60_000,
   /** Pools one comparison may load, fallback-probed V4 pools included. */
   maxPools: 96,
+  /**
+   * Each third-party provider's deadline (ours): asked in parallel with Junction's own search, a provider
+   * that has not answered by then is left out of the comparison.
+   */
+  providerDeadlineMs: 2_500,
 } as const;

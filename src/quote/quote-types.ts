@@ -50,6 +50,8 @@ export type QuotedHop = {
 export type Candidate = {
   id: string;
   provider: ProviderId;
+  /** Third-party candidates: the provider's variant (e.g. `direct`, `firm`). */
+  variant?: string;
   /** The candidate's original quote, to the recipient (after the service and builder fees on direct-pool routes). */
   amountOut: bigint;
   /** Output before fees. */
@@ -68,10 +70,22 @@ export type Candidate = {
   route?: ExecutorRoute;
   tx: { to: Address; data: Hex; value: bigint };
   spender: Address;
+  /** Third-party candidates: refused before simulation (binding mismatch), or the firm quote's expiry. */
+  bindingMismatch?: true;
+  expiresAt?: bigint;
 };
 
+/**
+ * Third-party candidates refused before simulation: a transaction that does not bind what was asked
+ * (docs/rules.md, comparison rule 2), or a firm quote already past its deadline at the quote block. Listed,
+ * never selectable.
+ */
+export type ProviderRejection =
+  | { status: "failed"; reason: "provider-binding-mismatch"; stage: "validation" }
+  | { status: "expired"; reason: "expired"; stage: "validation" };
+
 export type Assessment = Candidate & {
-  simulation: Simulation;
+  simulation: Simulation | ProviderRejection;
   /** gas × gasPrice in output units, when simulated and a conversion exists. */
   gasCostOut: bigint | null;
 };

@@ -1,10 +1,10 @@
 import type { Assessment } from "./quote-types.ts";
 
-const statusRank = { simulated: 0, unverified: 1, failed: 2 } as const;
+const statusRank = { simulated: 0, unverified: 1, failed: 2, expired: 2 } as const;
 
 /**
- * Orders assessed candidates (docs/rules.md, comparison rules 4 and 5): simulated before unverified, reverted
- * last (never selectable); among simulated ones by assessed output minus gas cost in output units under the
+ * Orders assessed candidates (docs/rules.md, comparison rules 4 and 5): simulated before unverified, reverted,
+ * refused and expired ones last (never selectable); among simulated ones by assessed output minus gas cost in output units under the
  * one conversion model, or output alone without a conversion; unverified ones by their original quote. Ties
  * keep the search order (fewer branches first).
  */

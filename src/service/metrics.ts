@@ -49,6 +49,19 @@ export function createMetrics(sources: {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
+  const providerOutcomes = new Counter({
+    name: "junction_provider_outcomes_total",
+    help: "Third-party quote provider answers per variant: quoted, timeout, unavailable, no-route, invalid-response or error",
+    labelNames: ["provider", "variant", "outcome"] as const,
+    registers: [registry],
+  });
+  const providerLatency = new Histogram({
+    name: "junction_provider_duration_seconds",
+    help: "Time a third-party quote provider took to answer (capped by its deadline)",
+    labelNames: ["provider"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
   new Gauge({
     name: "junction_pool_index_block",
     help: "Block the pool index has synced to",
@@ -85,6 +98,15 @@ export function createMetrics(sources: {
         rpcLatency.observe({ method }, (performance.now() - started) / 1000);
       };
     }) satisfies RpcObserver,
+    /** Counts a third-party provider's outcome per variant, and times it. */
+    provider(outcome: { provider: string; variant: string; outcome: string; ms: number }): void {
+      providerOutcomes.inc({
+        provider: outcome.provider,
+        variant: outcome.variant,
+        outcome: outcome.outcome,
+      });
+      providerLatency.observe({ provider: outcome.provider }, outcome.ms / 1000);
+    },
     /** The text format a Prometheus scraper reads. */
     async scrape(): Promise<{ contentType: string; body: string }> {
       return { contentType: registry.contentType, body: await registry.metrics() };

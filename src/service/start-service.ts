@@ -12,17 +12,22 @@ import { createChainClient } from "../chain/create-chain-client.ts";
 import { checkDeployment } from "../config/check-deployment.ts";
 import type { Config } from "../config/config.ts";
 import { type Deployment, readDeployment } from "../config/deployment.ts";
-import {
-  type BridgeStandIns,
-  startBridgeStandIns,
-} from "../devnet/bridge-stand-ins/start-bridge-stand-ins.ts";
 import { type DemoPartner, ensureDemoPartner } from "../devnet/demo-partner.ts";
 import { type DemoTransfers, ensureDemoTransfers } from "../devnet/demo-transfers.ts";
 import { type DemoWorkspace, ensureDemoWorkspace } from "../devnet/demo-workspace.ts";
 import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
+import {
+  type AggregatorStandIns,
+  recordAggregatorStandIns,
+  startAggregatorStandIns,
+} from "../devnet/stand-ins/start-aggregator-stand-ins.ts";
+import { type BridgeStandIns, startBridgeStandIns } from "../devnet/stand-ins/start-bridge-stand-ins.ts";
 import { followChain } from "../liquidity/pool-index/follow.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
 import { createPoolIndex, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
+import { createAggregatorA } from "../providers/aggregator-a.ts";
+import { createAggregatorB } from "../providers/aggregator-b.ts";
+import type { QuoteProvider } from "../providers/provider.ts";
 import { PROVIDER_IDS, PROVIDER_KINDS, type ProviderStatus } from "../providers/provider-ids.ts";
 import { createAdmission } from "../quote/admission.ts";
 import { createQuoter } from "../quote/create-quoter.ts";
@@ -128,12 +133,24 @@ async function startLocked(
 
   const logError = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unhandled request error");
+  // Filled in once the aggregators (or their devnet stand-ins) are set up, before the listeners open.
+  const quoteProviders: QuoteProvider[] = [];
   const providers = (): ProviderStatus[] =>
-    PROVIDER_IDS.map((id) =>
-      id === "service"
-        ? { id, kind: PROVIDER_KINDS[id], enabled: true }
-        : { id, kind: PROVIDER_KINDS[id], enabled: false, reason: "not configured" },
-    );
+    PROVIDER_IDS.map((id) => {
+      if (id === "service") return { id, kind: PROVIDER_KINDS[id], enabled: true };
+      const adapter = id === "aggregator-b" ? "aggregator-b" : "aggregator-a";
+      if (quoteProviders.some((provider) => provider.id === adapter))
+        return { id, kind: PROVIDER_KINDS[id], enabled: true };
+      const switchedOff = !config.aggregators[adapter === "aggregator-a" ? "a" : "b"].enabled;
+      return {
+        id,
+        kind: PROVIDER_KINDS[id],
+        enabled: false,
+        reason: switchedOff
+          ? `disabled by JUNCTION_${adapter.toUpperCase().replace("-", "_")}_ENABLED`
+          : "not configured",
+      };
+    });
 
   const index = createPoolIndex({
     client,
@@ -145,6 +162,7 @@ async function startLocked(
   let pruner: NodeJS.Timeout | undefined;
   let store: Store | undefined;
   let standIns: BridgeStandIns | undefined;
+  let aggregatorStandIns: AggregatorStandIns | undefined;
   const servers: ReturnType<typeof serve>[] = [];
   // Stopping drains: readiness turns 503, new requests are refused (503 SHUTTING_DOWN), the listeners stop
   // accepting connections, and in-flight requests get SHUTDOWN_GRACE_MS to finish before theirs are cut.
@@ -165,6 +183,7 @@ async function startLocked(
     await activations?.stop();
     clearInterval(pruner);
     await standIns?.close();
+    await aggregatorStandIns?.close();
     await store?.close();
     await devnet?.stop();
     serviceLock?.release();
@@ -223,6 +242,54 @@ async function startLocked(
           standIns?.urls ?? {},
         )
       : undefined;
+    // The swap aggregators: configured APIs, or on the devnet stand-ins for the enabled ones left unset.
+    const { a, b } = config.aggregators;
+    if (devnet) {
+      const unset = (["aggregator-a", "aggregator-b"] as const).filter((id) =>
+        id === "aggregator-a" ? a.enabled && !a.api : b.enabled && !b.api,
+      );
+      aggregatorStandIns = await startAggregatorStandIns(devnet.manifest, unset);
+      recordAggregatorStandIns(
+        devnet.manifestPath,
+        { ...devnet.manifest, demoWorkspace, demoPartner, demoTransfers },
+        aggregatorStandIns.urls,
+      );
+    }
+    const standInA = aggregatorStandIns?.urls["aggregator-a"];
+    const apiA =
+      a.api ??
+      (standInA && devnet
+        ? { url: standInA, router: devnet.manifest.aggregators.aggregatorARouter }
+        : undefined);
+    if (a.enabled && apiA)
+      quoteProviders.push(
+        createAggregatorA({
+          baseUrl: apiA.url,
+          router: apiA.router,
+          ...("apiKey" in apiA && apiA.apiKey ? { apiKey: apiA.apiKey } : {}),
+        }),
+      );
+    const standInB = aggregatorStandIns?.urls["aggregator-b"];
+    const apiB =
+      b.api ??
+      (standInB && devnet
+        ? {
+            url: standInB,
+            allowanceHolder: devnet.manifest.aggregators.allowanceHolder,
+            settlerRegistry: devnet.manifest.aggregators.settlerRegistry,
+          }
+        : undefined);
+    if (b.enabled && apiB)
+      quoteProviders.push(
+        createAggregatorB({
+          baseUrl: apiB.url,
+          chainId: deployment.chainId,
+          allowanceHolder: apiB.allowanceHolder,
+          settlerRegistry: apiB.settlerRegistry,
+          client,
+          ...("apiKey" in apiB && apiB.apiKey ? { apiKey: apiB.apiKey } : {}),
+        }),
+      );
     const indexed = await index.sync();
     lastIndexSync = Date.now();
     reportIndex(index.pools(), deployment.poolsFromBlock, indexed.to, progress, logger);
@@ -250,7 +317,14 @@ async function startLocked(
     pruner = setInterval(prune, QUOTA_PRUNE_MS);
     pruner.unref();
     const fixtures = createFixtures(client);
-    const quote = createQuoter({ client, index, contracts: deployment.contracts, fixtures });
+    const quote = createQuoter({
+      client,
+      index,
+      contracts: deployment.contracts,
+      fixtures,
+      providers: quoteProviders,
+      onProviderOutcome: metrics.provider,
+    });
     const quoting = { db: store.db, client, deployment, index, quote, fixtures, now: Date.now };
     const base = createBaseApp({
       observer: observers(metrics.observe("base"), accessLog(logger, "base")),

@@ -68,7 +68,7 @@ export function decodeExecutorOutput(data: Hex): bigint {
   return decodeFunctionResult({ abi: executorArtifact.abi, functionName: "swap", data }) as bigint;
 }
 
-function classify(error: unknown, stage: "simulation" | "gas-estimate"): Simulation {
+export function classify(error: unknown, stage: "simulation" | "gas-estimate"): Simulation {
   if (isTransientRpcError(error)) return { status: "unverified", reason: "rpc-unavailable", stage };
   const name = executorErrorName(error);
   return {

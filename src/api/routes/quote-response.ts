@@ -26,7 +26,9 @@ export function toQuoteResponse(result: QuoteResult): QuoteResponse {
     comparison: result.comparison.map((candidate) => ({
       id: candidate.id,
       provider: candidate.provider,
+      variant: candidate.variant ?? null,
       description: candidate.description,
+      feeBps: candidate.feeBps,
       amountOut: candidate.amountOut.toString(),
       execution: execution(candidate, gasPrice),
       selected: candidate.id === selected.id,

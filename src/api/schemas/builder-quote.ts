@@ -36,10 +36,10 @@ export const BuilderQuoteQuerySchema = z
       description:
         "0 to 50, at most the builder's on-chain cap; default: the builder's registered default fee.",
     }),
-    provider: z
-      .enum(PROVIDER_IDS)
-      .optional()
-      .openapi({ description: "Restrict the comparison to one source; execution checks stay on." }),
+    provider: z.enum(PROVIDER_IDS).optional().openapi({
+      description:
+        "`service` (the default): Junction's own routes, settled through its executor and collector. The aggregator values are answered 400 UNSUPPORTED_TERMS: their quotes cannot carry builder attribution or the builder fee (the public quote compares them).",
+    }),
     chainId: ChainIdParam.optional().openapi({
       description:
         "Optional: the chain is selected automatically. If given, must be 4663 (else 400 UNSUPPORTED_CHAIN).",

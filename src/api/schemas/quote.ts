@@ -66,9 +66,9 @@ const Execution = z.object({
     ])
     .optional()
     .openapi({ description: "Closed reason when not simulated." }),
-  stage: z.enum(["fixture", "simulation", "gas-estimate"]).optional().openapi({
+  stage: z.enum(["validation", "fixture", "simulation", "gas-estimate"]).optional().openapi({
     description:
-      "Where the check stopped: building the balance/allowance fixture, the call, or the gas estimate.",
+      "Where the check stopped: validating a third-party transaction's bindings and expiry, building the balance/allowance fixture, the call, or the gas estimate.",
   }),
 });
 
@@ -76,7 +76,15 @@ const ComparisonEntry = z
   .object({
     id: z.string(),
     provider: z.enum(PROVIDER_IDS),
+    variant: z.string().nullable().openapi({
+      description:
+        "The provider's variant: aggregator-a's `default`, `direct`, `v2-only` or `v3-only`, aggregator-b's `firm`; null for Junction's own routes.",
+    }),
     description: z.string().openapi({ example: "2 branches, 3 hops" }),
+    feeBps: z.number().int().openapi({
+      description:
+        "The service fee this candidate carries: 0 on third-party quotes, whose own fees are in their price.",
+    }),
     amountOut: Uint.openapi({ description: "The candidate's original quote." }),
     execution: Execution,
     selected: z.boolean(),

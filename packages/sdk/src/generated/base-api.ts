@@ -293,7 +293,7 @@ export type paths = {
                     builderCode?: string;
                     /** @description 0 to 50, at most the builder's on-chain cap; default: the builder's registered default fee. */
                     builderFeeBps?: string;
-                    /** @description Restrict the comparison to one source; execution checks stay on. */
+                    /** @description `service` (the default): Junction's own routes, settled through its executor and collector. The aggregator values are answered 400 UNSUPPORTED_TERMS: their quotes cannot carry builder attribution or the builder fee (the public quote compares them). */
                     provider?: "service" | "aggregator-a" | "aggregator-b" | "aggregator-a-direct";
                     /** @description Optional: the chain is selected automatically. If given, must be 4663 (else 400 UNSUPPORTED_CHAIN). */
                     chainId?: string;
@@ -1716,10 +1716,10 @@ export type components = {
                  */
                 reason?: "unsupported-token-layout" | "rpc-unavailable" | "reverted" | "insufficient-output" | "expired" | "provider-binding-mismatch";
                 /**
-                 * @description Where the check stopped: building the balance/allowance fixture, the call, or the gas estimate.
+                 * @description Where the check stopped: validating a third-party transaction's bindings and expiry, building the balance/allowance fixture, the call, or the gas estimate.
                  * @enum {string}
                  */
-                stage?: "fixture" | "simulation" | "gas-estimate";
+                stage?: "validation" | "fixture" | "simulation" | "gas-estimate";
                 block: string;
             };
             comparison: components["schemas"]["ComparisonEntry"][];
@@ -1759,8 +1759,12 @@ export type components = {
             id: string;
             /** @enum {string} */
             provider: "service" | "aggregator-a" | "aggregator-b" | "aggregator-a-direct";
+            /** @description The provider's variant: aggregator-a's `default`, `direct`, `v2-only` or `v3-only`, aggregator-b's `firm`; null for Junction's own routes. */
+            variant: string | null;
             /** @example 2 branches, 3 hops */
             description: string;
+            /** @description The service fee this candidate carries: 0 on third-party quotes, whose own fees are in their price. */
+            feeBps: number;
             /** @description The candidate's original quote. */
             amountOut: string;
             execution: {
@@ -1783,10 +1787,10 @@ export type components = {
                  */
                 reason?: "unsupported-token-layout" | "rpc-unavailable" | "reverted" | "insufficient-output" | "expired" | "provider-binding-mismatch";
                 /**
-                 * @description Where the check stopped: building the balance/allowance fixture, the call, or the gas estimate.
+                 * @description Where the check stopped: validating a third-party transaction's bindings and expiry, building the balance/allowance fixture, the call, or the gas estimate.
                  * @enum {string}
                  */
-                stage?: "fixture" | "simulation" | "gas-estimate";
+                stage?: "validation" | "fixture" | "simulation" | "gas-estimate";
             };
             selected: boolean;
         };

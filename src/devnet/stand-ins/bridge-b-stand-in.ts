@@ -26,11 +26,10 @@ const apiError = (code: string, message: string): StandInAnswer => ({
  * commission.
  */
 export function startBridgeBStandIn(book: AssetBook): Promise<StandIn> {
-  return startStandIn(
-    "/api/suggested-fees",
-    (query) => suggestedFees(book, query),
-    apiError("ROUTE_NOT_ENABLED", "Route is not enabled."),
-  );
+  return startStandIn({
+    routes: { "GET /api/suggested-fees": ({ query }) => suggestedFees(book, query) },
+    declined: apiError("ROUTE_NOT_ENABLED", "Route is not enabled."),
+  });
 }
 
 function suggestedFees(book: AssetBook, query: URLSearchParams): StandInAnswer {

@@ -31,7 +31,10 @@ const noRoute = (code: string): StandInAnswer => ({
  * (`AMOUNT_TOO_LOW`), at most 300 ETH or 900,000 stable (`INSUFFICIENT_LIQUIDITY`).
  */
 export function startBridgeAStandIn(book: AssetBook): Promise<StandIn> {
-  return startStandIn("/v1/quote", (query) => quote(book, query), noRoute("NO_POSSIBLE_ROUTE"));
+  return startStandIn({
+    routes: { "GET /v1/quote": ({ query }) => quote(book, query) },
+    declined: noRoute("NO_POSSIBLE_ROUTE"),
+  });
 }
 
 function quote(book: AssetBook, query: URLSearchParams): StandInAnswer {
