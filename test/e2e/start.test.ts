@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync } from "node:child_process";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAIN_ID } from "../../src/chain/chain.ts";
@@ -97,9 +97,50 @@ describe("junction start", () => {
     );
     expect(unknown.status).toBe(422);
     expect(((await unknown.json()) as { error: { code: string } }).error.code).toBe("UNKNOWN_TOKEN");
-    const disabled = await fetch(`${baseUrl}/api/v2/quote?${params}&provider=aggregator-a`);
-    expect(disabled.status).toBe(422);
-    expect(((await disabled.json()) as { error: { code: string } }).error.code).toBe("PROVIDER_DISABLED");
+  });
+
+  it("compares the devnet's aggregator stand-ins beside its own routes, and narrows to one on request", async () => {
+    const manifest = JSON.parse(readFileSync(join(dataDir, "devnet", "manifest.json"), "utf8")) as {
+      contracts: { weth9: string };
+      tokens: { symbol: string; address: string }[];
+      aggregatorStandIns: Record<string, string>;
+    };
+    expect(Object.keys(manifest.aggregatorStandIns).sort()).toEqual(["aggregator-a", "aggregator-b"]);
+    const config = (await (await fetch(`${baseUrl}/api/v2/config`)).json()) as {
+      providers: { id: string; enabled: boolean }[];
+    };
+    expect(config.providers.map((p) => [p.id, p.enabled])).toEqual([
+      ["service", true],
+      ["aggregator-a", true],
+      ["aggregator-b", true],
+      ["aggregator-a-direct", true],
+    ]);
+    const link = manifest.tokens.find((t) => t.symbol === "LINK")!.address;
+    const params = new URLSearchParams({
+      chainId: String(CHAIN_ID),
+      tokenIn: manifest.contracts.weth9,
+      tokenOut: link,
+      amountIn: (10n ** 17n).toString(),
+    });
+    type Entry = { provider: string; variant: string | null; feeBps: number; execution: { status: string } };
+    const all = await fetch(`${baseUrl}/api/v2/quote?${params}`);
+    const text = await all.text();
+    expect(all.status).toBe(200);
+    expect(text).not.toMatch(/0x[0-9a-fA-F]{65,}/);
+    const entries = (JSON.parse(text) as { comparison: Entry[] }).comparison;
+    const providers = new Set(entries.map((e) => e.provider));
+    expect(providers.has("service") && providers.has("aggregator-b")).toBe(true);
+    for (const e of entries) if (e.provider !== "service") expect(e.feeBps).toBe(0);
+    const onlyA = (await (await fetch(`${baseUrl}/api/v2/quote?${params}&provider=aggregator-a`)).json()) as {
+      provider: string;
+      fee: { bps: number };
+      comparison: Entry[];
+    };
+    expect(onlyA.comparison.length).toBeGreaterThan(0);
+    expect(onlyA.comparison.every((e) => e.provider.startsWith("aggregator-a") && e.variant !== null)).toBe(
+      true,
+    );
+    expect(onlyA.fee.bps).toBe(0);
   });
 
   it("shuts down cleanly on SIGTERM: exits 0, stops anvil, saves the chain", async () => {

@@ -130,15 +130,12 @@ export function startAggregatorAStandIn(options: {
           return { status: 400, body: { code: 4002, message: "checksum mismatch" } };
         const slippage = BigInt(Math.min(Math.max(request.slippageTolerance ?? 50, 0), 2_000));
         const amountOut = BigInt(summary.amountOut);
-        const minOut =
-          fault === "revert"
-            ? amountOut * 2n
-            : fault === "short"
-              ? 0n
-              : amountOut - (amountOut * slippage) / 10_000n;
+        // "revert" builds a transaction already past its deadline; "short" one with no minimum.
+        const minOut = fault === "short" ? 0n : amountOut - (amountOut * slippage) / 10_000n;
         const native = (token: string) =>
           token.toLowerCase() === NATIVE.toLowerCase() ? zeroAddress : (token as Address);
-        const deadline = BigInt(request.deadline ?? Math.floor(Date.now() / 1000) + 1200);
+        const deadline =
+          fault === "revert" ? 1n : BigInt(request.deadline ?? Math.floor(Date.now() / 1000) + 1200);
         const data = encodeFunctionData({
           abi: standInAggregatorRouterArtifact.abi,
           functionName: "swap",

@@ -76,7 +76,6 @@ export function startAggregatorBStandIn(options: {
         const buyAmount = fault === "short" ? delivered + delivered / 100n : delivered;
         const slippage = BigInt(query.get("slippageBps") ?? DEFAULT_SLIPPAGE_BPS);
         let minBuyAmount = buyAmount - (buyAmount * slippage) / 10_000n;
-        if (fault === "revert") minBuyAmount = buyAmount * 2n;
         if (fault === "short") minBuyAmount = 0n;
         const block = await options.client.getBlock();
         const deadline = fault === "expired" ? block.timestamp - 1n : block.timestamp + FIRM_QUOTE_SECONDS;
@@ -85,7 +84,12 @@ export function startAggregatorBStandIn(options: {
         const action = encodeAbiParameters(SETTLER_ACTION, [
           sellToken as Address,
           amountIn,
-          route.hops.map((hop) => ({ kind: hop.kind, tokenOut: hop.tokenOut, fee: hop.fee })),
+          // "revert": a hop kind the settler does not know, so the settlement reverts.
+          route.hops.map((hop) => ({
+            kind: fault === "revert" ? 7 : hop.kind,
+            tokenOut: hop.tokenOut,
+            fee: hop.fee,
+          })),
           deadline,
         ]);
         const zid = `0x${randomBytes(32).toString("hex")}` as const;

@@ -60,6 +60,24 @@ describe("builder quote terms", () => {
     }
   });
 
+  it("refuses an aggregator as the source: builder quotes settle through the executor only", async () => {
+    const base = {
+      tokenIn: devnet.manifest.contracts.weth9,
+      tokenOut: token("USDC"),
+      amountIn: "1000000000000000000",
+      payer: payer(),
+    };
+    for (const provider of ["aggregator-a", "aggregator-b", "aggregator-a-direct"]) {
+      const { status, body } = await quote({ ...base, provider });
+      expect(status, provider).toBe(400);
+      expect(body.error.code).toBe("UNSUPPORTED_TERMS");
+      expect(body.error.message).toMatch(/executor only/);
+    }
+    const own = await quote({ ...base, provider: "service" });
+    expect(own.status).toBe(200);
+    expect(own.body.provider).toBe("service");
+  });
+
   it("prepares registry transactions the owner's wallet signs, refusing what the registry would revert", async () => {
     const owner = devnet.wallet(2);
     const prepareRegistry = async (body: Record<string, unknown>) => {
