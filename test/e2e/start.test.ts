@@ -141,6 +141,11 @@ describe("junction start", () => {
       true,
     );
     expect(onlyA.fee.bps).toBe(0);
+    // Each provider's outcome is counted per variant.
+    const metrics = await (await fetch(`${baseUrl}/metrics`)).text();
+    expect(metrics).toMatch(
+      /\njunction_provider_outcomes_total\{provider="aggregator-b",variant="firm",outcome="quoted"\} [1-9]/,
+    );
   });
 
   it("shuts down cleanly on SIGTERM: exits 0, stops anvil, saves the chain", async () => {
