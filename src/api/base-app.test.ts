@@ -67,6 +67,7 @@ describe("base app", () => {
       maxPools: 96,
       maxFallbackV4Probes: 28,
       backupRpcDelayMs: 250,
+      providerDeadlineMs: 2500,
     });
     expect(body.limits.builder).toMatchObject({ historyPageBlocks: 1000, historyCursorMaxLength: 1500 });
     expect(body.limits.partner).toMatchObject({

@@ -27,9 +27,15 @@ describe("loadConfig", () => {
       dataDir: "/srv/junction/data",
       logLevel: "info",
       chain: { mode: "devnet", port: 8545, seed: 4663, blockTime: 2 },
-      aggregators: { a: { enabled: true }, b: { enabled: true } },
+      aggregators: { deadlineMs: 2500, a: { enabled: true }, b: { enabled: true } },
       transfers: { integrator: "junction" },
     });
+  });
+
+  it("reads the aggregators' deadline within its bounds", () => {
+    expect(load({ JUNCTION_PROVIDER_DEADLINE_MS: "8000" }).aggregators.deadlineMs).toBe(8000);
+    rejects({ JUNCTION_PROVIDER_DEADLINE_MS: "50" }, "JUNCTION_PROVIDER_DEADLINE_MS", /100 to 10000/);
+    rejects({ JUNCTION_PROVIDER_DEADLINE_MS: "30000" }, "JUNCTION_PROVIDER_DEADLINE_MS", /got 30000/);
   });
 
   it("reads the bridge providers of transfer estimates: URL, optional key, integrator name", () => {

@@ -42,6 +42,8 @@ export const SETTINGS = {
     "the on-chain registry naming aggregator-b's active settler; required with JUNCTION_AGGREGATOR_B_URL",
   JUNCTION_AGGREGATOR_B_ENABLED:
     "`false` leaves aggregator-b out of every comparison (default true when configured)",
+  JUNCTION_PROVIDER_DEADLINE_MS:
+    "how long each aggregator may take to answer before the quote goes on without it (default 2500, 100 to 10000)",
   JUNCTION_BRIDGE_A_URL:
     "base URL of bridge-a (a LI.FI-shaped bridge aggregator API) for transfer estimates; unset disables it (the devnet runs a stand-in)",
   JUNCTION_BRIDGE_A_API_KEY: "bridge-a API key (sent as x-lifi-api-key); never logged or returned",
@@ -53,6 +55,13 @@ export const SETTINGS = {
 } as const;
 
 export type SettingName = keyof typeof SETTINGS;
+
+/**
+ * Each third-party provider's deadline per quote (docs/rules.md, ours: aggregators): asked in parallel with
+ * Junction's own search, a provider that has not answered by then is left out of the comparison. Well under
+ * the 25 s request deadline even at its maximum.
+ */
+export const PROVIDER_DEADLINE_MS = { default: 2_500, min: 100, max: 10_000 } as const;
 
 export type ChainConfig =
   | { mode: "devnet"; port: number; seed: number; blockTime: number }
@@ -70,6 +79,8 @@ export type BridgeProviderConfig = { url: string; apiKey?: string };
 
 /** The third-party swap aggregators: where their APIs are, their credentials and the contracts they must use. */
 export type AggregatorsConfig = {
+  /** Each aggregator's deadline per quote (docs/rules.md, ours: aggregators). */
+  deadlineMs: number;
   a: { enabled: boolean; api?: { url: string; apiKey?: string; router: `0x${string}` } };
   b: {
     enabled: boolean;
@@ -169,9 +180,9 @@ function aggregatorsConfig(get: (name: SettingName) => string | undefined): Aggr
   };
   const aUrl = get("JUNCTION_AGGREGATOR_A_URL");
   const bUrl = get("JUNCTION_AGGREGATOR_B_URL");
-  if (aUrl) httpUrl("JUNCTION_AGGREGATOR_A_URL", aUrl);
+  if (aUrl) urlSetting("JUNCTION_AGGREGATOR_A_URL", aUrl, HTTP);
   else only(["JUNCTION_AGGREGATOR_A_API_KEY", "JUNCTION_AGGREGATOR_A_ROUTER"], "JUNCTION_AGGREGATOR_A_URL");
-  if (bUrl) httpUrl("JUNCTION_AGGREGATOR_B_URL", bUrl);
+  if (bUrl) urlSetting("JUNCTION_AGGREGATOR_B_URL", bUrl, HTTP);
   else
     only(
       [
@@ -184,6 +195,13 @@ function aggregatorsConfig(get: (name: SettingName) => string | undefined): Aggr
   const aKey = get("JUNCTION_AGGREGATOR_A_API_KEY");
   const bKey = get("JUNCTION_AGGREGATOR_B_API_KEY");
   return {
+    deadlineMs: integer(
+      get,
+      "JUNCTION_PROVIDER_DEADLINE_MS",
+      PROVIDER_DEADLINE_MS.default,
+      PROVIDER_DEADLINE_MS.min,
+      PROVIDER_DEADLINE_MS.max,
+    ),
     a: {
       enabled: enabled("JUNCTION_AGGREGATOR_A_ENABLED"),
       ...(aUrl
@@ -226,7 +244,7 @@ function transfersConfig(get: (name: SettingName) => string | undefined): Transf
       if (apiKey) throw new ConfigError(keyName, `only applies with ${urlName}`);
       return undefined;
     }
-    httpUrl(urlName, url);
+    urlSetting(urlName, url, HTTP);
     return { url, ...(apiKey ? { apiKey } : {}) };
   };
   const bridgeA = provider("JUNCTION_BRIDGE_A_URL", "JUNCTION_BRIDGE_A_API_KEY");
@@ -234,16 +252,20 @@ function transfersConfig(get: (name: SettingName) => string | undefined): Transf
   return { integrator, ...(bridgeA ? { bridgeA } : {}), ...(bridgeB ? { bridgeB } : {}) };
 }
 
-function httpUrl(name: SettingName, value: string): void {
+/** A URL setting whose scheme is one of `schemes` (e.g. `["http", "https"]`). */
+function urlSetting(name: SettingName, value: string, schemes: readonly string[]): void {
   let parsed: URL;
   try {
     parsed = new URL(value);
   } catch {
     throw new ConfigError(name, "must be a URL");
   }
-  if (!["http:", "https:"].includes(parsed.protocol))
-    throw new ConfigError(name, "must be an http(s):// URL");
+  if (!schemes.includes(parsed.protocol.slice(0, -1)))
+    throw new ConfigError(name, `must be a URL with scheme ${schemes.join(", ")}`);
 }
+
+const HTTP = ["http", "https"] as const;
+const RPC = ["http", "https", "ws", "wss"] as const;
 
 function chainConfig(get: (name: SettingName) => string | undefined, cwd: string): ChainConfig {
   const url = get("JUNCTION_RPC_URL");
@@ -267,7 +289,7 @@ function chainConfig(get: (name: SettingName) => string | undefined, cwd: string
     if (get(name))
       throw new ConfigError(name, "only applies to the embedded devnet; unset JUNCTION_RPC_URL to use it");
   }
-  rpcUrl("JUNCTION_RPC_URL", url);
+  urlSetting("JUNCTION_RPC_URL", url, RPC);
   const kind = get("JUNCTION_RPC_KIND") ?? "private";
   if (kind !== "private" && kind !== "public")
     throw new ConfigError("JUNCTION_RPC_KIND", "must be `private` or `public`");
@@ -279,7 +301,7 @@ function chainConfig(get: (name: SettingName) => string | undefined, cwd: string
         "a private transport never falls back; set JUNCTION_RPC_KIND=public",
       );
     }
-    rpcUrl("JUNCTION_RPC_BACKUP_URL", backupUrl);
+    urlSetting("JUNCTION_RPC_BACKUP_URL", backupUrl, RPC);
   }
   const deployment = get("JUNCTION_DEPLOYMENT");
   if (!deployment)
@@ -294,18 +316,6 @@ function chainConfig(get: (name: SettingName) => string | undefined, cwd: string
     ...(backupUrl ? { backupUrl } : {}),
     deploymentPath: resolve(cwd, deployment),
   };
-}
-
-function rpcUrl(name: SettingName, value: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(value);
-  } catch {
-    throw new ConfigError(name, "must be a URL");
-  }
-  if (!["http:", "https:", "ws:", "wss:"].includes(parsed.protocol)) {
-    throw new ConfigError(name, "must be an http(s):// or ws(s):// URL");
-  }
 }
 
 function integer(

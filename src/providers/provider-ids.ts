@@ -12,6 +12,8 @@ export type ProviderStatus = {
   enabled: boolean;
   /** Why a provider is disabled, for operators and integrators. */
   reason?: string;
+  /** Devnet only: the loopback stand-in answering for this provider (README "Third-party providers"). */
+  standInUrl?: string;
 };
 
 export const PROVIDER_KINDS: Record<ProviderId, ProviderStatus["kind"]> = {

@@ -14,13 +14,8 @@ import { enumeratePaths, type Path } from "../routing/paths.ts";
 import { searchRoutes } from "../routing/split-search.ts";
 import { executorHops, executorRoute } from "../routing/to-executor-route.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
-import { simulateProviderTransaction } from "../simulation/simulate-provider-transaction.ts";
-import {
-  decodeExecutorOutput,
-  type Simulation,
-  simulateTransaction,
-} from "../simulation/simulate-transaction.ts";
 import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
+import { assessCandidate } from "./assess-candidate.ts";
 import { readFeeTerms } from "./fee-terms.ts";
 import { gasConversion } from "./gas-conversion.ts";
 import { QUOTE_LIMITS } from "./limits.ts";
@@ -44,6 +39,8 @@ export type QuoterDeps = {
   fixtures: ReturnType<typeof createFixtures>;
   /** Third-party sources compared beside Junction's own routes (docs/rules.md, comparison rule 1). */
   providers?: readonly QuoteProvider[];
+  /** Each provider's deadline per quote (default QUOTE_LIMITS.providerDeadlineMs). */
+  providerDeadlineMs?: number;
   /** Sees each provider's outcome per variant (metrics, logs). */
   onProviderOutcome?: (outcome: ProviderOutcome) => void;
 };
@@ -85,7 +82,10 @@ export function createQuoter(deps: QuoterDeps) {
     const ownSearch = request.provider === undefined || request.provider === "service";
     const block = await pinQuoteBlock(signal);
     // Providers are asked in parallel with our own search; providerCandidates never rejects.
-    const external = providerCandidates(asked, request, block.number, signal, deps.onProviderOutcome);
+    const external = providerCandidates(asked, request, block.number, signal, {
+      ...(deps.providerDeadlineMs ? { deadlineMs: deps.providerDeadlineMs } : {}),
+      ...(deps.onProviderOutcome ? { onOutcome: deps.onProviderOutcome } : {}),
+    });
     const market = await loadMarket(request, block, ownSearch, signal);
     const own = ownSearch ? searchOwnCandidates(request, market, block) : [];
     const candidates = dedupe([...own, ...(await external)]);
@@ -98,7 +98,13 @@ export function createQuoter(deps: QuoterDeps) {
           : `${request.provider} offered no route for the pair and amount`,
       );
     const assessments = await Promise.all(
-      candidates.map((candidate) => assess(request, candidate, block, market)),
+      candidates.map((candidate) =>
+        assessCandidate(deps, request, candidate, {
+          block,
+          gasPrice: market.gasPrice,
+          gasToOut: market.gasToOut,
+        }),
+      ),
     );
     return rankAndSelect(request, block, market, assessments);
   }
@@ -302,82 +308,6 @@ export function createQuoter(deps: QuoterDeps) {
       tx: { to: tx.to, data: tx.data, value: tx.value },
       spender: contracts.executor,
     };
-  }
-
-  /**
-   * Stage 4, per candidate: the balance and allowance fixture for its spender, then its complete calldata
-   * run at the block. A third-party transaction that does not bind what was asked is refused unrun, a firm
-   * quote past its deadline is `expired`, and a third-party output is measured by balance change.
-   */
-  async function assess(
-    request: QuoteRequest,
-    candidate: Candidate,
-    block: Block,
-    market: Market,
-  ): Promise<Assessment> {
-    const { gasPrice, gasToOut } = market;
-    const external = candidate.provider !== "service";
-    if (candidate.bindingMismatch)
-      return {
-        ...candidate,
-        simulation: { status: "failed", reason: "provider-binding-mismatch", stage: "validation" },
-        gasCostOut: null,
-      };
-    if (candidate.expiresAt !== undefined && candidate.expiresAt < block.timestamp)
-      return {
-        ...candidate,
-        simulation: { status: "expired", reason: "expired", stage: "validation" },
-        gasCostOut: null,
-      };
-    const fixture = await deps
-      .fixtures({
-        tokenIn: request.tokenIn,
-        amountIn: request.amountIn,
-        spender: candidate.spender,
-        blockNumber: block.number,
-      })
-      .catch(() => ({ status: "unsupported" as const, reason: "rpc" as const }));
-    if (fixture.status !== "ready") {
-      const reason = fixture.reason === "rpc" ? "rpc-unavailable" : "unsupported-token-layout";
-      return {
-        ...candidate,
-        simulation: { status: "unverified", reason, stage: "fixture" },
-        gasCostOut: null,
-      };
-    }
-    const [validation, simulated] = await Promise.all([
-      fixture.validation.catch(() => "rpc" as const),
-      external
-        ? simulateProviderTransaction(client, {
-            tx: candidate.tx,
-            caller: fixture.caller,
-            stateOverride: fixture.stateOverride,
-            tokenOut: request.tokenOut,
-            promised: candidate.amountOut,
-            blockNumber: block.number,
-            gasPrice,
-          })
-        : simulateTransaction(client, {
-            tx: candidate.tx,
-            from: fixture.caller,
-            stateOverride: fixture.stateOverride,
-            blockNumber: block.number,
-            gasPrice,
-            decodeOutput: decodeExecutorOutput,
-          }),
-    ]);
-    // A simulation on a fixture that did not read back exactly proves nothing
-    // (docs/rules.md, comparison rule 14).
-    const simulation: Simulation =
-      validation === "exact"
-        ? simulated
-        : {
-            status: "unverified",
-            reason: validation === "rpc" ? "rpc-unavailable" : "unsupported-token-layout",
-            stage: "fixture",
-          };
-    const gasCostOut = simulation.status === "simulated" && gasToOut ? gasToOut(simulation.gas) : null;
-    return { ...candidate, simulation, gasCostOut };
   }
 }
 

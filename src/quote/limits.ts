@@ -1,3 +1,4 @@
+import { PROVIDER_DEADLINE_MS } from "../config/config.ts";
 /**
  * The limits the quote pipeline itself enforces (docs/rules.md, limits and comparison rule 11): admission of the
  * public quote (admission.ts) and the pool cap of one comparison (select-pools.ts, and the fallback probe's
@@ -16,9 +17,6 @@ export const QUOTE_LIMITS = {
   admissionTtlMs: 60_000,
   /** Pools one comparison may load, fallback-probed V4 pools included. */
   maxPools: 96,
-  /**
-   * Each third-party provider's deadline (ours): asked in parallel with Junction's own search, a provider
-   * that has not answered by then is left out of the comparison.
-   */
-  providerDeadlineMs: 2_500,
+  /** Each third-party provider's default deadline (JUNCTION_PROVIDER_DEADLINE_MS sets it). */
+  providerDeadlineMs: PROVIDER_DEADLINE_MS.default,
 } as const;

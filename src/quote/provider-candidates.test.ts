@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { QuoteProvider } from "../providers/provider.ts";
+import { QUOTE_LIMITS } from "./limits.ts";
 import { providerCandidates, providersAsked } from "./provider-candidates.ts";
 import { QuoteError } from "./quote-types.ts";
 
@@ -55,7 +56,7 @@ describe("providerCandidates", () => {
       request,
       1n,
       new AbortController().signal,
-      (outcome) => outcomes.push(`${outcome.provider}/${outcome.variant}:${outcome.outcome}`),
+      { onOutcome: (outcome) => outcomes.push(`${outcome.provider}/${outcome.variant}:${outcome.outcome}`) },
     );
     expect(candidates).toEqual([
       expect.objectContaining({
@@ -74,5 +75,21 @@ describe("providerCandidates", () => {
       "aggregator-a/default:quoted",
       "aggregator-b/*:error",
     ]);
+  });
+
+  it("leaves out a provider that ignores its signal once its deadline passes", async () => {
+    const outcomes: string[] = [];
+    const started = Date.now();
+    const candidates = await providerCandidates(
+      [{ provider: stub("aggregator-a", () => new Promise(() => {})) }],
+      request,
+      1n,
+      new AbortController().signal,
+      { deadlineMs: 100, onOutcome: (outcome) => outcomes.push(`${outcome.variant}:${outcome.outcome}`) },
+    );
+    expect(candidates).toEqual([]);
+    expect(outcomes).toEqual(["default:timeout", "direct:timeout"]);
+    // Not a timing assertion: the configured deadline, not the 2.5 s default, ended the wait.
+    expect(Date.now() - started).toBeLessThan(QUOTE_LIMITS.providerDeadlineMs);
   });
 });

@@ -43,17 +43,18 @@ export async function providerCandidates(
   request: QuoteRequest,
   blockNumber: bigint,
   signal: AbortSignal,
-  onOutcome: (outcome: ProviderOutcome) => void = () => {},
+  options: { deadlineMs?: number; onOutcome?: (outcome: ProviderOutcome) => void } = {},
 ): Promise<Candidate[]> {
+  const { deadlineMs = QUOTE_LIMITS.providerDeadlineMs, onOutcome = () => {} } = options;
   const answers = await Promise.all(
     asked.map(async ({ provider, variants }) => {
       const started = Date.now();
-      const deadline = AbortSignal.timeout(QUOTE_LIMITS.providerDeadlineMs);
+      const deadline = AbortSignal.timeout(deadlineMs);
       const stop = AbortSignal.any([signal, deadline]);
       let timer: NodeJS.Timeout | undefined;
       // An adapter that ignores its signal still loses its place at the deadline.
       const late = new Promise<"late">((resolve) => {
-        timer = setTimeout(() => resolve("late"), QUOTE_LIMITS.providerDeadlineMs + 50);
+        timer = setTimeout(() => resolve("late"), deadlineMs + 50);
       });
       try {
         const outcome = await Promise.race([

@@ -10,6 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
 import { toQuoteResponse } from "../api/routes/quote-response.ts";
+import { PROVIDER_DEADLINE_MS } from "../config/config.ts";
 import { weth9Abi } from "../contracts/abis/WETH9.ts";
 import { SLOW_MS } from "../devnet/stand-ins/stand-in-server.ts";
 import {
@@ -64,6 +65,9 @@ beforeAll(async () => {
     index,
     contracts,
     fixtures: createFixtures(client),
+    // A shared, loaded CI machine makes the stand-ins slow to answer; a deadline below SLOW_MS still
+    // leaves the slow fault out.
+    providerDeadlineMs: PROVIDER_DEADLINE_MS.max - 2_000,
     providers: [
       createAggregatorA({ baseUrl: standIns.urls["aggregator-a"]!, router: aggregators.aggregatorARouter }),
       createAggregatorB({

@@ -16,19 +16,10 @@ import { type DemoPartner, ensureDemoPartner } from "../devnet/demo-partner.ts";
 import { type DemoTransfers, ensureDemoTransfers } from "../devnet/demo-transfers.ts";
 import { type DemoWorkspace, ensureDemoWorkspace } from "../devnet/demo-workspace.ts";
 import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
-import {
-  type AggregatorStandIns,
-  recordAggregatorStandIns,
-  startAggregatorStandIns,
-} from "../devnet/stand-ins/start-aggregator-stand-ins.ts";
 import { type BridgeStandIns, startBridgeStandIns } from "../devnet/stand-ins/start-bridge-stand-ins.ts";
 import { followChain } from "../liquidity/pool-index/follow.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
 import { createPoolIndex, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
-import { createAggregatorA } from "../providers/aggregator-a.ts";
-import { createAggregatorB } from "../providers/aggregator-b.ts";
-import type { QuoteProvider } from "../providers/provider.ts";
-import { PROVIDER_IDS, PROVIDER_KINDS, type ProviderStatus } from "../providers/provider-ids.ts";
 import { createAdmission } from "../quote/admission.ts";
 import { createQuoter } from "../quote/create-quoter.ts";
 import { createFixtures } from "../simulation/fixtures.ts";
@@ -43,6 +34,7 @@ import { closeGracefully } from "./close-gracefully.ts";
 import { HTTP_SERVER_OPTIONS } from "./http-server-options.ts";
 import type { Logger } from "./logger.ts";
 import { accessLog, createMetrics, observers } from "./metrics.ts";
+import { type QuoteProviders, setUpQuoteProviders } from "./quote-providers.ts";
 
 /** How often the pool index follows the chain tip. */
 const INDEX_FOLLOW_MS = 2_000;
@@ -133,25 +125,8 @@ async function startLocked(
 
   const logError = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unhandled request error");
-  // Filled in once the aggregators (or their devnet stand-ins) are set up, before the listeners open.
-  const quoteProviders: QuoteProvider[] = [];
-  const providers = (): ProviderStatus[] =>
-    PROVIDER_IDS.map((id) => {
-      if (id === "service") return { id, kind: PROVIDER_KINDS[id], enabled: true };
-      const adapter = id === "aggregator-b" ? "aggregator-b" : "aggregator-a";
-      if (quoteProviders.some((provider) => provider.id === adapter))
-        return { id, kind: PROVIDER_KINDS[id], enabled: true };
-      const switchedOff = !config.aggregators[adapter === "aggregator-a" ? "a" : "b"].enabled;
-      return {
-        id,
-        kind: PROVIDER_KINDS[id],
-        enabled: false,
-        reason: switchedOff
-          ? `disabled by JUNCTION_${adapter.toUpperCase().replace("-", "_")}_ENABLED`
-          : "not configured",
-      };
-    });
-
+  // Set up once the devnet manifest is complete, before the listeners open.
+  let quoteProviders: QuoteProviders | undefined;
   const index = createPoolIndex({
     client,
     contracts: deployment.contracts,
@@ -162,7 +137,6 @@ async function startLocked(
   let pruner: NodeJS.Timeout | undefined;
   let store: Store | undefined;
   let standIns: BridgeStandIns | undefined;
-  let aggregatorStandIns: AggregatorStandIns | undefined;
   const servers: ReturnType<typeof serve>[] = [];
   // Stopping drains: readiness turns 503, new requests are refused (503 SHUTTING_DOWN), the listeners stop
   // accepting connections, and in-flight requests get SHUTDOWN_GRACE_MS to finish before theirs are cut.
@@ -183,7 +157,7 @@ async function startLocked(
     await activations?.stop();
     clearInterval(pruner);
     await standIns?.close();
-    await aggregatorStandIns?.close();
+    await quoteProviders?.close();
     await store?.close();
     await devnet?.stop();
     serviceLock?.release();
@@ -242,54 +216,19 @@ async function startLocked(
           standIns?.urls ?? {},
         )
       : undefined;
-    // The swap aggregators: configured APIs, or on the devnet stand-ins for the enabled ones left unset.
-    const { a, b } = config.aggregators;
-    if (devnet) {
-      const unset = (["aggregator-a", "aggregator-b"] as const).filter((id) =>
-        id === "aggregator-a" ? a.enabled && !a.api : b.enabled && !b.api,
-      );
-      aggregatorStandIns = await startAggregatorStandIns(devnet.manifest, unset);
-      recordAggregatorStandIns(
-        devnet.manifestPath,
-        { ...devnet.manifest, demoWorkspace, demoPartner, demoTransfers },
-        aggregatorStandIns.urls,
-      );
-    }
-    const standInA = aggregatorStandIns?.urls["aggregator-a"];
-    const apiA =
-      a.api ??
-      (standInA && devnet
-        ? { url: standInA, router: devnet.manifest.aggregators.aggregatorARouter }
-        : undefined);
-    if (a.enabled && apiA)
-      quoteProviders.push(
-        createAggregatorA({
-          baseUrl: apiA.url,
-          router: apiA.router,
-          ...("apiKey" in apiA && apiA.apiKey ? { apiKey: apiA.apiKey } : {}),
-        }),
-      );
-    const standInB = aggregatorStandIns?.urls["aggregator-b"];
-    const apiB =
-      b.api ??
-      (standInB && devnet
+    quoteProviders = await setUpQuoteProviders({
+      config: config.aggregators,
+      deployment,
+      client,
+      ...(devnet
         ? {
-            url: standInB,
-            allowanceHolder: devnet.manifest.aggregators.allowanceHolder,
-            settlerRegistry: devnet.manifest.aggregators.settlerRegistry,
+            devnet: {
+              manifest: { ...devnet.manifest, demoWorkspace, demoPartner, demoTransfers },
+              manifestPath: devnet.manifestPath,
+            },
           }
-        : undefined);
-    if (b.enabled && apiB)
-      quoteProviders.push(
-        createAggregatorB({
-          baseUrl: apiB.url,
-          chainId: deployment.chainId,
-          allowanceHolder: apiB.allowanceHolder,
-          settlerRegistry: apiB.settlerRegistry,
-          client,
-          ...("apiKey" in apiB && apiB.apiKey ? { apiKey: apiB.apiKey } : {}),
-        }),
-      );
+        : {}),
+    });
     const indexed = await index.sync();
     lastIndexSync = Date.now();
     reportIndex(index.pools(), deployment.poolsFromBlock, indexed.to, progress, logger);
@@ -322,7 +261,8 @@ async function startLocked(
       index,
       contracts: deployment.contracts,
       fixtures,
-      providers: quoteProviders,
+      providers: quoteProviders.providers,
+      providerDeadlineMs: config.aggregators.deadlineMs,
       onProviderOutcome: metrics.provider,
     });
     const quoting = { db: store.db, client, deployment, index, quote, fixtures, now: Date.now };
@@ -331,10 +271,12 @@ async function startLocked(
       metrics: metrics.scrape,
       lifecycle,
       contracts: deployment.contracts,
-      providers,
+      providers: quoteProviders.statuses,
+      providerDeadlineMs: config.aggregators.deadlineMs,
       transferOptions: {
         providers: transferEstimator.providers.map((provider): BridgeProviderId => provider.id),
         assets: assetTags(assets),
+        ...(standIns ? { standInUrls: standIns.urls } : {}),
       },
       latestBlock,
       logError,

@@ -13,7 +13,8 @@ let partnerUrl: string;
 const output = () => spawned.output();
 
 beforeAll(async () => {
-  spawned = await spawnService();
+  // A loaded CI machine makes the aggregator stand-ins slow to answer: a generous provider deadline.
+  spawned = await spawnService({ JUNCTION_PROVIDER_DEADLINE_MS: "8000" });
   ({ dataDir, baseUrl, partnerUrl } = spawned);
   service = spawned.process;
 });
@@ -107,13 +108,14 @@ describe("junction start", () => {
     };
     expect(Object.keys(manifest.aggregatorStandIns).sort()).toEqual(["aggregator-a", "aggregator-b"]);
     const config = (await (await fetch(`${baseUrl}/api/v2/config`)).json()) as {
-      providers: { id: string; enabled: boolean }[];
+      providers: { id: string; enabled: boolean; standInUrl?: string }[];
     };
-    expect(config.providers.map((p) => [p.id, p.enabled])).toEqual([
-      ["service", true],
-      ["aggregator-a", true],
-      ["aggregator-b", true],
-      ["aggregator-a-direct", true],
+    // Every provider enabled, the aggregators served by the stand-ins the manifest lists.
+    expect(config.providers.map((p) => [p.id, p.enabled, p.standInUrl])).toEqual([
+      ["service", true, undefined],
+      ["aggregator-a", true, manifest.aggregatorStandIns["aggregator-a"]],
+      ["aggregator-b", true, manifest.aggregatorStandIns["aggregator-b"]],
+      ["aggregator-a-direct", true, manifest.aggregatorStandIns["aggregator-a"]],
     ]);
     const link = manifest.tokens.find((t) => t.symbol === "LINK")!.address;
     const params = new URLSearchParams({

@@ -75,6 +75,13 @@ describe("transfer estimates: keys", () => {
   it("lists the demo customer key and the stand-ins in the manifest, and answers it", async () => {
     expect(manifest.demoTransfers!.keys.estimates).toMatch(/^jtk_/);
     expect(Object.keys(manifest.demoTransfers!.providers).sort()).toEqual(["bridge-a", "bridge-b"]);
+    const config = (await (await fetch(`${service.baseUrl}/api/v2/config`)).json()) as {
+      transfers: { providers: { id: string; enabled: boolean; standInUrl?: string }[] };
+    };
+    expect(config.transfers.providers).toEqual([
+      { id: "bridge-a", enabled: true, standInUrl: manifest.demoTransfers!.providers["bridge-a"] },
+      { id: "bridge-b", enabled: true, standInUrl: manifest.demoTransfers!.providers["bridge-b"] },
+    ]);
     const { status } = await estimate({ inputAsset: "ETH:1", outputAsset: "STABLE:8453", amount: "1" });
     expect(status).toBe(200);
   });
@@ -416,9 +423,9 @@ describe("transfer estimates: answers", () => {
       expect([404, 405]).toContain(response.status);
     }
     const config = (await (await fetch(`${service.baseUrl}/api/v2/config`)).json()) as Json;
-    expect(config.transfers.providers).toEqual([
-      { id: "bridge-a", enabled: true },
-      { id: "bridge-b", enabled: true },
+    expect(config.transfers.providers.map((p: Json) => [p.id, p.enabled])).toEqual([
+      ["bridge-a", true],
+      ["bridge-b", true],
     ]);
     expect(config.transfers.assets).toContain("STABLE:4663");
     const doc = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as Json;

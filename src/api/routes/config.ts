@@ -21,11 +21,18 @@ import { CapabilitiesSchema, ConfigResponseSchema } from "../schemas/config.ts";
 export type ConfigDeps = {
   contracts: Contracts;
   providers: () => ProviderStatus[];
+  /** Each provider's deadline per quote (default QUOTE_LIMITS.providerDeadlineMs). */
+  providerDeadlineMs?: number;
   /** The configured bridge providers and accepted asset tags of transfer estimates; absent: none. */
-  transferOptions?: { providers: readonly BridgeProviderId[]; assets: string[] };
+  transferOptions?: {
+    providers: readonly BridgeProviderId[];
+    assets: string[];
+    /** Devnet only: the loopback stand-ins answering for bridge providers. */
+    standInUrls?: Partial<Record<BridgeProviderId, string>>;
+  };
 };
 
-type QuoteLimits = z.infer<typeof ConfigResponseSchema>["limits"]["quote"];
+type QuoteLimits = Omit<z.infer<typeof ConfigResponseSchema>["limits"]["quote"], "providerDeadlineMs">;
 
 /**
  * The public quote's limits (docs/rules.md, limits), gathered from the rooms that enforce them: admission and the
@@ -86,15 +93,22 @@ export function registerConfigRoutes(app: OpenAPIHono, deps: ConfigDeps): void {
         disclosure: [...FEE_DISCLOSURE],
       },
       transfers: {
-        providers: BRIDGE_PROVIDER_IDS.map((id) => ({
-          id,
-          enabled: deps.transferOptions?.providers.includes(id) ?? false,
-        })),
+        providers: BRIDGE_PROVIDER_IDS.map((id) => {
+          const standInUrl = deps.transferOptions?.standInUrls?.[id];
+          return {
+            id,
+            enabled: deps.transferOptions?.providers.includes(id) ?? false,
+            ...(standInUrl ? { standInUrl } : {}),
+          };
+        }),
         assets: deps.transferOptions?.assets ?? [],
         liveEnabled: false,
       },
       limits: {
-        quote: PUBLIC_QUOTE_LIMITS,
+        quote: {
+          ...PUBLIC_QUOTE_LIMITS,
+          providerDeadlineMs: deps.providerDeadlineMs ?? QUOTE_LIMITS.providerDeadlineMs,
+        },
         builder: { ...BUILDER_LIMITS },
         partner: { ...PARTNER_LIMITS },
         transfers: {

@@ -64,13 +64,25 @@ export const ConfigResponseSchema = z
           kind: z.enum(["direct-pools", "aggregator", "firm-quote"]),
           enabled: z.boolean(),
           reason: z.string().optional(),
+          standInUrl: z.string().optional().openapi({
+            description:
+              "Devnet only: the loopback stand-in serving this provider's API shape (absent for a configured API).",
+          }),
         }),
       )
       .openapi({ description: "Quote sources and whether each is enabled on this deployment." }),
     transfers: z
       .object({
         providers: z
-          .array(z.object({ id: z.enum(["bridge-a", "bridge-b"]), enabled: z.boolean() }))
+          .array(
+            z.object({
+              id: z.enum(["bridge-a", "bridge-b"]),
+              enabled: z.boolean(),
+              standInUrl: z.string().optional().openapi({
+                description: "Devnet only: the loopback stand-in serving this bridge provider's API shape.",
+              }),
+            }),
+          )
           .openapi({ description: "Bridge providers of transfer estimates and whether each is configured." }),
         assets: z.array(z.string()).openapi({
           description:
@@ -104,6 +116,10 @@ export const ConfigResponseSchema = z
         maxPools: z.number().int(),
         maxFallbackV4Probes: z.number().int(),
         backupRpcDelayMs: z.number().int(),
+        providerDeadlineMs: z.number().int().openapi({
+          description:
+            "How long each third-party provider may take to answer before the quote goes on without it.",
+        }),
       }),
       builder: z.record(z.string(), z.unknown()),
       partner: z

@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
  */
 export const COMMON_FAULTS = ["none", "decline", "slow", "5xx", "malformed"] as const;
 
-export const SLOW_MS = 10_000;
+export const SLOW_MS = 12_000;
 
 /** What a 5xx fault answers: a remote body with a would-be secret, to prove it is never passed on. */
 export const FAULT_BODY = '{"error":"upstream exploded","apiKey":"stand-in-secret-0000"}';

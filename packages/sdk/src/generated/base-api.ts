@@ -1563,6 +1563,8 @@ export type components = {
                 kind: "direct-pools" | "aggregator" | "firm-quote";
                 enabled: boolean;
                 reason?: string;
+                /** @description Devnet only: the loopback stand-in serving this provider's API shape (absent for a configured API). */
+                standInUrl?: string;
             }[];
             /** @description Transfer estimates (`/api/transfers/v1/routes`, with an X-Service-Api-Key). */
             transfers: {
@@ -1571,6 +1573,8 @@ export type components = {
                     /** @enum {string} */
                     id: "bridge-a" | "bridge-b";
                     enabled: boolean;
+                    /** @description Devnet only: the loopback stand-in serving this bridge provider's API shape. */
+                    standInUrl?: string;
                 }[];
                 /**
                  * @description Every asset tag `/api/transfers/v1/routes` accepts (`ETH:<chainId>`, `STABLE:<chainId>`).
@@ -1614,6 +1618,8 @@ export type components = {
                     maxPools: number;
                     maxFallbackV4Probes: number;
                     backupRpcDelayMs: number;
+                    /** @description How long each third-party provider may take to answer before the quote goes on without it. */
+                    providerDeadlineMs: number;
                 };
                 builder: {
                     [key: string]: unknown;
