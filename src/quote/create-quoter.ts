@@ -3,10 +3,14 @@ import { gasPriceAt } from "../chain/gas-price.ts";
 import { type PinnedBlock, pinBlock } from "../chain/pin-block.ts";
 import { fromNode } from "../chain/upstream-error.ts";
 import type { Contracts } from "../config/deployment.ts";
+import type { MissingState } from "../liquidity/concentrated/pool-state.ts";
 import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "../liquidity/pool-index/fallback-probe.ts";
 import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
-import { loadPoolStates } from "../liquidity/read/load-pool-states.ts";
+import { extendPoolStates, loadPoolStates, type PoolSnapshot } from "../liquidity/read/load-pool-states.ts";
+import { DEFAULT_WINDOW_TICKS } from "../liquidity/read/word-window.ts";
+import type { V3PoolSnapshot } from "../liquidity/v3/snapshot.ts";
+import type { V4PoolSnapshot } from "../liquidity/v4/snapshot.ts";
 import type { QuoteProvider } from "../providers/provider.ts";
 import { type Edge, edgesOf } from "../routing/edge.ts";
 import { buildExecutorSwap } from "../routing/executor-calldata.ts";
@@ -57,9 +61,25 @@ type Market = {
   paths: Path[];
   fallbackProbe: QuoteResult["search"]["fallbackProbe"];
   gasToOut: ((gas: number | bigint) => bigint) | undefined;
+  /** Concentrated pools a quote found short of loaded ticks during the search, with what was missing. */
+  misses: Map<string, Miss>;
+  /** Pools loaded wider than the first window. */
+  widened: Set<string>;
 };
 
+type Miss = { pool: IndexedPool; snapshot: V3PoolSnapshot | V4PoolSnapshot; missing: MissingState };
+
 type Block = PinnedBlock;
+
+/**
+ * Ticks beyond the price loaded for a pool the search found short: 16 windows (131,072 ticks, a price move
+ * of about 500,000x), read in one extension at the same block; only trades that move a price past the first
+ * window (large ones) pay for it, about two round trips. A share of a trade that would move a price further
+ * still stays unusable on that pool (never a guessed number): such a share is never part of a good route,
+ * and proving a drained pool empty up to its price limit would mean reading every bitmap word of its full
+ * range (measured: about 20 s for the 32 such pools of a $10M WETH→USDC trade on the devnet).
+ */
+const WINDOW_EXTENSIONS = [DEFAULT_WINDOW_TICKS * 16] as const;
 
 /**
  * The comparison pipeline shared by every surface (docs/rules.md, comparison rules 1-17), as named stages:
@@ -86,8 +106,10 @@ export function createQuoter(deps: QuoterDeps) {
       ...(deps.providerDeadlineMs ? { deadlineMs: deps.providerDeadlineMs } : {}),
       ...(deps.onProviderOutcome ? { onOutcome: deps.onProviderOutcome } : {}),
     });
-    const market = await loadMarket(request, block, ownSearch, signal);
-    const own = ownSearch ? searchOwnCandidates(request, market, block) : [];
+    const loaded = await loadMarket(request, block, ownSearch, signal);
+    const { market, own } = ownSearch
+      ? await searchOwnCandidates(request, loaded, block, signal)
+      : { market: loaded, own: [] };
     const candidates = dedupe([...own, ...(await external)]);
     signal.throwIfAborted();
     if (candidates.length === 0)
@@ -127,10 +149,11 @@ export function createQuoter(deps: QuoterDeps) {
     signal: AbortSignal,
   ): Promise<Market> {
     const { tokenIn, tokenOut } = request;
+    const misses = new Map<string, Miss>();
     const [gasPrice, , loaded, fees] = await Promise.all([
       gasPriceAt(client, block),
       checkTokens(client, [tokenIn, tokenOut], block.number),
-      loadEdges(selectPools(index, tokenIn, tokenOut, weth), block.number),
+      loadEdges(selectPools(index, tokenIn, tokenOut, weth), block.number, misses),
       readFeeTerms(client, contracts.builderRegistry, request, block.number),
     ]);
     let { edges, pools } = loaded;
@@ -148,7 +171,7 @@ export function createQuoter(deps: QuoterDeps) {
       );
       const added = merged.slice(pools.length).map((entry) => entry.pool);
       if (added.length > 0) {
-        const extra = await loadEdges(added, block.number);
+        const extra = await loadEdges(added, block.number, misses);
         edges = [...edges, ...extra.edges];
         pools = [...pools, ...extra.pools];
         paths = executablePaths(edges, tokenIn, tokenOut);
@@ -156,18 +179,69 @@ export function createQuoter(deps: QuoterDeps) {
     }
     signal.throwIfAborted();
     const gasToOut = gasConversion(edges, tokenOut, weth, gasPrice);
-    return { gasPrice, fees, edges, pools, paths, fallbackProbe, gasToOut };
+    return { gasPrice, fees, edges, pools, paths, fallbackProbe, gasToOut, misses, widened: new Set() };
   }
 
-  /** Stage 3: Junction's own split search over the paths, each route built into executor calldata. */
-  function searchOwnCandidates(request: QuoteRequest, market: Market, block: Block): Candidate[] {
-    const routes = searchRoutes(market.paths, {
-      amountIn: request.amountIn,
-      ...(market.gasToOut ? { gasToOut: market.gasToOut } : {}),
+  /**
+   * Stage 3: Junction's own split search over the paths, each route built into executor calldata. A pool
+   * whose quotes ran past its loaded ticks (a large trade) is loaded wider at the same block and the search
+   * run again, at most once per WINDOW_EXTENSIONS step: no pool drops out for want of state.
+   */
+  async function searchOwnCandidates(
+    request: QuoteRequest,
+    loaded: Market,
+    block: Block,
+    signal: AbortSignal,
+  ): Promise<{ market: Market; own: Candidate[] }> {
+    let market = loaded;
+    for (let round = 0; ; round++) {
+      market.misses.clear();
+      const routes = searchRoutes(market.paths, {
+        amountIn: request.amountIn,
+        ...(market.gasToOut ? { gasToOut: market.gasToOut } : {}),
+      });
+      const windowTicks = WINDOW_EXTENSIONS[round];
+      if (market.misses.size === 0 || windowTicks === undefined) {
+        const own = routes.flatMap(
+          (route, i) => serviceCandidate(request, route, i, market.fees, block.timestamp) ?? [],
+        );
+        return { market, own };
+      }
+      market = await extendMarket(request, market, windowTicks);
+      signal.throwIfAborted();
+    }
+  }
+
+  /** The market with the pools it found short reloaded `windowTicks` either side, their edges and paths anew. */
+  async function extendMarket(request: QuoteRequest, market: Market, windowTicks: number): Promise<Market> {
+    const misses = [...market.misses.values()];
+    const { pools: loads } = await extendPoolStates(client, misses, {
+      v4PoolManager: contracts.v4PoolManager,
+      windowTicks,
     });
-    return routes.flatMap(
-      (route, i) => serviceCandidate(request, route, i, market.fees, block.timestamp) ?? [],
-    );
+    const replaced = new Map<string, Edge[]>();
+    const widened = new Set(market.widened);
+    loads.forEach((load, i) => {
+      // A pool that cannot be read wider keeps its edges: its large quotes stay unusable, never guessed.
+      if (load.status !== "loaded") return;
+      const { pool } = misses[i]!;
+      widened.add(poolRef(pool));
+      replaced.set(
+        poolRef(pool),
+        edgesOf(pool, load.snapshot, recordMiss(market.misses, pool, load.snapshot)),
+      );
+    });
+    const edges = [
+      ...market.edges.filter((edge) => !replaced.has(poolRef(edge.pool))),
+      ...[...replaced.values()].flat(),
+    ];
+    return {
+      ...market,
+      edges,
+      widened,
+      paths: executablePaths(edges, request.tokenIn, request.tokenOut),
+      gasToOut: gasConversion(edges, request.tokenOut, weth, market.gasPrice),
+    };
   }
 
   /** Stage 5: rank, select, and check the block was not reorged while assessing. */
@@ -209,7 +283,12 @@ export function createQuoter(deps: QuoterDeps) {
       fees,
       selected,
       comparison: assessments,
-      search: { pools: market.pools.length, paths: market.paths.length, fallbackProbe: market.fallbackProbe },
+      search: {
+        pools: market.pools.length,
+        paths: market.paths.length,
+        fallbackProbe: market.fallbackProbe,
+        widenedPools: market.widened.size,
+      },
       warnings,
     };
   }
@@ -217,6 +296,7 @@ export function createQuoter(deps: QuoterDeps) {
   async function loadEdges(
     pools: IndexedPool[],
     blockNumber: bigint,
+    misses: Map<string, Miss>,
   ): Promise<{ edges: Edge[]; pools: IndexedPool[] }> {
     const { pools: loads } = await loadPoolStates(client, pools, {
       blockNumber,
@@ -227,7 +307,7 @@ export function createQuoter(deps: QuoterDeps) {
     loads.forEach((load, i) => {
       if (load.status !== "loaded") return;
       usable.push(pools[i]!);
-      edges.push(...edgesOf(pools[i]!, load.snapshot));
+      edges.push(...edgesOf(pools[i]!, load.snapshot, recordMiss(misses, pools[i]!, load.snapshot)));
     });
     return { edges, pools: usable };
   }
@@ -309,6 +389,19 @@ export function createQuoter(deps: QuoterDeps) {
       spender: contracts.executor,
     };
   }
+}
+
+/** Hears a concentrated pool's quotes that needed more state than loaded: the first miss per pool. */
+function recordMiss(
+  misses: Map<string, Miss>,
+  pool: IndexedPool,
+  snapshot: PoolSnapshot,
+): ((missing: MissingState) => void) | undefined {
+  if (snapshot.kind === "v2") return undefined;
+  const ref = poolRef(pool);
+  return (missing) => {
+    if (!misses.has(ref)) misses.set(ref, { pool, snapshot, missing });
+  };
 }
 
 /** Each hop's amounts along a path, for display (the same exact math that produced the quote). */

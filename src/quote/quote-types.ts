@@ -101,7 +101,13 @@ export type QuoteResult = {
    * What the search looked at: pools loaded, executable paths, and the fallback probe if it ran
    * (docs/rules.md, comparison rule 11).
    */
-  search: { pools: number; paths: number; fallbackProbe: { keys: number; found: number } | null };
+  search: {
+    pools: number;
+    paths: number;
+    fallbackProbe: { keys: number; found: number } | null;
+    /** Concentrated pools loaded past the first tick window (large trades). */
+    widenedPools: number;
+  };
   warnings: string[];
 };
 

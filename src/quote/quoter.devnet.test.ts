@@ -124,6 +124,17 @@ describe("quote pipeline on the devnet", () => {
     expect(await execute(result, 3)).toBe(selected.simulation.amountOut);
   });
 
+  it("loads a pool's ticks past the first window when a large trade moves its price that far", async () => {
+    // About $10M of WETH: more than most devnet pools hold, so the best routes push V3/V4 prices far.
+    const result = await run(devnet.manifest.contracts.weth9, token("USDC"), parseEther("4000"));
+    expect(result.search.widenedPools).toBeGreaterThan(0);
+    const { selected } = result;
+    expect(selected.simulation.status).toBe("simulated");
+    // The concentrated pools it drains are in the route, quoted exactly from the wider state.
+    expect(selected.branches.some((b) => b.hops.some((hop) => hop.pool.kind !== "v2"))).toBe(true);
+    expect(await execute(result, 6)).toBe(selected.amountOut);
+  });
+
   it("routes native ETH in and native ETH out", async () => {
     const ethIn = await run(zeroAddress, token("USDC"), parseEther("3"));
     expect(ethIn.selected.simulation.status).toBe("simulated");

@@ -1,4 +1,5 @@
 import { type Address, zeroAddress } from "viem";
+import type { MissingState } from "../liquidity/concentrated/pool-state.ts";
 import { SwapMathError } from "../liquidity/math/errors.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
 import { quoteV2ExactIn } from "../liquidity/v2/get-amount-out.ts";
@@ -27,11 +28,16 @@ export type Edge = {
 
 /**
  * Both directions of a pool over its snapshot. Concentrated pools reuse one stepped path per direction,
- * so quoting many amounts (the split search's curves) costs little more than one.
+ * so quoting many amounts (the split search's curves) costs little more than one. `onIncomplete` hears
+ * each time a quote needed state the snapshot did not load (and what), so the caller can load it.
  */
-export function edgesOf(pool: IndexedPool, snapshot: PoolSnapshot): Edge[] {
+export function edgesOf(
+  pool: IndexedPool,
+  snapshot: PoolSnapshot,
+  onIncomplete?: (missing: MissingState) => void,
+): Edge[] {
   return [true, false].map((zeroForOne) => {
-    const quote = hopQuoter(snapshot, zeroForOne);
+    const quote = hopQuoter(snapshot, zeroForOne, onIncomplete);
     return {
       pool,
       tokenIn: zeroForOne ? pool.token0 : pool.token1,
@@ -42,8 +48,12 @@ export function edgesOf(pool: IndexedPool, snapshot: PoolSnapshot): Edge[] {
   });
 }
 
-function hopQuoter(snapshot: PoolSnapshot, zeroForOne: boolean): (amountIn: bigint) => HopQuote {
-  const quote = exactQuoter(snapshot, zeroForOne);
+function hopQuoter(
+  snapshot: PoolSnapshot,
+  zeroForOne: boolean,
+  onIncomplete: ((missing: MissingState) => void) | undefined,
+): (amountIn: bigint) => HopQuote {
+  const quote = exactQuoter(snapshot, zeroForOne, onIncomplete);
   return (amountIn) => {
     try {
       return quote(amountIn);
@@ -56,7 +66,11 @@ function hopQuoter(snapshot: PoolSnapshot, zeroForOne: boolean): (amountIn: bigi
   };
 }
 
-function exactQuoter(snapshot: PoolSnapshot, zeroForOne: boolean): (amountIn: bigint) => HopQuote {
+function exactQuoter(
+  snapshot: PoolSnapshot,
+  zeroForOne: boolean,
+  onIncomplete: ((missing: MissingState) => void) | undefined,
+): (amountIn: bigint) => HopQuote {
   if (snapshot.kind === "v2") {
     return (amountIn) => {
       const amountOut = quoteV2ExactIn(snapshot, zeroForOne, amountIn);
@@ -67,7 +81,10 @@ function exactQuoter(snapshot: PoolSnapshot, zeroForOne: boolean): (amountIn: bi
     snapshot.kind === "v3" ? v3ExactInPath(snapshot, zeroForOne) : v4ExactInPath(snapshot, zeroForOne);
   return (amountIn) => {
     const result = path(amountIn);
-    if (result.status === "incomplete") return { ok: false, reason: "incomplete-state" };
+    if (result.status === "incomplete") {
+      onIncomplete?.(result.missing);
+      return { ok: false, reason: "incomplete-state" };
+    }
     if (result.status === "priceLimit") return { ok: false, reason: "price-limit" };
     if (result.amountOut === 0n) return { ok: false, reason: "zero-output" };
     return { ok: true, amountOut: result.amountOut, ticksCrossed: result.ticksCrossed };

@@ -1,6 +1,6 @@
 import { type Address, zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
-import type { V2Pool } from "../liquidity/pool-index/pool.ts";
+import { poolRef, type V2Pool } from "../liquidity/pool-index/pool.ts";
 import { edgesOf } from "./edge.ts";
 import { quotePath } from "./path-curve.ts";
 import { enumeratePaths } from "./paths.ts";
@@ -105,5 +105,68 @@ describe("split search", () => {
     expect(top!.branches).toHaveLength(3);
     const pools = top!.branches.map((b) => b.path[0]!.pool);
     expect(new Set(pools).size).toBe(3);
+  });
+
+  // The best paths alone all go through one pool (here A→X, then one of nine X→B pools), so no two of the
+  // top eight are pool-disjoint: ranking paths alone would find no split at all.
+  it("finds a disjoint partner that ranks low alone when the best paths share a pool", () => {
+    const X = addr(0xf);
+    const deep = v2(A, X, 1_000_000n * E18, 1_000_000n * E18);
+    const exits = Array.from({ length: 9 }, () => v2(X, B, 1000n * E18, 1000n * E18));
+    const direct = v2(A, B, 500n * E18, 500n * E18);
+    const paths = enumeratePaths([...deep, ...exits.flat(), ...direct], A, B, WETH);
+    const amountIn = 100n * E18;
+    const routes = searchRoutes(paths, { amountIn });
+    const [top] = routes;
+    const single = routes.find((r) => r.branches.length === 1)!;
+    expect(top!.branches.length).toBeGreaterThan(1);
+    expect(top!.amountOut).toBeGreaterThan(single.amountOut);
+    expect(top!.branches.some((b) => b.path.length === 1 && b.path[0]!.pool === direct[0]!.pool)).toBe(true);
+  });
+
+  // Every good path ends in the one Y→B pool; the route the search must build uses it once and two direct
+  // pools that each do worse alone than any path through the bottleneck.
+  it("builds the three-branch route around a shared bottleneck pool", () => {
+    const Y = addr(0xd);
+    const entries = Array.from({ length: 9 }, () => v2(A, Y, 100_000n * E18, 100_000n * E18));
+    const bottleneck = v2(Y, B, 2000n * E18, 2000n * E18);
+    const directs = [v2(A, B, 800n * E18, 800n * E18), v2(A, B, 800n * E18, 800n * E18)];
+    const paths = enumeratePaths([...entries.flat(), ...bottleneck, ...directs.flat()], A, B, WETH);
+    const amountIn = 300n * E18;
+    const [top] = searchRoutes(paths, { amountIn });
+    expect(top!.branches).toHaveLength(3);
+    const firstPools = new Set(top!.branches.map((b) => b.path[0]!.pool));
+    for (const direct of directs) expect(firstPools.has(direct[0]!.pool)).toBe(true);
+    // Within a few wei of the exhaustive 1% optimum over {bottleneck path, direct, direct}.
+    const throughY = paths.find((p) => p.length === 2)!;
+    const [d1, d2] = directs.map((d) => paths.find((p) => p.length === 1 && p[0]!.pool === d[0]!.pool)!);
+    let bestOut = 0n;
+    for (let x = 1; x < 99; x++)
+      for (let y = 1; x + y < 100; y++) {
+        const [ax, ay] = [(amountIn * BigInt(x)) / 100n, (amountIn * BigInt(y)) / 100n];
+        const out =
+          quotePath(throughY, ax)!.amountOut +
+          quotePath(d1!, ay)!.amountOut +
+          quotePath(d2!, amountIn - ax - ay)!.amountOut;
+        if (out > bestOut) bestOut = out;
+      }
+    expect(top!.amountOut).toBeGreaterThanOrEqual(bestOut);
+  });
+
+  it("hands on a few routes of each shape for simulation to decide between, not one", () => {
+    const edges = [
+      ...v2(A, B, 1000n * E18, 1000n * E18),
+      ...v2(A, B, 900n * E18, 900n * E18),
+      ...v2(A, B, 800n * E18, 800n * E18),
+      ...v2(A, B, 700n * E18, 700n * E18),
+    ];
+    const routes = searchRoutes(enumeratePaths(edges, A, B, WETH), { amountIn: E18 });
+    const shapes = routes.map((r) => r.branches.length);
+    expect(shapes.filter((n) => n === 1)).toHaveLength(3);
+    expect(shapes.filter((n) => n === 2)).toHaveLength(2);
+    expect(shapes.filter((n) => n === 3)).toHaveLength(1);
+    expect(new Set(routes.map((r) => r.branches.map((b) => poolRef(b.path[0]!.pool)).join())).size).toBe(
+      routes.length,
+    );
   });
 });

@@ -22,19 +22,33 @@ export type SearchOptions = {
    * (docs/rules.md, comparison rule 5).
    */
   gasToOut?: (gas: number) => bigint;
-  /** Paths considered for splits, ranked by how well they do alone at 100%, 50% and 33%. */
+  /** Paths whose every pool-disjoint pair and triple is tried, ranked by how well they do alone. */
   splitCandidates?: number;
 };
 
+/** How many routes of each shape the search hands on to be simulated (distinct paths or path groups). */
+export const ROUTES_PER_SHAPE = { single: 3, pair: 2, triple: 1 } as const;
+/** Coarse grid winners of each split shape refined at 1% (the grid can misjudge close neighbours). */
+const REFINED_PER_SHAPE = 3;
+
 /**
- * The search (docs/rules.md, comparison rule 6): the best single path, then allocations of the input over two
- * or three pool-disjoint paths on a 10% grid, refined at 1% around the best grid point. Returns the best
- * route of each shape found (single, two branches, three branches), best first. No global-best guarantee.
+ * The search (docs/rules.md, comparison rule 6): every path alone, then allocations of the input over two or
+ * three pool-disjoint paths on a 10% grid, the best few refined at 1% around their grid point.
+ *
+ * Which paths are split over is chosen with pool-disjointness in mind: every disjoint pair and triple among
+ * the best few paths alone, and from each of those an anchor, groups grown greedily: the next branch is the
+ * path with the best output at its even share among those using none of the pools already taken. The
+ * greedy groups find the disjoint partners that rank low alone (when the best paths share a pool, or all
+ * end in one bottleneck pool).
+ *
+ * Returns a few of the best routes of each shape (ROUTES_PER_SHAPE), best first, so that simulation, not the
+ * gas heuristic alone, decides between close alternatives (rule 17). No global-best guarantee.
  */
 export function searchRoutes(paths: readonly Path[], options: SearchOptions): SearchedRoute[] {
   const { amountIn } = options;
   const gasToOut = options.gasToOut ?? (() => 0n);
-  const curves = paths.map((path) => ({
+  const curves = paths.map((path, index) => ({
+    index,
     path,
     // Quoted on demand: most paths are read at 100%, 50% and 33% only (ranking), a few at many grid points.
     pointAt: lazyPathCurve(path, amountIn),
@@ -43,6 +57,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   const value = (point: PathPoint) => (point ? point.amountOut - gasToOut(point.gas) : undefined);
 
   type Curve = (typeof curves)[number];
+  type Scored = { parts: [Curve, number][]; score: bigint };
   const scoreOf = (parts: [Curve, number][]): bigint | undefined => {
     let total = -gasToOut(GAS_MODEL.base + (parts.length - 1) * GAS_MODEL.branch);
     for (const [curve, percent] of parts) {
@@ -53,62 +68,87 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     return total;
   };
 
-  const results: { parts: [Curve, number][]; score: bigint }[] = [];
-  const single = best(
-    curves.map((curve) => ({ parts: [[curve, 100]] as [Curve, number][], score: scoreOf([[curve, 100]]) })),
+  const singles = sortByScore(
+    curves.flatMap((curve): Scored[] => {
+      const score = scoreOf([[curve, 100]]);
+      return score === undefined ? [] : [{ parts: [[curve, 100]], score }];
+    }),
   );
-  if (single) results.push(single);
 
-  const ranked = [...curves]
+  const ranked = curves
     .map((curve) => ({ curve, rank: maxOf([100, 50, 33].map((p) => value(curve.pointAt(p)))) }))
     .filter((entry) => entry.rank !== undefined)
     .sort((a, b) => (a.rank! > b.rank! ? -1 : a.rank! < b.rank! ? 1 : 0))
-    .slice(0, options.splitCandidates ?? 8)
     .map((entry) => entry.curve);
+  const top = ranked.slice(0, options.splitCandidates ?? 8);
   const disjoint = (...group: Curve[]) =>
     group.every((a, i) => group.slice(i + 1).every((b) => [...a.pools].every((pool) => !b.pools.has(pool))));
 
-  const grid = SEARCH_LIMITS.splitGridBps / 100;
-  const pairs: { parts: [Curve, number][]; score: bigint | undefined }[] = [];
-  const triples: typeof pairs = [];
-  for (let i = 0; i < ranked.length; i++) {
-    for (let j = i + 1; j < ranked.length; j++) {
-      const [a, b] = [ranked[i]!, ranked[j]!];
-      if (!disjoint(a, b)) continue;
-      for (let x = grid; x < 100; x += grid)
-        pairs.push({
-          parts: [
-            [a, x],
-            [b, 100 - x],
-          ],
-          score: scoreOf([
-            [a, x],
-            [b, 100 - x],
-          ]),
-        });
-      if (SEARCH_LIMITS.maxSplitBranches < 3) continue;
-      for (let k = j + 1; k < ranked.length; k++) {
-        const c = ranked[k]!;
-        if (!disjoint(a, b, c)) continue;
-        for (let x = grid; x < 100; x += grid) {
-          for (let y = grid; x + y < 100; y += grid) {
-            const parts: [Curve, number][] = [
-              [a, x],
-              [b, y],
-              [c, 100 - x - y],
-            ];
-            triples.push({ parts, score: scoreOf(parts) });
-          }
-        }
-      }
+  // The groups to split over, each once (keyed by its paths), with at most maxSplitBranches members.
+  const groups = new Map<string, Curve[]>();
+  const addGroup = (group: Curve[]) => {
+    if (group.length < 2 || group.length > SEARCH_LIMITS.maxSplitBranches || !disjoint(...group)) return;
+    groups.set(
+      group
+        .map((curve) => curve.index)
+        .sort((a, b) => a - b)
+        .join(","),
+      group,
+    );
+  };
+  for (let i = 0; i < top.length; i++)
+    for (let j = i + 1; j < top.length; j++) {
+      addGroup([top[i]!, top[j]!]);
+      for (let k = j + 1; k < top.length; k++) addGroup([top[i]!, top[j]!, top[k]!]);
     }
-  }
-  for (const candidates of [pairs, triples]) {
-    const coarse = best(candidates);
-    if (coarse) results.push(refine(coarse, scoreOf, SEARCH_LIMITS.splitRefinementBps / 100, grid));
+  // The best paths (by output at `percent`) that use none of the pools of `taken`.
+  const partners = (taken: Curve[], percent: number, count: number): Curve[] => {
+    const used = new Set(taken.flatMap((curve) => [...curve.pools]));
+    const scored = ranked.flatMap((curve) => {
+      if ([...curve.pools].some((pool) => used.has(pool))) return [];
+      const v = value(curve.pointAt(percent));
+      return v === undefined ? [] : [{ curve, v }];
+    });
+    return scored
+      .sort((a, b) => (a.v > b.v ? -1 : a.v < b.v ? 1 : 0))
+      .slice(0, count)
+      .map((entry) => entry.curve);
+  };
+  for (const anchor of top) {
+    for (const second of partners([anchor], 50, 2)) addGroup([anchor, second]);
+    if (SEARCH_LIMITS.maxSplitBranches < 3) continue;
+    for (const second of partners([anchor], 33, 2))
+      for (const third of partners([anchor, second], 33, 1)) addGroup([anchor, second, third]);
   }
 
-  return results
+  // Each group's best point on the 10% grid; the best few groups of each shape refined at 1%.
+  const grid = SEARCH_LIMITS.splitGridBps / 100;
+  const step = SEARCH_LIMITS.splitRefinementBps / 100;
+  const coarse: Record<2 | 3, Scored[]> = { 2: [], 3: [] };
+  for (const group of groups.values()) {
+    const found = best(gridPoints(group.length, grid).map((percents) => scoreParts(group, percents)));
+    if (found) coarse[group.length as 2 | 3].push(found);
+  }
+  function scoreParts(
+    group: Curve[],
+    percents: number[],
+  ): { parts: [Curve, number][]; score: bigint | undefined } {
+    const parts = group.map((curve, i) => [curve, percents[i]!] as [Curve, number]);
+    return { parts, score: scoreOf(parts) };
+  }
+  const refined = (shape: 2 | 3) =>
+    sortByScore(
+      sortByScore(coarse[shape])
+        .slice(0, REFINED_PER_SHAPE)
+        .map((start) => refine(start, scoreOf, step, grid)),
+    );
+
+  const chosen = [
+    ...singles.slice(0, ROUTES_PER_SHAPE.single),
+    ...refined(2).slice(0, ROUTES_PER_SHAPE.pair),
+    ...refined(3).slice(0, ROUTES_PER_SHAPE.triple),
+  ];
+  return chosen
     .map(({ parts }) =>
       exactRoute(
         parts.map(([curve, percent]) => [curve.path, percent]),
@@ -118,6 +158,25 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     )
     .filter((route): route is SearchedRoute => route !== undefined)
     .sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : 0));
+}
+
+/** Every allocation of 100% over `branches` shares, each a positive multiple of `grid`. */
+function gridPoints(branches: number, grid: number): number[][] {
+  if (branches === 1) return [[100]];
+  const points: number[][] = [];
+  const visit = (chosen: number[], left: number) => {
+    if (chosen.length === branches - 1) {
+      if (left > 0) points.push([...chosen, left]);
+      return;
+    }
+    for (let p = grid; p < left; p += grid) visit([...chosen, p], left - p);
+  };
+  visit([], 100);
+  return points;
+}
+
+function sortByScore<T extends { score: bigint }>(items: T[]): T[] {
+  return [...items].sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : 0));
 }
 
 /** 1% local search around a grid point: each share moves within ±(grid - step), the last takes the rest. */

@@ -130,6 +130,10 @@ export const QuoteResponseSchema = z
           description:
             "The V4 fallback probe, run only when nothing else connected the pair (at most 28 keys).",
         }),
+        widenedPools: z.number().int().openapi({
+          description:
+            "Concentrated pools whose ticks were loaded past the first window because a trade moved their price that far (large trades).",
+        }),
       })
       .openapi({ description: "Diagnostics of the search; not part of the quote's terms." }),
     warnings: z.array(z.string()),

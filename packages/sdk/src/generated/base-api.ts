@@ -1740,6 +1740,8 @@ export type components = {
                     keys: number;
                     found: number;
                 } | null;
+                /** @description Concentrated pools whose ticks were loaded past the first window because a trade moved their price that far (large trades). */
+                widenedPools: number;
             };
             warnings: string[];
         };
