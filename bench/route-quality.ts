@@ -1,11 +1,16 @@
-import { createTestClient, http, type PublicClient, publicActions } from "viem";
+import { type Address, createTestClient, http, type PublicClient, publicActions } from "viem";
 import { junctionChain } from "../src/chain/chain.ts";
 import type { Devnet } from "../src/devnet/devnet.ts";
 import { amountForUsd } from "../src/devnet/universe.ts";
-import { type PathPoint, pathCurve, quotePath, shareOf } from "../src/routing/path-curve.ts";
-import { type Path, poolsOf } from "../src/routing/paths.ts";
-import { searchRoutes } from "../src/routing/split-search.ts";
+import { MAX_TICK } from "../src/liquidity/math/tick-math.ts";
+import type { V2Pool } from "../src/liquidity/pool-index/pool.ts";
+import type { PoolSnapshot } from "../src/liquidity/read/load-pool-states.ts";
+import { WIDENED_WINDOW_TICKS } from "../src/liquidity/read/word-window.ts";
+import { type Edge, edgesOf } from "../src/routing/edge.ts";
+import { enumeratePaths, type Path } from "../src/routing/paths.ts";
+import { type SearchedRoute, searchRoutes } from "../src/routing/split-search.ts";
 import { machineLine, table } from "./machine.ts";
+import { convexBound, exhaustiveReference, type ReferenceCurve, referenceCurve } from "./route-reference.ts";
 import { loadRoutingState } from "./routing-state.ts";
 
 /** Pairs one, two and three hops apart, with native ETH on either side. */
@@ -25,222 +30,231 @@ const PAIRS: [string, string][] = [
 ];
 /** Sizes in USD at reference prices: dust (one cent) to pool-draining (most pools hold $0.5M to $20M). */
 const SIZES_USD = [0n, 100n, 10_000n, 1_000_000n, 10_000_000n];
-/** How many paths the search splits over (its `splitCandidates` default); both sides use the same set. */
-const SPLIT_CANDIDATES = 8;
-/** A wider set for the exhaustive side only: what restricting splits to the top 8 paths costs. */
-const WIDE_CANDIDATES = 16;
 
-type Allocation = { paths: Path[]; percents: number[]; out: bigint };
+type Scenario = {
+  name: string;
+  size: string;
+  amountIn: bigint;
+  /** The paths the quoter searches, over the state it would have (its first window, widened 16x). */
+  searchPaths: Path[];
+  /** The same paths over every pool's full tick range, with each edge's snapshot. */
+  referencePaths: Path[];
+  snapshotOf: (edge: Edge) => PoolSnapshot;
+};
 
 /**
- * `npm run bench -- quality`: the split search's output (top route of `searchRoutes`, ranked by output
- * alone: no gas conversion) against an exhaustive 1%-step search over the same 3-branch shape, on the same
- * pinned-block snapshots and the same candidate paths: every path alone at 100%, and every allocation of
- * 100% at 1% steps over 2 or 3 pool-disjoint paths among the top 8 paths ranked as the search ranks them
- * (best output alone at 100%, 50% or 33% of the input). Both sides' allocations are re-quoted exactly,
- * the last branch taking the remainder, as the search's routes are.
+ * `npm run bench -- quality`: the split search (its top route, ranked by output alone: no gas conversion)
+ * against yardsticks that cannot share its blind spots (bench/route-reference.ts): the exhaustive 1% sweep
+ * over every path alone and every pool-disjoint group of 2 or 3 of all the quoter's candidate paths, on
+ * the pools' full tick ranges; and the convex bound, which no split of any shape can beat. Scenarios: 12
+ * devnet pairs at 5 sizes, plus pool graphs built to break a search that ranks paths alone (the best paths
+ * sharing one pool; every good path ending in one bottleneck pool).
  */
-export async function benchRouteQuality(devnet: Devnet): Promise<string[]> {
+export async function benchRouteQuality(
+  devnet: Devnet,
+  log: (line: string) => void = () => {},
+): Promise<string[]> {
   const { manifest, rpcUrl } = devnet;
   const client = createTestClient({
     chain: junctionChain(rpcUrl),
     transport: http(rpcUrl),
     mode: "anvil",
   }).extend(publicActions) as unknown as PublicClient;
-  const state = await loadRoutingState(client, manifest);
+  let started = performance.now();
+  const searchState = await loadRoutingState(client, manifest, WIDENED_WINDOW_TICKS);
+  const fullState = await loadRoutingState(client, manifest, 2 * MAX_TICK);
+  const loadMs = performance.now() - started;
+  log(`quality: state loaded (widened window and full range) in ${(loadMs / 1000).toFixed(1)} s`);
+
+  const scenarios: Scenario[] = [];
+  for (const [from, to] of PAIRS)
+    for (const usd of SIZES_USD)
+      scenarios.push({
+        name: `${from}→${to}`,
+        size: usd === 0n ? "dust ($0.01)" : `$${usd.toLocaleString("en-US")}`,
+        amountIn: usd === 0n ? amountForUsd(from, 1n) / 100n : amountForUsd(from, usd),
+        searchPaths: searchState.pathsFor(searchState.token(from), searchState.token(to)),
+        referencePaths: fullState.pathsFor(fullState.token(from), fullState.token(to)),
+        snapshotOf: fullState.snapshotOf,
+      });
+  scenarios.push(...builtToBreak());
 
   const rows: string[][] = [];
-  const gaps: number[] = [];
-  const wideGaps: number[] = [];
-  let noRoute = 0;
+  const bySize = new Map<string, { reference: number[]; bound: number[] }>();
   let searchMs = 0;
-  let exhaustiveMs = 0;
-  for (const [from, to] of PAIRS) {
-    const paths = state.pathsFor(state.token(from), state.token(to));
-    for (const usd of SIZES_USD) {
-      const amountIn = usd === 0n ? amountForUsd(from, 1n) / 100n : amountForUsd(from, usd);
-      let started = performance.now();
-      const [top] = searchRoutes(paths, { amountIn });
-      searchMs += performance.now() - started;
-      started = performance.now();
-      const ranked = rankLikeSearch(paths, amountIn);
-      const curves = ranked
-        .slice(0, WIDE_CANDIDATES)
-        .map(({ path }) => ({ path, points: pathCurve(path, amountIn) }));
-      const best = exhaustive(ranked, curves.slice(0, SPLIT_CANDIDATES), amountIn);
-      const wide = exhaustive(ranked, curves, amountIn);
-      exhaustiveMs += performance.now() - started;
-      const size = usd === 0n ? "dust ($0.01)" : `$${usd.toLocaleString("en-US")}`;
-      if (!top || !best || !wide) {
-        if (top || best || wide)
-          throw new Error(`${from}→${to} ${size}: one side found a route, the other not`);
-        noRoute++;
-        rows.push([`${from}→${to}`, size, String(paths.length), "no route", "-", "-", "-", "-", "-", "-"]);
-        continue;
-      }
-      const gap = gapBps(best.out, top.amountOut);
-      const wideGap = gapBps(wide.out, top.amountOut);
-      gaps.push(gap);
-      wideGaps.push(wideGap);
-      rows.push([
-        `${from}→${to}`,
-        size,
-        String(paths.length),
-        shape(
-          top.branches.map((b) => ({
-            hops: b.path.length,
-            share: Number((b.amountIn * 1000n) / amountIn) / 10,
-          })),
-        ),
-        top.amountOut.toString(),
-        shape(best.paths.map((p, i) => ({ hops: p.length, share: best.percents[i]! }))),
-        best.out.toString(),
-        gap.toFixed(2),
-        shape(wide.paths.map((p, i) => ({ hops: p.length, share: wide.percents[i]! }))),
-        wideGap.toFixed(2),
-      ]);
+  let referenceMs = 0;
+  let noRoute = 0;
+  for (const scenario of scenarios) {
+    const { amountIn } = scenario;
+    started = performance.now();
+    const [top] = searchRoutes(scenario.searchPaths, { amountIn });
+    searchMs += performance.now() - started;
+    started = performance.now();
+    const curves: ReferenceCurve[] = scenario.referencePaths.map((path) =>
+      referenceCurve(path, amountIn, scenario.snapshotOf),
+    );
+    const usable = curves.filter((curve) => curve.points[1] !== undefined);
+    const { bound, lambda } = usable.length > 0 ? convexBound(usable, amountIn) : { bound: 0, lambda: 0 };
+    const reference = exhaustiveReference(usable, amountIn, lambda);
+    referenceMs += performance.now() - started;
+    if (!top || !reference) {
+      if (top || reference)
+        throw new Error(`${scenario.name} ${scenario.size}: one side found a route, the other not`);
+      noRoute++;
+      rows.push([scenario.name, scenario.size, String(curves.length), "no route", "-", "-", "-", "-", "-"]);
+      continue;
     }
+    if (Number(reference.out) > bound * (1 + 1e-9))
+      throw new Error(`${scenario.name} ${scenario.size}: the reference beats the bound, which cannot be`);
+    const gap = gapBps(Number(reference.out), Number(top.amountOut));
+    const boundGap = gapBps(bound, Number(top.amountOut));
+    const sizeClass = scenario.size.startsWith("built") ? "built to break" : scenario.size;
+    const stats = bySize.get(sizeClass) ?? { reference: [], bound: [] };
+    stats.reference.push(gap);
+    stats.bound.push(boundGap);
+    bySize.set(sizeClass, stats);
+    rows.push([
+      scenario.name,
+      scenario.size,
+      String(curves.length),
+      routeShape(top),
+      shape(reference.paths.map((p, i) => ({ hops: p.length, share: reference.percents[i]! }))),
+      gap.toFixed(2),
+      boundGap.toFixed(2),
+      gapBps(bound, Number(reference.out)).toFixed(2),
+    ]);
+    log(
+      `quality: ${scenario.name} ${scenario.size}: gap ${gap.toFixed(2)} bps, to the bound ${boundGap.toFixed(2)} bps`,
+    );
   }
 
-  const sorted = [...gaps].sort((a, b) => a - b);
-  const wideSorted = [...wideGaps].sort((a, b) => a - b);
-  const median = (values: number[]) => values[Math.floor((values.length - 1) / 2)]!;
-  const exact = gaps.filter((g) => g <= 0).length;
+  const all = [...bySize.values()].flatMap((stats) => stats.reference);
+  const allBound = [...bySize.values()].flatMap((stats) => stats.bound);
+  const summary = (label: string, reference: number[], boundGaps: number[]) => [
+    label,
+    String(reference.length),
+    median(reference).toFixed(2),
+    Math.max(...reference).toFixed(2),
+    `${reference.filter((g) => g <= 0.005).length} of ${reference.length}`,
+    median(boundGaps).toFixed(2),
+    Math.max(...boundGaps).toFixed(2),
+  ];
   return [
     "## Route quality",
     "",
     machineLine(
-      `devnet seed ${manifest.seed}, ${devnet.boot.kind} boot, block ${state.blockNumber}; ${PAIRS.length} pairs × ${SIZES_USD.length} sizes = ${PAIRS.length * SIZES_USD.length} scenarios; candidate paths as the quoter selects them (\`selectPools\`, up to 3 hops, executable)`,
+      `devnet seed ${manifest.seed}, ${devnet.boot.kind} boot, block ${fullState.blockNumber}; ${scenarios.length} scenarios (${PAIRS.length} pairs × ${SIZES_USD.length} sizes, and ${scenarios.length - PAIRS.length * SIZES_USD.length} built to break a path-ranking search); candidate paths as the quoter selects them (\`selectPools\`, up to 3 hops, executable)`,
     ),
     "",
-    `Gap = (exhaustive − search) / exhaustive output, in bps; ≤ 0 means the search matched or beat the exhaustive sweep (its exact re-quote of the last branch's remainder can differ by a few wei). Exhaustive: every path alone, and every 1% allocation over 2 or 3 pool-disjoint paths among the top ${SPLIT_CANDIDATES} (the search's own split candidates); "top ${WIDE_CANDIDATES}" widens only the exhaustive side.`,
+    "Gap = (yardstick − search) / yardstick output, in bps, ranked by output alone (no gas). Reference: the best of every candidate path alone and every whole-percent allocation over 2 or 3 pool-disjoint candidate paths (all of them, pruned only by a duality bound that is provably safe), on every pool's full tick range, exactly re-quoted. Bound: the convex upper bound on any split at all (any proportions, any number of branches) from the curves' concave envelopes; no route can beat it. The search runs as the quoter does: its first tick window, widened 16x where a quote runs past it.",
     "",
     ...table(
-      ["Summary", "Scenarios", "Median gap (bps)", "Worst gap (bps)", "Search ≥ exhaustive"],
       [
-        [
-          `same candidates (top ${SPLIT_CANDIDATES})`,
-          String(gaps.length),
-          median(sorted).toFixed(2),
-          sorted[sorted.length - 1]!.toFixed(2),
-          `${exact} of ${gaps.length}`,
-        ],
-        [
-          `exhaustive over the top ${WIDE_CANDIDATES}`,
-          String(wideGaps.length),
-          median(wideSorted).toFixed(2),
-          wideSorted[wideSorted.length - 1]!.toFixed(2),
-          `${wideGaps.filter((g) => g <= 0).length} of ${wideGaps.length}`,
-        ],
+        "Size",
+        "Scenarios",
+        "Median gap (bps)",
+        "Worst gap (bps)",
+        "Search ≥ reference",
+        "Median to bound",
+        "Worst to bound",
+      ],
+      [
+        ...[...bySize.entries()].map(([size, stats]) => summary(size, stats.reference, stats.bound)),
+        summary("all", all, allBound),
       ],
     ),
     "",
-    `${noRoute} scenarios have no route on either side (every path fails to fill: a hop past its pool's loaded state or its price limit). Time: search ${searchMs.toFixed(0)} ms in all, exhaustive sweeps ${(exhaustiveMs / 1000).toFixed(1)} s.`,
+    `${noRoute} scenarios have no route on either side. Time: loading both states ${(loadMs / 1000).toFixed(1)} s; the search ${searchMs.toFixed(0)} ms in all; reference curves, bounds and sweeps ${(referenceMs / 1000).toFixed(1)} s.`,
     "",
     ...table(
       [
-        "Pair",
+        "Scenario",
         "Size",
         "Paths",
         "Search route (hops@share)",
-        "Search out",
-        `Exhaustive (top ${SPLIT_CANDIDATES})`,
-        "Exhaustive out",
+        "Reference route",
         "Gap (bps)",
-        `Exhaustive (top ${WIDE_CANDIDATES})`,
-        `Gap vs top ${WIDE_CANDIDATES} (bps)`,
+        "Gap to bound (bps)",
+        "Reference to bound (bps)",
       ],
       rows,
     ),
   ];
 }
 
-type Curve = { path: Path; points: PathPoint[] };
-
-/** A path's output at `percent` of the input, as `pathCurve` computes it. */
-const pointAt = (path: Path, amountIn: bigint, percent: number): PathPoint => {
-  const amount = shareOf(amountIn, percent);
-  return amount > 0n ? quotePath(path, amount) : undefined;
-};
-
 /**
- * Paths in the search's split-candidate order (best output alone at 100%, 50% or 33% of the input, best
- * first; paths that fill at none of them dropped), each with its output at 100% for the singles.
+ * In-memory pool graphs (V2 pools, exact math) where the best paths alone all share one pool, so no two of
+ * the top few are disjoint: a search that splits only over its best-ranked paths finds no split at all.
  */
-function rankLikeSearch(paths: readonly Path[], amountIn: bigint): { path: Path; alone: PathPoint }[] {
-  return paths
-    .map((path) => {
-      const [alone, half, third] = [100, 50, 33].map((p) => pointAt(path, amountIn, p));
-      let rank: bigint | undefined;
-      for (const point of [alone, half, third])
-        if (point && (rank === undefined || point.amountOut > rank)) rank = point.amountOut;
-      return { path, alone, rank };
-    })
-    .filter((entry) => entry.rank !== undefined)
-    .sort((a, b) => (a.rank! > b.rank! ? -1 : a.rank! < b.rank! ? 1 : 0));
+function builtToBreak(): Scenario[] {
+  const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
+  const [A, B, X, Y, WETH] = [addr(0xa), addr(0xb), addr(0xf), addr(0xd), addr(0xe)];
+  const E18 = 10n ** 18n;
+  const snapshots = new Map<Edge, PoolSnapshot>();
+  let next = 0x100;
+  const v2 = (token0: Address, token1: Address, reserve0: bigint, reserve1: bigint): Edge[] => {
+    const address = addr(next++);
+    const pool: V2Pool = {
+      kind: "v2",
+      address,
+      token0,
+      token1,
+      fee: 3000,
+      discovery: { block: 1n, blockHash: `0x${"0".repeat(64)}`, via: "event" },
+    };
+    const snapshot: PoolSnapshot = { kind: "v2", address, blockNumber: 1n, reserve0, reserve1 };
+    const edges = edgesOf(pool, snapshot);
+    for (const edge of edges) snapshots.set(edge, snapshot);
+    return edges;
+  };
+  const graphs: { name: string; edges: Edge[]; sizes: bigint[] }[] = [
+    {
+      // A deep A→X pool, nine X→B exits, and one smaller direct A→B pool that ranks below all nine.
+      name: "shared first pool",
+      edges: [
+        ...v2(A, X, 1_000_000n * E18, 1_000_000n * E18),
+        ...Array.from({ length: 9 }, () => v2(X, B, 1000n * E18, 1000n * E18)).flat(),
+        ...v2(A, B, 500n * E18, 500n * E18),
+      ],
+      sizes: [10n * E18, 100n * E18, 1000n * E18],
+    },
+    {
+      // Nine A→Y pools all ending in one Y→B bottleneck, and two direct pools each worse alone.
+      name: "shared bottleneck",
+      edges: [
+        ...Array.from({ length: 9 }, () => v2(A, Y, 100_000n * E18, 100_000n * E18)).flat(),
+        ...v2(Y, B, 2000n * E18, 2000n * E18),
+        ...v2(A, B, 800n * E18, 800n * E18),
+        ...v2(A, B, 800n * E18, 800n * E18),
+      ],
+      sizes: [30n * E18, 300n * E18, 3000n * E18],
+    },
+  ];
+  return graphs.flatMap(({ name, edges, sizes }) => {
+    const paths = enumeratePaths(edges, A, B, WETH);
+    return sizes.map((amountIn) => ({
+      name,
+      size: `built: ${amountIn / E18} A`,
+      amountIn,
+      searchPaths: paths,
+      referencePaths: paths,
+      snapshotOf: (edge: Edge) => snapshots.get(edge)!,
+    }));
+  });
 }
 
-/**
- * The best of: every path alone (`singles`), and every 1% allocation over 2 or 3 pool-disjoint
- * `candidates`; exactly re-quoted.
- */
-function exhaustive(
-  singles: readonly { path: Path; alone: PathPoint }[],
-  candidates: readonly Curve[],
-  amountIn: bigint,
-): Allocation | undefined {
-  let best: { paths: Path[]; percents: number[]; out: bigint } | undefined;
-  for (const { path, alone } of singles)
-    if (alone && (!best || alone.amountOut > best.out))
-      best = { paths: [path], percents: [100], out: alone.amountOut };
-  const pools = candidates.map((c) => new Set(poolsOf(c.path)));
-  const disjoint = (i: number, j: number) => [...pools[i]!].every((pool) => !pools[j]!.has(pool));
-  const out = (curve: Curve, percent: number) => curve.points[percent]?.amountOut;
-  for (let i = 0; i < candidates.length; i++) {
-    for (let j = i + 1; j < candidates.length; j++) {
-      if (!disjoint(i, j)) continue;
-      const [a, b] = [candidates[i]!, candidates[j]!];
-      for (let x = 1; x < 100; x++) {
-        const [oa, ob] = [out(a, x), out(b, 100 - x)];
-        if (oa === undefined || ob === undefined) continue;
-        if (!best || oa + ob > best.out)
-          best = { paths: [a.path, b.path], percents: [x, 100 - x], out: oa + ob };
-      }
-      for (let k = j + 1; k < candidates.length; k++) {
-        if (!disjoint(i, k) || !disjoint(j, k)) continue;
-        const c = candidates[k]!;
-        for (let x = 1; x < 99; x++) {
-          const oa = out(a, x);
-          if (oa === undefined) continue;
-          for (let y = 1; x + y < 100; y++) {
-            const [ob, oc] = [out(b, y), out(c, 100 - x - y)];
-            if (ob === undefined || oc === undefined) continue;
-            const total = oa + ob + oc;
-            if (!best || total > best.out)
-              best = { paths: [a.path, b.path, c.path], percents: [x, y, 100 - x - y], out: total };
-          }
-        }
-      }
-    }
-  }
-  if (!best) return undefined;
-  // Exact amounts as the search's routes have them: each share floored, the last branch takes the rest.
-  const { paths, percents } = best;
-  let assigned = 0n;
-  let total = 0n;
-  for (let i = 0; i < paths.length; i++) {
-    const branchIn = i === paths.length - 1 ? amountIn - assigned : shareOf(amountIn, percents[i]!);
-    assigned += branchIn;
-    const point = quotePath(paths[i]!, branchIn);
-    if (!point) return undefined;
-    total += point.amountOut;
-  }
-  return { paths, percents, out: total };
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
+
+/** (yardstick − value) / yardstick in bps. */
+function gapBps(yardstick: number, value: number): number {
+  return ((yardstick - value) / yardstick) * 10_000;
 }
 
-/** (reference − value) / reference in bps, as a float for display (amounts stay bigint until here). */
-function gapBps(reference: bigint, value: bigint): number {
-  return Number(((reference - value) * 1_000_000n) / reference) / 100;
+function routeShape(route: SearchedRoute): string {
+  const total = route.branches.reduce((sum, b) => sum + b.amountIn, 0n);
+  return shape(
+    route.branches.map((b) => ({ hops: b.path.length, share: Number((b.amountIn * 1000n) / total) / 10 })),
+  );
 }
 
 function shape(branches: { hops: number; share: number }[]): string {

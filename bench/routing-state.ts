@@ -2,7 +2,7 @@ import { type Address, type PublicClient, parseUnits, zeroAddress } from "viem";
 import type { Manifest } from "../src/devnet/manifest.ts";
 import { type IndexedPool, isRoutable, poolRef } from "../src/liquidity/pool-index/pool.ts";
 import { createPoolIndex, type PoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
-import { loadPoolStates } from "../src/liquidity/read/load-pool-states.ts";
+import { loadPoolStates, type PoolSnapshot } from "../src/liquidity/read/load-pool-states.ts";
 import { selectPools } from "../src/quote/select-pools.ts";
 import { type Edge, edgesOf } from "../src/routing/edge.ts";
 import { enumeratePaths, type Path } from "../src/routing/paths.ts";
@@ -25,13 +25,20 @@ export type RoutingState = {
    * every simple path of up to 3 hops, only those the executor can run (as `createQuoter` does).
    */
   pathsFor: (tokenIn: Address, tokenOut: Address) => Path[];
+  /** The snapshot an edge quotes from. */
+  snapshotOf: (edge: Edge) => PoolSnapshot;
 };
 
 /**
  * Indexes the devnet's pools and loads every routable one at the latest block, once: benchmarks then quote
  * many pairs and amounts against the same snapshots the quoter would read at that block.
  */
-export async function loadRoutingState(client: PublicClient, manifest: Manifest): Promise<RoutingState> {
+export async function loadRoutingState(
+  client: PublicClient,
+  manifest: Manifest,
+  /** Ticks either side of each price to load (the quoter's first window by default). */
+  windowTicks?: number,
+): Promise<RoutingState> {
   const { contracts } = manifest;
   const index = createPoolIndex({ client, contracts, fromBlock: BigInt(manifest.deploymentBlock) });
   const { to: blockNumber } = await index.sync();
@@ -39,11 +46,14 @@ export async function loadRoutingState(client: PublicClient, manifest: Manifest)
   const { pools: loads } = await loadPoolStates(client, pools, {
     blockNumber,
     v4PoolManager: contracts.v4PoolManager,
+    ...(windowTicks ? { windowTicks } : {}),
   });
   const byPool = new Map<string, Edge[]>();
+  const snapshots = new Map<string, PoolSnapshot>();
   loads.forEach((load, i) => {
     if (load.status !== "loaded") throw new Error(`pool ${poolRef(pools[i]!)} did not load: ${load.reason}`);
     byPool.set(poolRef(pools[i]!), edgesOf(pools[i]!, load.snapshot));
+    snapshots.set(poolRef(pools[i]!), load.snapshot);
   });
   const weth = contracts.weth9;
   const tokenOf = (symbol: string) => {
@@ -68,5 +78,6 @@ export async function loadRoutingState(client: PublicClient, manifest: Manifest)
         executorHops(path, tokenIn, tokenOut, weth),
       );
     },
+    snapshotOf: (edge) => snapshots.get(poolRef(edge.pool))!,
   };
 }

@@ -16,7 +16,10 @@ const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promi
   pools: { about: "per-pool quoting speed and state loading", run: benchPools },
   gas: { about: "fit GAS_MODEL to executor receipts", run: calibrateGas },
   latency: { about: "end-to-end quote latency and RPC round trips", run: benchQuoteLatency },
-  quality: { about: "split search against an exhaustive 1% sweep", run: benchRouteQuality },
+  quality: {
+    about: "split search against an exhaustive reference and a convex bound",
+    run: (devnet) => benchRouteQuality(devnet, log),
+  },
   builders: { about: "builder API latency per endpoint; quota, key lookups/s", run: benchBuilderApi },
   partners: {
     about: "partner API latency: token lookup, quotes with and without a transaction",

@@ -8,7 +8,7 @@ import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "../liquidity/pool-i
 import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { extendPoolStates, loadPoolStates, type PoolSnapshot } from "../liquidity/read/load-pool-states.ts";
-import { DEFAULT_WINDOW_TICKS } from "../liquidity/read/word-window.ts";
+import { WIDENED_WINDOW_TICKS } from "../liquidity/read/word-window.ts";
 import type { V3PoolSnapshot } from "../liquidity/v3/snapshot.ts";
 import type { V4PoolSnapshot } from "../liquidity/v4/snapshot.ts";
 import type { QuoteProvider } from "../providers/provider.ts";
@@ -32,6 +32,7 @@ import {
   QuoteError,
   type QuoteRequest,
   type QuoteResult,
+  type StageTimings,
 } from "./quote-types.ts";
 import { rankCandidates } from "./rank.ts";
 import { selectPools } from "./select-pools.ts";
@@ -47,6 +48,8 @@ export type QuoterDeps = {
   providerDeadlineMs?: number;
   /** Sees each provider's outcome per variant (metrics, logs). */
   onProviderOutcome?: (outcome: ProviderOutcome) => void;
+  /** Sees each completed quote's stage timings (metrics). */
+  onTimings?: (timings: StageTimings) => void;
 };
 
 /** Seconds of validity given to simulated calldata; the public quote returns no transaction. */
@@ -79,7 +82,7 @@ type Block = PinnedBlock;
  * and proving a drained pool empty up to its price limit would mean reading every bitmap word of its full
  * range (measured: about 20 s for the 32 such pools of a $10M WETH→USDC trade on the devnet).
  */
-const WINDOW_EXTENSIONS = [DEFAULT_WINDOW_TICKS * 16] as const;
+const WINDOW_EXTENSIONS = [WIDENED_WINDOW_TICKS] as const;
 
 /**
  * The comparison pipeline shared by every surface (docs/rules.md, comparison rules 1-17), as named stages:
@@ -100,15 +103,18 @@ export function createQuoter(deps: QuoterDeps) {
   async function comparePaths(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
     const asked = providersAsked(deps.providers ?? [], request.provider);
     const ownSearch = request.provider === undefined || request.provider === "service";
-    const block = await pinQuoteBlock(signal);
+    const timings: StageTimings = { pin: 0, state: 0, search: 0, providers: 0, simulate: 0, rank: 0 };
+    const block = await timed(timings, "pin", () => pinQuoteBlock(signal));
     // Providers are asked in parallel with our own search; providerCandidates never rejects.
-    const external = providerCandidates(asked, request, block.number, signal, {
-      ...(deps.providerDeadlineMs ? { deadlineMs: deps.providerDeadlineMs } : {}),
-      ...(deps.onProviderOutcome ? { onOutcome: deps.onProviderOutcome } : {}),
-    });
-    const loaded = await loadMarket(request, block, ownSearch, signal);
+    const external = timed(timings, "providers", () =>
+      providerCandidates(asked, request, block.number, signal, {
+        ...(deps.providerDeadlineMs ? { deadlineMs: deps.providerDeadlineMs } : {}),
+        ...(deps.onProviderOutcome ? { onOutcome: deps.onProviderOutcome } : {}),
+      }),
+    );
+    const loaded = await timed(timings, "state", () => loadMarket(request, block, ownSearch, signal));
     const { market, own } = ownSearch
-      ? await searchOwnCandidates(request, loaded, block, signal)
+      ? await searchOwnCandidates(request, loaded, block, signal, timings)
       : { market: loaded, own: [] };
     const candidates = dedupe([...own, ...(await external)]);
     signal.throwIfAborted();
@@ -119,16 +125,20 @@ export function createQuoter(deps: QuoterDeps) {
           ? "no verified pool path connects the pair for this amount"
           : `${request.provider} offered no route for the pair and amount`,
       );
-    const assessments = await Promise.all(
-      candidates.map((candidate) =>
-        assessCandidate(deps, request, candidate, {
-          block,
-          gasPrice: market.gasPrice,
-          gasToOut: market.gasToOut,
-        }),
+    const assessments = await timed(timings, "simulate", () =>
+      Promise.all(
+        candidates.map((candidate) =>
+          assessCandidate(deps, request, candidate, {
+            block,
+            gasPrice: market.gasPrice,
+            gasToOut: market.gasToOut,
+          }),
+        ),
       ),
     );
-    return rankAndSelect(request, block, market, assessments);
+    const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, assessments));
+    deps.onTimings?.(timings);
+    return { ...result, timings };
   }
 
   /** Stage 1: the one block every candidate is assessed at (the index is synced here only if it never was). */
@@ -192,14 +202,17 @@ export function createQuoter(deps: QuoterDeps) {
     loaded: Market,
     block: Block,
     signal: AbortSignal,
+    timings: StageTimings,
   ): Promise<{ market: Market; own: Candidate[] }> {
     let market = loaded;
     for (let round = 0; ; round++) {
       market.misses.clear();
+      const started = performance.now();
       const routes = searchRoutes(market.paths, {
         amountIn: request.amountIn,
         ...(market.gasToOut ? { gasToOut: market.gasToOut } : {}),
       });
+      timings.search += performance.now() - started;
       const windowTicks = WINDOW_EXTENSIONS[round];
       if (market.misses.size === 0 || windowTicks === undefined) {
         const own = routes.flatMap(
@@ -207,7 +220,8 @@ export function createQuoter(deps: QuoterDeps) {
         );
         return { market, own };
       }
-      market = await extendMarket(request, market, windowTicks);
+      const current = market;
+      market = await timed(timings, "state", () => extendMarket(request, current, windowTicks));
       signal.throwIfAborted();
     }
   }
@@ -250,7 +264,7 @@ export function createQuoter(deps: QuoterDeps) {
     block: Block,
     market: Market,
     assessments: Assessment[],
-  ): Promise<QuoteResult> {
+  ): Promise<Omit<QuoteResult, "timings">> {
     const ranked = rankCandidates(assessments);
     const selected = ranked[0]!;
     if (selected.simulation.status === "failed" || selected.simulation.status === "expired") {
@@ -388,6 +402,16 @@ export function createQuoter(deps: QuoterDeps) {
       tx: { to: tx.to, data: tx.data, value: tx.value },
       spender: contracts.executor,
     };
+  }
+}
+
+/** Runs a stage, adding its wall time to `timings[stage]` (a stage may run more than once). */
+async function timed<T>(timings: StageTimings, stage: keyof StageTimings, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await run();
+  } finally {
+    timings[stage] += performance.now() - started;
   }
 }
 

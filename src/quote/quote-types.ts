@@ -108,8 +108,17 @@ export type QuoteResult = {
     /** Concentrated pools loaded past the first tick window (large trades). */
     widenedPools: number;
   };
+  /** Where the time went, per stage (for Server-Timing and metrics; never part of the quote's terms). */
+  timings: StageTimings;
   warnings: string[];
 };
+
+/**
+ * Milliseconds per pipeline stage: pinning the block, reading pool state (widening included), Junction's own
+ * search, waiting on the third-party providers (in parallel with state and search), simulating every
+ * candidate, and ranking (with the reorg check).
+ */
+export type StageTimings = Record<"pin" | "state" | "search" | "providers" | "simulate" | "rank", number>;
 
 /** Why a quote could not be produced (the API maps each code to its status in one table). */
 export class QuoteError extends JunctionError {

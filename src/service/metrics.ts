@@ -62,6 +62,13 @@ export function createMetrics(sources: {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
+  const quoteStages = new Histogram({
+    name: "junction_quote_stage_duration_seconds",
+    help: "Time a completed quote spent per pipeline stage (pin, state, search, providers, simulate, rank)",
+    labelNames: ["stage"] as const,
+    buckets: LATENCY_BUCKETS,
+    registers: [registry],
+  });
   new Gauge({
     name: "junction_pool_index_block",
     help: "Block the pool index has synced to",
@@ -106,6 +113,10 @@ export function createMetrics(sources: {
         outcome: outcome.outcome,
       });
       providerLatency.observe({ provider: outcome.provider }, outcome.ms / 1000);
+    },
+    /** Times each stage of a completed quote. */
+    quoteStages(timings: Record<string, number>): void {
+      for (const [stage, ms] of Object.entries(timings)) quoteStages.observe({ stage }, ms / 1000);
     },
     /** The text format a Prometheus scraper reads. */
     async scrape(): Promise<{ contentType: string; body: string }> {

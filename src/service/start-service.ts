@@ -264,6 +264,7 @@ async function startLocked(
       providers: quoteProviders.providers,
       providerDeadlineMs: config.aggregators.deadlineMs,
       onProviderOutcome: metrics.provider,
+      onTimings: metrics.quoteStages,
     });
     const quoting = { db: store.db, client, deployment, index, quote, fixtures, now: Date.now };
     const base = createBaseApp({

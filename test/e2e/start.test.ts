@@ -128,6 +128,9 @@ describe("junction start", () => {
     const all = await fetch(`${baseUrl}/api/v2/quote?${params}`);
     const text = await all.text();
     expect(all.status).toBe(200);
+    // Where the time went, per stage.
+    const stages = (all.headers.get("server-timing") ?? "").split(", ").map((m) => m.split(";")[0]);
+    expect(stages).toEqual(["pin", "state", "search", "providers", "simulate", "rank"]);
     expect(text).not.toMatch(/0x[0-9a-fA-F]{65,}/);
     const entries = (JSON.parse(text) as { comparison: Entry[] }).comparison;
     const providers = new Set(entries.map((e) => e.provider));
@@ -148,6 +151,7 @@ describe("junction start", () => {
     expect(metrics).toMatch(
       /\njunction_provider_outcomes_total\{provider="aggregator-b",variant="firm",outcome="quoted"\} [1-9]/,
     );
+    expect(metrics).toMatch(/\njunction_quote_stage_duration_seconds_count\{stage="simulate"\} [1-9]/);
   });
 
   it("shuts down cleanly on SIGTERM: exits 0, stops anvil, saves the chain", async () => {

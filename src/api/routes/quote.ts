@@ -5,6 +5,7 @@ import type { createAdmission } from "../../quote/admission.ts";
 import type { QuoteRequest, QuoteResult } from "../../quote/quote-types.ts";
 import { errorResponse } from "../schemas/error.ts";
 import { QuoteQuerySchema, QuoteResponseSchema } from "../schemas/quote.ts";
+import { serverTiming } from "../server-timing.ts";
 import { toQuoteResponse } from "./quote-response.ts";
 
 export type QuoteRouteDeps = {
@@ -23,6 +24,13 @@ const quoteRoute = createRoute({
   responses: {
     200: {
       description: "The selected quote",
+      headers: {
+        "Server-Timing": {
+          description:
+            "Milliseconds per pipeline stage: `pin` (the block), `state` (pool reads, widening included), `search`, `providers` (in parallel with state and search), `simulate`, `rank`; e.g. `pin;dur=3.1, state;dur=12.4, search;dur=20.0, providers;dur=0.0, simulate;dur=15.2, rank;dur=1.9`.",
+          schema: { type: "string" },
+        },
+      },
       content: { "application/json": { schema: QuoteResponseSchema } },
     },
     400: errorResponse("INVALID_REQUEST, UNSUPPORTED_CHAIN (chainId other than 4663) or IDENTICAL_TOKENS"),
@@ -55,6 +63,7 @@ export function registerQuoteRoute(app: OpenAPIHono, deps: QuoteRouteDeps): void
     };
     const key = `${request.tokenIn}:${request.tokenOut}:${amountIn}:${request.provider ?? "*"}`;
     const result = await deps.admission.run(key, (signal) => deps.quote(request, signal));
+    c.header("Server-Timing", serverTiming(result.timings));
     return c.json(toQuoteResponse(result), 200);
   });
 }

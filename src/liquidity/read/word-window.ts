@@ -10,6 +10,12 @@ export type WordRange = { from: number; to: number };
  */
 export const DEFAULT_WINDOW_TICKS = 8192;
 
+/**
+ * The window a pool is read to when a quote runs past the first one (a large trade): 16 windows, a price
+ * move of about 500,000x either way.
+ */
+export const WIDENED_WINDOW_TICKS = DEFAULT_WINDOW_TICKS * 16;
+
 /** The words a swap starting at `tick` can read within `windowTicks` ticks, clipped to the usable words. */
 export function wordWindow(tick: number, tickSpacing: number, windowTicks: number): WordRange {
   const center = compress(tick, tickSpacing) >> 8;
