@@ -35,7 +35,7 @@ type Scenario = {
   name: string;
   size: string;
   amountIn: bigint;
-  /** The paths the quoter searches, over the state it would have (its first window, widened 16x). */
+  /** The paths the quoter searches, over the state it would have (its first window, widened 8x). */
   searchPaths: Path[];
   /** The same paths over every pool's full tick range, with each edge's snapshot. */
   referencePaths: Path[];
@@ -93,7 +93,7 @@ export async function benchRouteQuality(
     const curves: ReferenceCurve[] = scenario.referencePaths.map((path) =>
       referenceCurve(path, amountIn, scenario.snapshotOf),
     );
-    const usable = curves.filter((curve) => curve.points[1] !== undefined);
+    const usable = curves.filter((curve) => curve.points.some((point) => point !== undefined));
     const { bound, lambda } = usable.length > 0 ? convexBound(usable, amountIn) : { bound: 0, lambda: 0 };
     const reference = exhaustiveReference(usable, amountIn, lambda);
     referenceMs += performance.now() - started;
@@ -146,7 +146,7 @@ export async function benchRouteQuality(
       `devnet seed ${manifest.seed}, ${devnet.boot.kind} boot, block ${fullState.blockNumber}; ${scenarios.length} scenarios (${PAIRS.length} pairs × ${SIZES_USD.length} sizes, and ${scenarios.length - PAIRS.length * SIZES_USD.length} built to break a path-ranking search); candidate paths as the quoter selects them (\`selectPools\`, up to 3 hops, executable)`,
     ),
     "",
-    "Gap = (yardstick − search) / yardstick output, in bps, ranked by output alone (no gas). Reference: the best of every candidate path alone and every whole-percent allocation over 2 or 3 pool-disjoint candidate paths (all of them, pruned only by a duality bound that is provably safe), on every pool's full tick range, exactly re-quoted. Bound: the convex upper bound on any split at all (any proportions, any number of branches) from the curves' concave envelopes; no route can beat it. The search runs as the quoter does: its first tick window, widened 16x where a quote runs past it.",
+    "Gap = (yardstick − search) / yardstick output, in bps, ranked by output alone (no gas). Reference: the best of every candidate path alone and every whole-percent allocation over 2 or 3 pool-disjoint candidate paths (all of them, pruned only by a duality bound that is provably safe), on every pool's full tick range, exactly re-quoted. Bound: the convex upper bound on any split at all (any proportions, any number of branches) from the curves' concave envelopes; no route can beat it. The search runs as the quoter does: its first tick window, widened 8x where a quote runs past it.",
     "",
     ...table(
       [

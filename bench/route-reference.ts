@@ -18,6 +18,11 @@ export type ReferenceCurve = {
   points: (bigint | undefined)[];
   /** An upper bound on the path's marginal output per input unit at zero input (spot price less fees). */
   spotRate: number;
+  /**
+   * How far below the continuous (unrounded) output a sample can be: each hop floors its output by under a
+   * unit, carried through the later hops at their rates.
+   */
+  roundingSlack: number;
 };
 
 export function referenceCurve(
@@ -26,14 +31,18 @@ export function referenceCurve(
   snapshotOf: (edge: Edge) => PoolSnapshot,
 ): ReferenceCurve {
   const points: (bigint | undefined)[] = [0n];
-  for (let percent = 1; percent <= 100; percent++) {
-    // A path that cannot fill a share cannot fill a larger one.
-    if (points[percent - 1] === undefined) points.push(undefined);
-    else points.push(quotePath(path, shareOf(amountIn, percent))?.amountOut);
-  }
+  for (let percent = 1; percent <= 100; percent++)
+    points.push(quotePath(path, shareOf(amountIn, percent))?.amountOut);
   // Float rates, widened by a millionth so rounding can only loosen the bound.
-  const spotRate = path.reduce((rate, edge) => rate * edgeSpotRate(edge, snapshotOf(edge)), 1) * (1 + 1e-6);
-  return { path, pools: new Set(poolsOf(path)), points, spotRate };
+  const rates = path.map((edge) => edgeSpotRate(edge, snapshotOf(edge)) * (1 + 1e-6));
+  const spotRate = rates.reduce((product, rate) => product * rate, 1);
+  let roundingSlack = 0;
+  let carried = 1;
+  for (let hop = rates.length - 1; hop >= 0; hop--) {
+    roundingSlack += carried;
+    carried *= rates[hop]!;
+  }
+  return { path, pools: new Set(poolsOf(path)), points, spotRate, roundingSlack };
 }
 
 /**
@@ -54,47 +63,96 @@ function edgeSpotRate(edge: Edge, snapshot: PoolSnapshot): number {
 }
 
 /**
- * An upper bound on the output of any split of the input over the paths, in any proportions (not only whole
- * percents) and over any number of branches, by weak duality: for any price λ per input unit,
- * Σ f_i(x_i) = λ·Σx_i + Σ (f_i(x_i) − λx_i) ≤ λ·A + Σ max_x (f_i(x) − λx). Between sampled percents each
- * f_i is bounded above by its concave envelope: the previous chord's line, capped by the next sample, and
- * by spotRate·x. Paths are treated as independent (pool-disjoint groups are; shared pools only do worse),
- * so the bound holds for every route the search could build. Minimised over λ; returns λ and the bound.
+ * An upper bound on the output of any split of the input over up to `maxBranches` pool-disjoint paths, in
+ * any proportions (not only whole percents), by weak duality: for a group G and any price λ per input unit,
+ * Σ f_i(x_i) = λ·Σx_i + Σ (f_i(x_i) − λx_i) ≤ λ·A + Σ_G g_i(λ), g_i(λ) = max_x (f_i(x) − λx); so the best
+ * group is bounded by λ·A + max_G Σ_G g_i(λ), minimised over λ (convex in λ). Between sampled percents each
+ * f_i is bounded above by its concave envelope: the rate at zero, the next sample, and the previous chord's
+ * line, samples raised by their rounding slack. Returns λ and the bound.
  */
 export function convexBound(
   curves: readonly ReferenceCurve[],
   amountIn: bigint,
+  maxBranches = 3,
 ): { bound: number; lambda: number } {
   const total = Number(amountIn);
   const xs = Array.from({ length: 101 }, (_, percent) => Number(shareOf(amountIn, percent)));
-  const samples = curves.map((curve) =>
-    curve.points.map((point) => (point === undefined ? undefined : Number(point))),
-  );
-  const surplus = (lambda: number) => {
-    let sum = 0;
-    curves.forEach((curve, i) => {
-      const f = samples[i]!;
-      let best = 0;
-      for (let k = 0; k < 100; k++) {
-        const fk = f[k];
-        if (fk === undefined) break;
-        best = Math.max(best, fk - lambda * xs[k]!);
-        const next = f[k + 1];
-        // The envelope's slope on [x_k, x_k+1]: the rate at zero first, then the previous chord's.
-        const slope = k === 0 ? curve.spotRate : (fk - f[k - 1]!) / (xs[k]! - xs[k - 1]!);
-        if (slope <= lambda) continue; // the envelope minus λx falls from x_k on
-        if (next === undefined) {
-          // The path stops filling somewhere before x_k+1: the line up to there, at most.
-          best = Math.max(best, fk + slope * (xs[k + 1]! - xs[k]!) - lambda * xs[k + 1]!);
-          break;
+  // Shares too small to give any output are 0; past the first share that fills, one that does not is
+  // beyond what the path can take (a price limit): the samples stop there.
+  const samples = curves.map((curve) => {
+    const first = curve.points.findIndex((point, k) => k > 0 && point !== undefined);
+    const f: number[] = [];
+    for (let k = 0; k <= 100; k++) {
+      const point = curve.points[k];
+      if (point !== undefined) f.push(Number(point));
+      else if (first === -1 || k < first) f.push(0);
+      else break;
+    }
+    return f;
+  });
+  // The envelope's breakpoints (x, U(x)) do not depend on λ: max_x (U(x) − λx) is attained at one of them.
+  const breakpoints = curves.map((curve, i) => {
+    const f = samples[i]!;
+    const xsOut: number[] = [0];
+    const us: number[] = [0];
+    for (let k = 0; k < f.length && k < 100; k++) {
+      // Upper envelope of the unrounded output on [x_k, x_k+1]: the rate at zero, the next sample (outputs
+      // only grow), and the previous chord's line (concavity), the samples raised by the rounding slack.
+      const slack = curve.roundingSlack;
+      const lines: [slope: number, at: number, value: number][] = [[curve.spotRate, 0, 0]];
+      if (k + 1 < f.length) lines.push([0, xs[k + 1]!, f[k + 1]! + slack]);
+      if (xs[k + 1]! === xs[k]!) continue; // a tiny input: two percents floor to the same amount
+      // The chord from the last earlier sample at a smaller amount.
+      let j = k - 1;
+      while (j >= 0 && xs[j]! === xs[k]!) j--;
+      if (j >= 0 && f[j]! > 0)
+        lines.push([(f[k]! + slack - f[j]!) / (xs[k]! - xs[j]!), xs[k]!, f[k]! + slack]);
+      const envelope = (x: number) =>
+        Math.min(...lines.map(([slope, at, value]) => value + slope * (x - at)));
+      const points = [xs[k]!, xs[k + 1]!];
+      for (let p = 0; p < lines.length; p++)
+        for (let q = p + 1; q < lines.length; q++) {
+          const [s1, a1, v1] = lines[p]!;
+          const [s2, a2, v2] = lines[q]!;
+          if (s1 === s2) continue;
+          const x = (v2 - s2 * a2 - (v1 - s1 * a1)) / (s1 - s2);
+          if (x > xs[k]! && x < xs[k + 1]!) points.push(x);
         }
-        // The line meets the next sample at x*; past it the envelope is flat at f_k+1.
-        const kink = Math.min(xs[k + 1]!, xs[k]! + (next - fk) / slope);
-        best = Math.max(best, fk + slope * (kink - xs[k]!) - lambda * kink);
+      for (const x of points) {
+        xsOut.push(x);
+        us.push(envelope(x));
       }
-      sum += best;
-    });
-    return sum;
+    }
+    return { xs: Float64Array.from(xsOut), us: Float64Array.from(us) };
+  });
+  const pools = curves.map((curve) => curve.pools);
+  const disjoint = (a: number, b: number) => [...pools[a]!].every((pool) => !pools[b]!.has(pool));
+  // The largest Σ g_i over a group of up to `maxBranches` pool-disjoint paths.
+  const surplus = (lambda: number) => {
+    const g = breakpoints
+      .map(({ xs: at, us }, index) => {
+        let best = 0;
+        for (let p = 0; p < at.length; p++) best = Math.max(best, us[p]! - lambda * at[p]!);
+        return { index, best };
+      })
+      .filter((entry) => entry.best > 0)
+      .sort((a, b) => b.best - a.best);
+    let top = g[0]?.best ?? 0;
+    const v = (i: number) => g[i]?.best ?? 0;
+    for (let i = 0; i < g.length && maxBranches >= 2; i++) {
+      if (v(i) + v(i + 1) + (maxBranches >= 3 ? v(i + 2) : 0) <= top) break;
+      for (let j = i + 1; j < g.length; j++) {
+        if (v(i) + v(j) + (maxBranches >= 3 ? v(j + 1) : 0) <= top) break;
+        if (!disjoint(g[i]!.index, g[j]!.index)) continue;
+        top = Math.max(top, v(i) + v(j));
+        for (let k = j + 1; k < g.length && maxBranches >= 3; k++) {
+          if (v(i) + v(j) + v(k) <= top) break;
+          if (disjoint(g[i]!.index, g[k]!.index) && disjoint(g[j]!.index, g[k]!.index))
+            top = v(i) + v(j) + v(k);
+        }
+      }
+    }
+    return top;
   };
   const value = (lambda: number) => lambda * total + surplus(lambda);
   // Convex in λ: golden-section search between 0 and the best rate at zero (where the bound is rate·A).
@@ -197,14 +255,24 @@ export function exhaustiveReference(
     }
   }
   if (!best || best.out === -Infinity) return undefined;
-  let assigned = 0n;
-  let out = 0n;
-  for (const [i, path] of best.paths.entries()) {
-    const branchIn = i === best.paths.length - 1 ? amountIn - assigned : shareOf(amountIn, best.percents[i]!);
-    assigned += branchIn;
-    const point = quotePath(path, branchIn);
-    if (!point) return undefined;
-    out += point.amountOut;
+  // Exactly as the search re-quotes: shares floored, one branch (each tried) taking the remainder.
+  const { paths, percents } = best;
+  let top: Allocation | undefined;
+  for (let last = paths.length - 1; last >= 0; last--) {
+    const order = [...paths.keys()].filter((i) => i !== last).concat(last);
+    let assigned = 0n;
+    let out: bigint | undefined = 0n;
+    for (const [position, i] of order.entries()) {
+      const branchIn = position === order.length - 1 ? amountIn - assigned : shareOf(amountIn, percents[i]!);
+      assigned += branchIn;
+      const point = quotePath(paths[i]!, branchIn);
+      if (!point) {
+        out = undefined;
+        break;
+      }
+      out += point.amountOut;
+    }
+    if (out !== undefined && (!top || out > top.out)) top = { paths, percents, out };
   }
-  return { paths: best.paths, percents: best.percents, out };
+  return top;
 }

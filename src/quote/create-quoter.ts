@@ -75,8 +75,8 @@ type Miss = { pool: IndexedPool; snapshot: V3PoolSnapshot | V4PoolSnapshot; miss
 type Block = PinnedBlock;
 
 /**
- * Ticks beyond the price loaded for a pool the search found short: 16 windows (131,072 ticks, a price move
- * of about 500,000x), read in one extension at the same block; only trades that move a price past the first
+ * Ticks beyond the price loaded for a pool the search found short: 8 windows (65,536 ticks, a price move of
+ * about 700x), read in one extension at the same block; only trades that move a price past the first
  * window (large ones) pay for it, about two round trips. A share of a trade that would move a price further
  * still stays unusable on that pool (never a guessed number): such a share is never part of a good route,
  * and proving a drained pool empty up to its price limit would mean reading every bitmap word of its full

@@ -30,16 +30,19 @@ export type SearchOptions = {
 export const ROUTES_PER_SHAPE = { single: 3, pair: 2, triple: 1 } as const;
 /** Coarse grid winners of each split shape refined at 1% (the grid can misjudge close neighbours). */
 const REFINED_PER_SHAPE = 3;
+/** Shares (%) a candidate partner is tried at when choosing which paths to split over. */
+const PARTNER_SHARES = [1, 10, 33] as const;
 
 /**
  * The search (docs/rules.md, comparison rule 6): every path alone, then allocations of the input over two or
  * three pool-disjoint paths on a 10% grid, the best few refined at 1% around their grid point.
  *
  * Which paths are split over is chosen with pool-disjointness in mind: every disjoint pair and triple among
- * the best few paths alone, and from each of those an anchor, groups grown greedily: the next branch is the
- * path with the best output at its even share among those using none of the pools already taken. The
- * greedy groups find the disjoint partners that rank low alone (when the best paths share a pool, or all
- * end in one bottleneck pool).
+ * the best few paths alone, and from each of those as an anchor, groups grown greedily among the paths using
+ * none of the pools already taken: the one adding most when given a share of 1 to 50% beside the group, and
+ * the one best at an even share. These find the partners that rank low alone (when the best paths share a
+ * pool or all end in one bottleneck pool, or a pool can take only a sliver of a draining trade). Grid points
+ * may leave a branch empty, so the refinement can grow a branch from nothing.
  *
  * Returns a few of the best routes of each shape (ROUTES_PER_SHAPE), best first, so that simulation, not the
  * gas heuristic alone, decides between close alternatives (rule 17). No global-best guarantee.
@@ -101,24 +104,64 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
       addGroup([top[i]!, top[j]!]);
       for (let k = j + 1; k < top.length; k++) addGroup([top[i]!, top[j]!, top[k]!]);
     }
-  // The best paths (by output at `percent`) that use none of the pools of `taken`.
-  const partners = (taken: Curve[], percent: number, count: number): Curve[] => {
-    const used = new Set(taken.flatMap((curve) => [...curve.pools]));
-    const scored = ranked.flatMap((curve) => {
+  // The paths using none of the pools of `taken` that add the most to it: each candidate takes a share p
+  // from the group's largest branch, p among PARTNER_SHARES, scored at its best p. Small shares count, so a
+  // pool that can take only a sliver of the trade (a drained one) is still found.
+  const partners = (taken: [Curve, number][], count: number): Curve[] => {
+    const used = new Set(taken.flatMap(([curve]) => [...curve.pools]));
+    const largest = taken.reduce((top, part, i) => (part[1] > taken[top]![1] ? i : top), 0);
+    // What the group scores with p taken from its largest branch (a branch's gas included).
+    const rests = PARTNER_SHARES.filter((p) => p < taken[largest]![1]).flatMap((p) => {
+      const rest = scoreOf(taken.map(([c, share], i) => [c, i === largest ? share - p : share]));
+      return rest === undefined ? [] : [{ p, rest: rest - gasToOut(GAS_MODEL.branch) }];
+    });
+    const scored = curves.flatMap((curve) => {
       if ([...curve.pools].some((pool) => used.has(pool))) return [];
-      const v = value(curve.pointAt(percent));
-      return v === undefined ? [] : [{ curve, v }];
+      let top: bigint | undefined;
+      for (const { p, rest } of rests) {
+        const added = value(curve.pointAt(p));
+        if (added !== undefined && (top === undefined || rest + added > top)) top = rest + added;
+      }
+      return top === undefined ? [] : [{ curve, top }];
     });
     return scored
+      .sort((a, b) => (a.top > b.top ? -1 : a.top < b.top ? 1 : 0))
+      .slice(0, count)
+      .map((entry) => entry.curve);
+  };
+  // The best paths alone at an even share (`percent`) that use none of the pools of `taken`: partners for a
+  // trade so large that no path takes most of it.
+  const evenPartners = (taken: Curve[], percent: number, count: number): Curve[] => {
+    const used = new Set(taken.flatMap((curve) => [...curve.pools]));
+    return ranked
+      .flatMap((curve) => {
+        if ([...curve.pools].some((pool) => used.has(pool))) return [];
+        const v = value(curve.pointAt(percent));
+        return v === undefined ? [] : [{ curve, v }];
+      })
       .sort((a, b) => (a.v > b.v ? -1 : a.v < b.v ? 1 : 0))
       .slice(0, count)
       .map((entry) => entry.curve);
   };
+  const threeWay = SEARCH_LIMITS.maxSplitBranches >= 3;
   for (const anchor of top) {
-    for (const second of partners([anchor], 50, 2)) addGroup([anchor, second]);
-    if (SEARCH_LIMITS.maxSplitBranches < 3) continue;
-    for (const second of partners([anchor], 33, 2))
-      for (const third of partners([anchor, second], 33, 1)) addGroup([anchor, second, third]);
+    // Partners that add most beside the anchor taking the bulk of the trade...
+    for (const second of partners([[anchor, 100]], 2)) {
+      addGroup([anchor, second]);
+      if (!threeWay) continue;
+      // ...the pair at its best grid point, then the third branch that adds most to it...
+      const pair = best(
+        [...gridPoints(2, SEARCH_LIMITS.splitGridBps / 100), ...PARTNER_SHARES.map((p) => [100 - p, p])].map(
+          (percents) => scoreParts([anchor, second], percents),
+        ),
+      );
+      if (pair) for (const third of partners(pair.parts, 1)) addGroup([anchor, second, third]);
+    }
+    // ...and partners at even shares, for trades no path can take most of.
+    for (const second of evenPartners([anchor], 50, 2)) addGroup([anchor, second]);
+    if (!threeWay) continue;
+    for (const second of evenPartners([anchor], 33, 2))
+      for (const third of evenPartners([anchor, second], 33, 1)) addGroup([anchor, second, third]);
   }
 
   // Each group's best point on the 10% grid; the best few groups of each shape refined at 1%.
@@ -126,7 +169,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   const step = SEARCH_LIMITS.splitRefinementBps / 100;
   const coarse: Record<2 | 3, Scored[]> = { 2: [], 3: [] };
   for (const group of groups.values()) {
-    const found = best(gridPoints(group.length, grid).map((percents) => scoreParts(group, percents)));
+    const found = best(gridPoints(group.length, grid, true).map((percents) => scoreParts(group, percents)));
     if (found) coarse[group.length as 2 | 3].push(found);
   }
   function scoreParts(
@@ -136,11 +179,13 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     const parts = group.map((curve, i) => [curve, percents[i]!] as [Curve, number]);
     return { parts, score: scoreOf(parts) };
   }
+  // A refined point that still leaves a branch empty is a smaller shape, already among the others.
   const refined = (shape: 2 | 3) =>
     sortByScore(
       sortByScore(coarse[shape])
         .slice(0, REFINED_PER_SHAPE)
-        .map((start) => refine(start, scoreOf, step, grid)),
+        .map((start) => refine(start, scoreOf, step, grid))
+        .filter(({ parts }) => parts.every(([, percent]) => percent > 0)),
     );
 
   const chosen = [
@@ -160,16 +205,20 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     .sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : 0));
 }
 
-/** Every allocation of 100% over `branches` shares, each a positive multiple of `grid`. */
-function gridPoints(branches: number, grid: number): number[][] {
+/**
+ * Every allocation of 100% over `branches` shares, each a positive multiple of `grid`; `withEmpty` also
+ * allows empty shares, so refinement can grow a branch from nothing (a pool that takes only a sliver).
+ */
+function gridPoints(branches: number, grid: number, withEmpty = false): number[][] {
   if (branches === 1) return [[100]];
   const points: number[][] = [];
   const visit = (chosen: number[], left: number) => {
     if (chosen.length === branches - 1) {
-      if (left > 0) points.push([...chosen, left]);
+      if (withEmpty || left > 0) points.push([...chosen, left]);
       return;
     }
-    for (let p = grid; p < left; p += grid) visit([...chosen, p], left - p);
+    for (let p = withEmpty ? 0 : grid; withEmpty ? p <= left : p < left; p += grid)
+      visit([...chosen, p], left - p);
   };
   visit([], 100);
   return points;
@@ -210,8 +259,26 @@ function refine<C>(
   return { parts: bestParts, score: bestScore };
 }
 
-/** Re-quotes the chosen allocation at exact amounts (the last branch takes the remainder). */
+/**
+ * Re-quotes the chosen allocation at exact amounts: each share floored, one branch taking the remainder
+ * (the last, as the executor runs it). Each branch is tried as the one taking it, best kept: at a pool's
+ * limit a few more wei can be more than it fills.
+ */
 function exactRoute(
+  parts: [Path, number][],
+  amountIn: bigint,
+  gasToOut: (gas: number) => bigint,
+): SearchedRoute | undefined {
+  let top: SearchedRoute | undefined;
+  for (let last = parts.length - 1; last >= 0; last--) {
+    const ordered = [...parts.slice(0, last), ...parts.slice(last + 1), parts[last]!];
+    const route = quoteAllocation(ordered, amountIn, gasToOut);
+    if (route && (!top || route.score > top.score)) top = route;
+  }
+  return top;
+}
+
+function quoteAllocation(
   parts: [Path, number][],
   amountIn: bigint,
   gasToOut: (gas: number) => bigint,
