@@ -1,8 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync, truncateSync } from "node:fs";
+import { readFileSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SAVE_INTERVAL_MS } from "../../src/devnet/devnet.ts";
 import { createThrowawayStore } from "../../src/store/throwaway-store.ts";
 import { freePort, type SpawnedService, spawnService } from "./spawn-service.ts";
 
@@ -21,6 +22,14 @@ const files = () => {
   const dir = join(service.dataDir, "devnet");
   return { manifest: readFileSync(join(dir, "manifest.json")), state: readFileSync(join(dir, "state.json")) };
 };
+
+async function waitFor(condition: () => boolean, timeoutMs: number): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > until) throw new Error("timed out waiting for the devnet's periodic save");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 /** Runs `junction start` to its exit (it is expected to refuse); returns its code and what it printed. */
 async function refusedStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
@@ -52,6 +61,12 @@ const quote = (base: string) =>
 
 describe("crash and second-start safety", () => {
   it("refuses a second start on a data dir in use, on other ports or the same, touching nothing", async () => {
+    // The running service saves its chain every SAVE_INTERVAL_MS (30 s): start right after one of its saves,
+    // so the comparison below sees only what the refused starts did (they take seconds, not 30).
+    const statePath = join(service.dataDir, "devnet", "state.json");
+    const savedAt = statSync(statePath).mtimeMs;
+    await waitFor(() => statSync(statePath).mtimeMs !== savedAt, SAVE_INTERVAL_MS + 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // the save's write completes
     const before = files();
     const otherPorts = {
       ...service.env,
