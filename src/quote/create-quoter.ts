@@ -3,16 +3,13 @@ import { gasPriceAt } from "../chain/gas-price.ts";
 import { type PinnedBlock, pinBlock } from "../chain/pin-block.ts";
 import { fromNode } from "../chain/upstream-error.ts";
 import type { Contracts } from "../config/deployment.ts";
-import type { MissingState } from "../liquidity/concentrated/pool-state.ts";
 import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "../liquidity/pool-index/fallback-probe.ts";
 import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
-import { extendPoolStates, loadPoolStates, type PoolSnapshot } from "../liquidity/read/load-pool-states.ts";
+import { loadPoolStates } from "../liquidity/read/load-pool-states.ts";
 import { WIDENED_WINDOW_TICKS } from "../liquidity/read/word-window.ts";
-import type { V3PoolSnapshot } from "../liquidity/v3/snapshot.ts";
-import type { V4PoolSnapshot } from "../liquidity/v4/snapshot.ts";
 import type { QuoteProvider } from "../providers/provider.ts";
-import { type Edge, edgesOf } from "../routing/edge.ts";
+import type { Edge } from "../routing/edge.ts";
 import { buildExecutorSwap } from "../routing/executor-calldata.ts";
 import { enumeratePaths, type Path } from "../routing/paths.ts";
 import { searchRoutes } from "../routing/split-search.ts";
@@ -36,6 +33,7 @@ import {
 } from "./quote-types.ts";
 import { rankCandidates } from "./rank.ts";
 import { selectPools } from "./select-pools.ts";
+import { type Misses, watchedEdges, widenPools } from "./widen-pools.ts";
 
 export type QuoterDeps = {
   client: PublicClient;
@@ -65,12 +63,10 @@ type Market = {
   fallbackProbe: QuoteResult["search"]["fallbackProbe"];
   gasToOut: ((gas: number | bigint) => bigint) | undefined;
   /** Concentrated pools a quote found short of loaded ticks during the search, with what was missing. */
-  misses: Map<string, Miss>;
+  misses: Misses;
   /** Pools loaded wider than the first window. */
   widened: Set<string>;
 };
-
-type Miss = { pool: IndexedPool; snapshot: V3PoolSnapshot | V4PoolSnapshot; missing: MissingState };
 
 type Block = PinnedBlock;
 
@@ -159,7 +155,7 @@ export function createQuoter(deps: QuoterDeps) {
     signal: AbortSignal,
   ): Promise<Market> {
     const { tokenIn, tokenOut } = request;
-    const misses = new Map<string, Miss>();
+    const misses: Misses = new Map();
     const [gasPrice, , loaded, fees] = await Promise.all([
       gasPriceAt(client, block),
       checkTokens(client, [tokenIn, tokenOut], block.number),
@@ -228,22 +224,9 @@ export function createQuoter(deps: QuoterDeps) {
 
   /** The market with the pools it found short reloaded `windowTicks` either side, their edges and paths anew. */
   async function extendMarket(request: QuoteRequest, market: Market, windowTicks: number): Promise<Market> {
-    const misses = [...market.misses.values()];
-    const { pools: loads } = await extendPoolStates(client, misses, {
+    const replaced = await widenPools(client, market.misses, {
       v4PoolManager: contracts.v4PoolManager,
       windowTicks,
-    });
-    const replaced = new Map<string, Edge[]>();
-    const widened = new Set(market.widened);
-    loads.forEach((load, i) => {
-      // A pool that cannot be read wider keeps its edges: its large quotes stay unusable, never guessed.
-      if (load.status !== "loaded") return;
-      const { pool } = misses[i]!;
-      widened.add(poolRef(pool));
-      replaced.set(
-        poolRef(pool),
-        edgesOf(pool, load.snapshot, recordMiss(market.misses, pool, load.snapshot)),
-      );
     });
     const edges = [
       ...market.edges.filter((edge) => !replaced.has(poolRef(edge.pool))),
@@ -252,7 +235,7 @@ export function createQuoter(deps: QuoterDeps) {
     return {
       ...market,
       edges,
-      widened,
+      widened: new Set([...market.widened, ...replaced.keys()]),
       paths: executablePaths(edges, request.tokenIn, request.tokenOut),
       gasToOut: gasConversion(edges, request.tokenOut, weth, market.gasPrice),
     };
@@ -310,7 +293,7 @@ export function createQuoter(deps: QuoterDeps) {
   async function loadEdges(
     pools: IndexedPool[],
     blockNumber: bigint,
-    misses: Map<string, Miss>,
+    misses: Misses,
   ): Promise<{ edges: Edge[]; pools: IndexedPool[] }> {
     const { pools: loads } = await loadPoolStates(client, pools, {
       blockNumber,
@@ -321,7 +304,7 @@ export function createQuoter(deps: QuoterDeps) {
     loads.forEach((load, i) => {
       if (load.status !== "loaded") return;
       usable.push(pools[i]!);
-      edges.push(...edgesOf(pools[i]!, load.snapshot, recordMiss(misses, pools[i]!, load.snapshot)));
+      edges.push(...watchedEdges(pools[i]!, load.snapshot, misses));
     });
     return { edges, pools: usable };
   }
@@ -413,19 +396,6 @@ async function timed<T>(timings: StageTimings, stage: keyof StageTimings, run: (
   } finally {
     timings[stage] += performance.now() - started;
   }
-}
-
-/** Hears a concentrated pool's quotes that needed more state than loaded: the first miss per pool. */
-function recordMiss(
-  misses: Map<string, Miss>,
-  pool: IndexedPool,
-  snapshot: PoolSnapshot,
-): ((missing: MissingState) => void) | undefined {
-  if (snapshot.kind === "v2") return undefined;
-  const ref = poolRef(pool);
-  return (missing) => {
-    if (!misses.has(ref)) misses.set(ref, { pool, snapshot, missing });
-  };
 }
 
 /** Each hop's amounts along a path, for display (the same exact math that produced the quote). */
