@@ -71,16 +71,6 @@ type Market = {
 type Block = PinnedBlock;
 
 /**
- * Ticks beyond the price loaded for a pool the search found short: 8 windows (65,536 ticks, a price move of
- * about 700x), read in one extension at the same block; only trades that move a price past the first
- * window (large ones) pay for it, about two round trips. A share of a trade that would move a price further
- * still stays unusable on that pool (never a guessed number): such a share is never part of a good route,
- * and proving a drained pool empty up to its price limit would mean reading every bitmap word of its full
- * range (measured: about 20 s for the 32 such pools of a $10M WETH→USDC trade on the devnet).
- */
-const WINDOW_EXTENSIONS = [WIDENED_WINDOW_TICKS] as const;
-
-/**
  * The comparison pipeline shared by every surface (docs/rules.md, comparison rules 1-17), as named stages:
  * pin one block; ask the third-party providers (each under its own deadline) while loading the verified
  * pools for the pair and searching them (fallback V4 probes only when nothing connects); then assess every
@@ -189,9 +179,9 @@ export function createQuoter(deps: QuoterDeps) {
   }
 
   /**
-   * Stage 3: Junction's own split search over the paths, each route built into executor calldata. A pool
-   * whose quotes ran past its loaded ticks (a large trade) is loaded wider at the same block and the search
-   * run again, at most once per WINDOW_EXTENSIONS step: no pool drops out for want of state.
+   * Stage 3: Junction's own split search over the paths, each route built into executor calldata. When the
+   * search found pools whose quotes ran past their loaded ticks (a large trade), those pools are read
+   * WIDENED_WINDOW_TICKS wide at the same block and the search runs once more.
    */
   async function searchOwnCandidates(
     request: QuoteRequest,
@@ -200,8 +190,7 @@ export function createQuoter(deps: QuoterDeps) {
     signal: AbortSignal,
     timings: StageTimings,
   ): Promise<{ market: Market; own: Candidate[] }> {
-    let market = loaded;
-    for (let round = 0; ; round++) {
+    const search = (market: Market) => {
       market.misses.clear();
       const started = performance.now();
       const routes = searchRoutes(market.paths, {
@@ -209,17 +198,19 @@ export function createQuoter(deps: QuoterDeps) {
         ...(market.gasToOut ? { gasToOut: market.gasToOut } : {}),
       });
       timings.search += performance.now() - started;
-      const windowTicks = WINDOW_EXTENSIONS[round];
-      if (market.misses.size === 0 || windowTicks === undefined) {
-        const own = routes.flatMap(
-          (route, i) => serviceCandidate(request, route, i, market.fees, block.timestamp) ?? [],
-        );
-        return { market, own };
-      }
-      const current = market;
-      market = await timed(timings, "state", () => extendMarket(request, current, windowTicks));
+      return routes;
+    };
+    let market = loaded;
+    let routes = search(market);
+    if (market.misses.size > 0) {
+      market = await timed(timings, "state", () => extendMarket(request, loaded, WIDENED_WINDOW_TICKS));
       signal.throwIfAborted();
+      routes = search(market);
     }
+    const own = routes.flatMap(
+      (route, i) => serviceCandidate(request, route, i, market.fees, block.timestamp) ?? [],
+    );
+    return { market, own };
   }
 
   /** The market with the pools it found short reloaded `windowTicks` either side, their edges and paths anew. */

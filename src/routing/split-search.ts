@@ -27,7 +27,7 @@ export type SearchOptions = {
 };
 
 /** How many routes of each shape the search hands on to be simulated (distinct paths or path groups). */
-export const ROUTES_PER_SHAPE = { single: 3, pair: 2, triple: 1 } as const;
+const ROUTES_PER_SHAPE = { single: 3, pair: 2, triple: 1 } as const;
 /** Coarse grid winners of each split shape refined at 1% (the grid can misjudge close neighbours). */
 const REFINED_PER_SHAPE = 3;
 /** Shares (%) a candidate partner is tried at when choosing which paths to split over. */
@@ -39,7 +39,7 @@ const PARTNER_SHARES = [1, 10, 33] as const;
  *
  * Which paths are split over is chosen with pool-disjointness in mind: every disjoint pair and triple among
  * the best few paths alone, and from each of those as an anchor, groups grown greedily among the paths using
- * none of the pools already taken: the one adding most when given a share of 1 to 50% beside the group, and
+ * none of the pools already taken: the one adding most when given a 1, 10 or 33% share beside the group, and
  * the one best at an even share. These find the partners that rank low alone (when the best paths share a
  * pool or all end in one bottleneck pool, or a pool can take only a sliver of a draining trade). Grid points
  * may leave a branch empty, so the refinement can grow a branch from nothing.
@@ -109,7 +109,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   // pool that can take only a sliver of the trade (a drained one) is still found.
   const partners = (taken: [Curve, number][], count: number): Curve[] => {
     const used = new Set(taken.flatMap(([curve]) => [...curve.pools]));
-    const largest = taken.reduce((top, part, i) => (part[1] > taken[top]![1] ? i : top), 0);
+    const largest = taken.reduce((most, part, i) => (part[1] > taken[most]![1] ? i : most), 0);
     // What the group scores with p taken from its largest branch (a branch's gas included).
     const rests = PARTNER_SHARES.filter((p) => p < taken[largest]![1]).flatMap((p) => {
       const rest = scoreOf(taken.map(([c, share], i) => [c, i === largest ? share - p : share]));
@@ -117,15 +117,15 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     });
     const scored = curves.flatMap((curve) => {
       if ([...curve.pools].some((pool) => used.has(pool))) return [];
-      let top: bigint | undefined;
+      let gain: bigint | undefined;
       for (const { p, rest } of rests) {
         const added = value(curve.pointAt(p));
-        if (added !== undefined && (top === undefined || rest + added > top)) top = rest + added;
+        if (added !== undefined && (gain === undefined || rest + added > gain)) gain = rest + added;
       }
-      return top === undefined ? [] : [{ curve, top }];
+      return gain === undefined ? [] : [{ curve, gain }];
     });
     return scored
-      .sort((a, b) => (a.top > b.top ? -1 : a.top < b.top ? 1 : 0))
+      .sort((a, b) => (a.gain > b.gain ? -1 : a.gain < b.gain ? 1 : 0))
       .slice(0, count)
       .map((entry) => entry.curve);
   };
@@ -261,21 +261,20 @@ function refine<C>(
 
 /**
  * Re-quotes the chosen allocation at exact amounts: each share floored, one branch taking the remainder
- * (the last, as the executor runs it). Each branch is tried as the one taking it, best kept: at a pool's
- * limit a few more wei can be more than it fills.
+ * (the last, as the executor runs it). When the last cannot fill its few extra wei (a pool at its limit),
+ * each other branch is tried as the one taking them.
  */
 function exactRoute(
   parts: [Path, number][],
   amountIn: bigint,
   gasToOut: (gas: number) => bigint,
 ): SearchedRoute | undefined {
-  let top: SearchedRoute | undefined;
   for (let last = parts.length - 1; last >= 0; last--) {
     const ordered = [...parts.slice(0, last), ...parts.slice(last + 1), parts[last]!];
     const route = quoteAllocation(ordered, amountIn, gasToOut);
-    if (route && (!top || route.score > top.score)) top = route;
+    if (route) return route;
   }
-  return top;
+  return undefined;
 }
 
 function quoteAllocation(
