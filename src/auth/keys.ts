@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { apiKeyByHash, insertApiKey, revokeApiKey } from "../store/repositories/api-keys.ts";
-import { activateWorkspace, insertWorkspace, workspaceActivation } from "../store/repositories/workspaces.ts";
+import {
+  activateWorkspace,
+  bindWorkspaceOwner,
+  insertWorkspace,
+  workspaceActivation,
+} from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
 import { generateApiKey, hashApiKey, parseApiKey, type Scope } from "./api-key.ts";
 
@@ -9,15 +14,32 @@ export class KeyPolicyError extends Error {
   override name = "KeyPolicyError";
 }
 
-export type Workspace = { id: string; name: string; builderCode: string | null; activated: boolean };
+export type Workspace = {
+  id: string;
+  name: string;
+  builderCode: string | null;
+  activated: boolean;
+  owner: string | null;
+};
 
+/** A new workspace; `owner` (any case, stored lower-case) binds it to a wallet now (see bindOwner). */
 export async function createWorkspace(
   db: Db,
-  input: { name: string; builderCode?: string },
+  input: { name: string; builderCode?: string; owner?: string },
 ): Promise<Workspace> {
   const id = randomUUID();
-  await insertWorkspace(db, { id, name: input.name, builderCode: input.builderCode ?? null });
-  return { id, name: input.name, builderCode: input.builderCode ?? null, activated: false };
+  const owner = input.owner?.toLowerCase() ?? null;
+  await insertWorkspace(db, { id, name: input.name, builderCode: input.builderCode ?? null, owner });
+  return { id, name: input.name, builderCode: input.builderCode ?? null, activated: false, owner };
+}
+
+/**
+ * Binds the workspace to the wallet that will register its code (docs/rules.md, ours: activation binding);
+ * a workspace is bound once. Returns the owner it is bound to afterwards (lower-case), which differs from
+ * `owner` when it was bound to another wallet before; undefined when there is no such workspace.
+ */
+export async function bindOwner(db: Db, workspaceId: string, owner: string): Promise<string | undefined> {
+  return bindWorkspaceOwner(db, workspaceId, owner.toLowerCase());
 }
 
 /** Marks the workspace holding `builderCode` active: its builder ID is registered and enabled on chain. */

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { encodeFunctionData } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
-import { createWorkspace } from "../auth/keys.ts";
+import { bindOwner, createWorkspace } from "../auth/keys.ts";
 import { createLogScanner } from "../chain/log-scanner.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { createStore, type Store } from "../store/create-store.ts";
@@ -23,6 +23,7 @@ afterAll(async () => {
 });
 
 const registry = () => devnet.manifest.contracts.builderRegistry;
+const address = (index: number) => devnet.manifest.accounts[index]!.address;
 const newCode = (prefix: string) => `${prefix}-${randomBytes(4).toString("hex")}`;
 
 async function send(index: number, to: `0x${string}`, data: `0x${string}`) {
@@ -72,8 +73,9 @@ describe("builder activation from the registry", () => {
       string,
       string,
     ];
-    for (const code of [live, suspended, unregistered, reenabled])
-      await createWorkspace(store.db, { name: code, builderCode: code });
+    const owners = { [live]: 3, [suspended]: 4, [reenabled]: 5, [unregistered]: 6 };
+    for (const [code, account] of Object.entries(owners))
+      await createWorkspace(store.db, { name: code, builderCode: code, owner: address(account) });
     const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n;
     await register(3, live);
     await register(4, suspended);
@@ -125,7 +127,7 @@ describe("builder activation from the registry", () => {
 
   it("follows the registry: a registration confirmed after the follower started activates its workspace", async () => {
     const code = newCode("follow");
-    await createWorkspace(store.db, { name: code, builderCode: code });
+    await createWorkspace(store.db, { name: code, builderCode: code, owner: address(7) });
     const errors: unknown[] = [];
     const seen: string[] = [];
     const follower = followActivations({
@@ -149,5 +151,36 @@ describe("builder activation from the registry", () => {
     } finally {
       await follower.stop();
     }
+  });
+
+  it("binds a workspace to its wallet: a code registered by another wallet does not activate it", async () => {
+    const [taken, unbound] = ["taken", "unbound"].map(newCode) as [string, string];
+    const workspace = await createWorkspace(store.db, { name: taken, builderCode: taken, owner: address(8) });
+    await createWorkspace(store.db, { name: unbound, builderCode: unbound });
+    const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n;
+    // Account 9 registers the code the workspace bound to account 8 was waiting for.
+    await register(9, taken);
+    await register(9, unbound);
+    const scan = await scanActivations({
+      client: devnet.publicClient,
+      db: store.db,
+      registry: registry(),
+      fromBlock,
+    });
+    expect(scan.activated).toEqual([]);
+    expect(await activated(taken)).toBe(false);
+    expect(await activated(unbound)).toBe(false);
+    expect(await activateIfRegistered(devnet.publicClient, store.db, registry(), taken)).toMatchObject({
+      status: "owner-mismatch",
+      boundTo: address(8).toLowerCase(),
+      builder: { owner: address(9).toLowerCase() },
+    });
+    expect(await activateIfRegistered(devnet.publicClient, store.db, registry(), unbound)).toMatchObject({
+      status: "owner-mismatch",
+      boundTo: null,
+    });
+    // A workspace is bound once: binding it again to the registering wallet changes nothing.
+    expect(await bindOwner(store.db, workspace.id, address(9))).toBe(address(8).toLowerCase());
+    expect(await activated(taken)).toBe(false);
   });
 });

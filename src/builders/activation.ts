@@ -2,7 +2,7 @@ import { type Address, getAbiItem, type Hex, type PublicClient } from "viem";
 import { markActivated } from "../auth/keys.ts";
 import { createLogScanner, type LogScanner } from "../chain/log-scanner.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
-import { builderCodes } from "../store/repositories/workspaces.ts";
+import { builderCodes, workspaceByBuilderCode } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
 import { BUILDER_CODE_PATTERN, builderIdOf } from "./builder-code.ts";
 import { type RegistryBuilder, readRegistryBuilder } from "./registry-profile.ts";
@@ -31,10 +31,18 @@ const REORG_OVERLAP_BLOCKS = 12n;
 export type ActivationCheck =
   | { status: "unregistered" }
   | { status: "suspended"; builder: RegistryBuilder }
+  /**
+   * Registered by another wallet than the one the workspace is bound to (or the workspace is bound to
+   * none): the workspace stays inactive. `boundTo` is the workspace's owner, null when unbound.
+   */
+  | { status: "owner-mismatch"; builder: RegistryBuilder; boundTo: Address | null }
   | { status: "enabled"; builder: RegistryBuilder; newlyActivated: boolean };
 
 /**
- * Reads `code` on the registry and, when it is registered and enabled, marks its workspace activated.
+ * Reads `code` on the registry and, when it is registered and enabled by the wallet its workspace is bound
+ * to (`BuilderRegistered.owner`, the registry's `owner` of the code), marks the workspace activated: a
+ * wallet that did not register a code cannot activate a workspace for it (docs/rules.md, ours: activation
+ * binding). An ownership handed over on chain later follows the registry's current owner.
  * The operator CLI calls it before refusing a quote or swap key, so activation never waits for a follower.
  */
 export async function activateIfRegistered(
@@ -47,6 +55,9 @@ export async function activateIfRegistered(
   const { builder } = await readRegistryBuilder(client, registry, code);
   if (!builder) return { status: "unregistered" };
   if (!builder.enabled) return { status: "suspended", builder };
+  const boundTo = ((await workspaceByBuilderCode(db, code))?.owner ?? null) as Address | null;
+  if (boundTo === null || boundTo.toLowerCase() !== builder.owner.toLowerCase())
+    return { status: "owner-mismatch", builder, boundTo };
   return { status: "enabled", builder, newlyActivated: await markActivated(db, code, now) };
 }
 

@@ -1,10 +1,10 @@
 import { SCOPES, type Scope } from "../auth/api-key.ts";
 import { createKey, revokeKey } from "../auth/keys.ts";
+import { findKey, findWorkspace, listKeys, type WorkspaceView } from "../auth/workspace-views.ts";
 import { activateIfRegistered } from "../builders/activation.ts";
 import { OperatorError, UsageError } from "./cli-errors.ts";
 import { parseExpiry } from "./expiry.ts";
 import type { OperatorContext } from "./operator-context.ts";
-import { findKey, findWorkspace, listKeys, type WorkspaceView } from "./operator-queries.ts";
 import { fields } from "./output.ts";
 
 const MAX_NAME_LENGTH = 200;
@@ -127,6 +127,13 @@ async function requireWorkspace(ctx: OperatorContext, ref: string): Promise<Work
   return workspace;
 }
 
+/** Why a code registered by another wallet than the workspace's does not activate it. */
+export function ownerMismatch(code: string, check: { builder: { owner: string }; boundTo: string | null }) {
+  return check.boundTo === null
+    ? `${code} is registered on chain by ${check.builder.owner}, but the workspace is bound to no wallet yet; bind it with junction workspace activate --code ${code} --owner <the registering wallet> ...`
+    : `${code} is registered on chain by ${check.builder.owner}, not by ${check.boundTo}, the wallet this workspace is bound to; the workspace stays inactive`;
+}
+
 /** Reads the registry for the workspace's code, activating it when registered and enabled; says why not. */
 async function checkActivation(ctx: OperatorContext, workspace: WorkspaceView): Promise<string> {
   if (!workspace.code) return "the workspace has no builder code";
@@ -141,5 +148,6 @@ async function checkActivation(ctx: OperatorContext, workspace: WorkspaceView): 
   }
   if (check.status === "suspended")
     return `${workspace.code} is registered on chain but suspended by governance`;
+  if (check.status === "owner-mismatch") return ownerMismatch(workspace.code, check);
   return `${workspace.code} is not registered on chain yet; prepare the registration with junction workspace activate --code ${workspace.code} --owner <wallet> --recipient <payout wallet> --fee <bps>`;
 }

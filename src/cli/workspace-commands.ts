@@ -1,6 +1,7 @@
 import { type Address, isAddress } from "viem";
-import { createWorkspace } from "../auth/keys.ts";
+import { bindOwner, createWorkspace } from "../auth/keys.ts";
 import { PLANS, type PlanName } from "../auth/plans.ts";
+import { findWorkspace, listWorkspaces, type WorkspaceView } from "../auth/workspace-views.ts";
 import { activateIfRegistered } from "../builders/activation.ts";
 import { BUILDER_CODE_PATTERN } from "../builders/builder-code.ts";
 import { BUILDER_LIMITS } from "../builders/limits.ts";
@@ -8,8 +9,8 @@ import type { RegistryBuilder } from "../builders/registry-profile.ts";
 import { registerTransaction, simulateRegistryTransaction } from "../builders/registry-transactions.ts";
 import { setWorkspacePlan } from "../store/repositories/workspaces.ts";
 import { OperatorError, UsageError } from "./cli-errors.ts";
+import { ownerMismatch } from "./key-commands.ts";
 import type { OperatorContext } from "./operator-context.ts";
-import { findWorkspace, listWorkspaces, type WorkspaceView } from "./operator-queries.ts";
 import { fields } from "./output.ts";
 
 const MAX_NAME_LENGTH = 200;
@@ -107,7 +108,16 @@ export async function activateWorkspaceCommand(ctx: OperatorContext, input: Acti
   if (!chain.reachable) throw new OperatorError(`cannot prepare the registration: ${chain.reason}`);
   const tx = registerTransaction(chain.registry, input);
 
+  // The workspace is bound to the wallet that registers its code; only that wallet's registration
+  // activates it (docs/rules.md, ours: activation binding).
+  const boundTo = await bindOwner(ctx.db, workspace.id, input.owner);
+  if (boundTo !== input.owner.toLowerCase()) {
+    throw new OperatorError(
+      `workspace ${input.code} is bound to wallet ${boundTo}; only that wallet's registration activates it`,
+    );
+  }
   const check = await activateIfRegistered(chain.client, ctx.db, chain.registry, input.code);
+  if (check.status === "owner-mismatch") throw new OperatorError(ownerMismatch(input.code, check));
   if (check.status === "suspended") {
     throw new OperatorError(
       `builder code ${input.code} is registered on chain (owner ${check.builder.owner}) but suspended by governance; the workspace stays inactive`,

@@ -1,5 +1,12 @@
 import type { Scope } from "../auth/api-key.ts";
-import { authenticate, createKey, createWorkspace, markActivated, revokeKey } from "../auth/keys.ts";
+import {
+  authenticate,
+  bindOwner,
+  createKey,
+  createWorkspace,
+  markActivated,
+  revokeKey,
+} from "../auth/keys.ts";
 import { listApiKeyRows } from "../store/repositories/api-keys.ts";
 import { workspaceByBuilderCode } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
@@ -37,7 +44,14 @@ export async function ensureDemoWorkspace(
   }
   const code = manifest.junction.demoBuilder.code;
   const existing = await workspaceByBuilderCode(db, code);
-  const workspace = existing ?? (await createWorkspace(db, { name: "Junction demo", builderCode: code }));
+  const workspace =
+    existing ??
+    (await createWorkspace(db, {
+      name: "Junction demo",
+      builderCode: code,
+      owner: manifest.junction.demoBuilder.owner,
+    }));
+  await bindOwner(db, workspace.id, manifest.junction.demoBuilder.owner);
   await markActivated(db, code, new Date());
   // The demo keys of an earlier devnet (the manifest no longer lists them) stop working: one set at a time.
   for (const old of await listApiKeyRows(db, workspace.id))

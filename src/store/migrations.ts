@@ -186,6 +186,28 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  "0007_portal": {
+    async up(db: Kysely<unknown>) {
+      // The wallet a workspace is bound to: its portal owner, and the only wallet whose on-chain
+      // registration of the workspace's code activates it (BuilderRegistered.owner). Lower-case hex.
+      await db.schema.alterTable("workspaces").addColumn("owner", "text").execute();
+      await db.schema.createIndex("workspaces_owner").on("workspaces").column("owner").execute();
+      // Sign-in with Ethereum (EIP-4361): a nonce is issued once and consumed by the sign-in that names it.
+      await db.schema
+        .createTable("portal_nonces")
+        .addColumn("nonce", "text", (c) => c.primaryKey())
+        .addColumn("expires_at", "timestamptz", (c) => c.notNull())
+        .execute();
+      // Portal sessions: the cookie carries a random token, the table only its SHA-256 hash.
+      await db.schema
+        .createTable("portal_sessions")
+        .addColumn("token_hash", "text", (c) => c.primaryKey())
+        .addColumn("address", "text", (c) => c.notNull())
+        .addColumn("expires_at", "timestamptz", (c) => c.notNull())
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

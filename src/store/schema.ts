@@ -12,6 +12,11 @@ export type WorkspaceTable = {
   activated_at: Timestamp | null;
   plan: Generated<string>;
   created_at: Generated<Timestamp>;
+  /**
+   * The wallet the workspace is bound to (lower-case hex): its portal owner, and the only wallet whose
+   * registration of the code activates it. Null for an operator's workspace not yet bound.
+   */
+  owner: ColumnType<string | null, string | null | undefined, string | null>;
 };
 
 /** API keys are stored only as a SHA-256 hash; `prefix` is the visible part a user recognises. */
@@ -79,6 +84,20 @@ export type TransferRateCounterTable = {
   bucket: string;
   window_start: Timestamp;
   count: number;
+};
+
+/** A sign-in nonce (EIP-4361), valid until used or expired. */
+export type PortalNonceTable = {
+  nonce: string;
+  expires_at: Timestamp;
+};
+
+/** A developer-portal session: the SHA-256 hash of the cookie's token, and the signed-in wallet. */
+export type PortalSessionTable = {
+  token_hash: string;
+  address: string;
+  expires_at: Timestamp;
+  created_at: Generated<Timestamp>;
 };
 
 /** A timestamp the database defaults (`now()`) and the code may still set. */
@@ -173,6 +192,8 @@ export type Database = {
   partner_rate_counters: PartnerRateCounterTable;
   transfer_keys: TransferKeyTable;
   transfer_rate_counters: TransferRateCounterTable;
+  portal_nonces: PortalNonceTable;
+  portal_sessions: PortalSessionTable;
 };
 
 /**

@@ -171,8 +171,8 @@ describe("junction workspace and key commands", () => {
     >[];
     expect(workspaces.find((w) => w.code === code)).toMatchObject({ activated: true, activeKeys: 1 });
 
-    // The registry refuses before anyone signs: the code is now taken (here, by this very registration).
-    const again = json(
+    // The workspace is bound to the wallet that registered it: another wallet cannot take it over.
+    refused(
       await junction(
         dir,
         "workspace",
@@ -181,6 +181,23 @@ describe("junction workspace and key commands", () => {
         code,
         "--owner",
         account(5),
+        "--recipient",
+        account(5),
+        "--fee",
+        "1",
+      ),
+      new RegExp(`bound to wallet ${owner.toLowerCase()}; only that wallet's registration activates it`),
+    );
+    // Asked again with its own wallet, the registry says the code is taken (by this very registration).
+    const again = json(
+      await junction(
+        dir,
+        "workspace",
+        "activate",
+        "--code",
+        code,
+        "--owner",
+        owner,
         "--recipient",
         account(5),
         "--fee",

@@ -7,11 +7,37 @@ import type { Db } from "../schema.ts";
 
 export async function insertWorkspace(
   db: Db,
-  workspace: { id: string; name: string; builderCode: string | null },
+  workspace: { id: string; name: string; builderCode: string | null; owner?: string | null },
 ): Promise<void> {
   await db
     .insertInto("workspaces")
-    .values({ id: workspace.id, name: workspace.name, builder_code: workspace.builderCode })
+    .values({
+      id: workspace.id,
+      name: workspace.name,
+      builder_code: workspace.builderCode,
+      owner: workspace.owner ?? null,
+    })
+    .execute();
+}
+
+/**
+ * Binds the workspace to `owner` (lower-case hex) unless it is bound already; returns the owner it is bound
+ * to afterwards, or undefined when there is no such workspace.
+ */
+export async function bindWorkspaceOwner(db: Db, id: string, owner: string): Promise<string | undefined> {
+  await db.updateTable("workspaces").set({ owner }).where("id", "=", id).where("owner", "is", null).execute();
+  const row = await db.selectFrom("workspaces").select("owner").where("id", "=", id).executeTakeFirst();
+  return row ? (row.owner ?? undefined) : undefined;
+}
+
+/** The workspaces bound to `owner` (lower-case hex), oldest first. */
+export async function workspacesOwnedBy(db: Db, owner: string) {
+  return db
+    .selectFrom("workspaces")
+    .select(WORKSPACE_COLUMNS)
+    .where("owner", "=", owner)
+    .orderBy("created_at")
+    .orderBy("id")
     .execute();
 }
 
@@ -54,10 +80,10 @@ export async function builderCodes(db: Db, which: { activated: boolean }): Promi
 export async function workspaceByBuilderCode(
   db: Db,
   builderCode: string,
-): Promise<{ id: string; name: string; plan: string } | undefined> {
+): Promise<{ id: string; name: string; plan: string; owner: string | null } | undefined> {
   return db
     .selectFrom("workspaces")
-    .select(["id", "name", "plan"])
+    .select(["id", "name", "plan", "owner"])
     .where("builder_code", "=", builderCode)
     .executeTakeFirst();
 }
@@ -68,7 +94,15 @@ export async function workspaceName(db: Db, id: string): Promise<string> {
   return row.name;
 }
 
-const WORKSPACE_COLUMNS = ["id", "name", "builder_code", "activated_at", "plan", "created_at"] as const;
+const WORKSPACE_COLUMNS = [
+  "id",
+  "name",
+  "builder_code",
+  "activated_at",
+  "plan",
+  "created_at",
+  "owner",
+] as const;
 
 /** A workspace by its id or its builder code. */
 export async function findWorkspaceRow(db: Db, ref: string) {

@@ -1,7 +1,7 @@
-import { asDate, keyLifecycle } from "../auth/key-lifecycle.ts";
 import { apiKeyRow, listApiKeyRows } from "../store/repositories/api-keys.ts";
 import { findWorkspaceRow, listWorkspaceRows } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
+import { asDate, keyLifecycle } from "./key-lifecycle.ts";
 
 /** A workspace as operator commands show it. */
 export type WorkspaceView = {
@@ -12,6 +12,8 @@ export type WorkspaceView = {
   activatedAt: Date | null;
   plan: string;
   createdAt: Date;
+  /** The wallet the workspace is bound to (lower-case), null until bound. */
+  owner: string | null;
 };
 
 /** A key as listings show it: never its secret nor its hash. */
@@ -36,6 +38,7 @@ type WorkspaceRow = {
   activated_at: When | null;
   plan: string;
   created_at: When;
+  owner: string | null;
 };
 
 const toWorkspace = (row: WorkspaceRow): WorkspaceView => ({
@@ -46,6 +49,7 @@ const toWorkspace = (row: WorkspaceRow): WorkspaceView => ({
   activatedAt: row.activated_at ? asDate(row.activated_at) : null,
   plan: row.plan,
   createdAt: asDate(row.created_at),
+  owner: row.owner,
 });
 
 /** A workspace by its id or its builder code (a code is at most 32 characters, an id is a UUID). */
