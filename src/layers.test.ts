@@ -16,6 +16,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["service"],
   // The HTTP edge, and the embedded devnet with its demo workspace.
   ["api", "devnet"],
+  // The developer portal's sessions and wallet-bound workspace operations, over the builder domain.
+  ["portal"],
   // Surfaces built on the quote pipeline: a builder quote is the comparison plus attribution.
   ["builders", "partners"],
   // The comparison pipeline; transfer estimates.

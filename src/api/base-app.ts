@@ -10,6 +10,8 @@ import type { BuilderApiDeps } from "./routes/builders/builder-api-deps.ts";
 import { registerBuilderRoutes } from "./routes/builders/register-builder-routes.ts";
 import { type ConfigDeps, registerConfigRoutes } from "./routes/config.ts";
 import { registerHealthRoute } from "./routes/health.ts";
+import { type PortalApiDeps, registerPortalApi } from "./routes/portal/portal-api.ts";
+import { registerPortalPage } from "./routes/portal/portal-page.ts";
 import { type QuoteRouteDeps, registerQuoteRoute } from "./routes/quote.ts";
 import { registerTransferRoutes, type TransferApiDeps } from "./routes/transfers/routes.ts";
 
@@ -27,6 +29,8 @@ export type BaseAppDeps = ConfigDeps &
     builders?: BuilderApiDeps;
     /** Transfer estimates; absent in tests of the other surfaces. */
     transfers?: TransferApiDeps;
+    /** The developer portal (`/portal`, `/portal/api`); absent in tests of the other surfaces. */
+    portal?: PortalApiDeps;
   };
 
 /** The keyless public paths a browser may read cross-origin (docs/rules.md, auth rule 1). */
@@ -54,6 +58,10 @@ export function createBaseApp(deps: BaseAppDeps): OpenAPIHono {
   registerQuoteRoute(app, deps);
   if (deps.builders) registerBuilderRoutes(app, deps.builders);
   if (deps.transfers) registerTransferRoutes(app, deps.transfers);
+  if (deps.portal) {
+    registerPortalApi(app, deps.portal);
+    registerPortalPage(app);
+  }
   app.doc31("/openapi.json", {
     openapi: "3.1.0",
     info: {

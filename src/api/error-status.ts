@@ -63,6 +63,8 @@ export const ERROR_STATUS = {
   REGISTRY_UNCOMMISSIONED: 503,
   /** Builder API: zaps (swap-and-deposit actions) are not enabled; see /api/v2/capabilities. */
   ZAPS_DISABLED: 503,
+  /** Developer portal: another workspace holds this builder code. */
+  CODE_TAKEN: 409,
   /** The process is draining before it stops; retry (through the load balancer, another process serves). */
   SHUTTING_DOWN: 503,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;

@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   "REGISTRY_UNCOMMISSIONED",
   "ZAPS_DISABLED",
   "SHUTTING_DOWN",
+  "CODE_TAKEN",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

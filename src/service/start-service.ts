@@ -267,6 +267,7 @@ async function startLocked(
       onTimings: metrics.quoteStages,
     });
     const quoting = { db: store.db, client, deployment, index, quote, fixtures, now: Date.now };
+    const cursorSecret = await sharedSecret(store.db, "history-cursor");
     const base = createBaseApp({
       observer: observers(metrics.observe("base"), accessLog(logger, "base")),
       metrics: metrics.scrape,
@@ -287,9 +288,10 @@ async function startLocked(
       builders: {
         ...quoting,
         admission: createAdmission(),
-        cursorSecret: await sharedSecret(store.db, "history-cursor"),
+        cursorSecret,
       },
       transfers: { db: store.db, estimator: transferEstimator },
+      portal: { db: store.db, client, deployment, cursorSecret },
     });
     const partner = createPartnerApp({
       observer: observers(metrics.observe("partner"), accessLog(logger, "partner")),

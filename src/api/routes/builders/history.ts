@@ -90,7 +90,7 @@ export function registerHistoryRoute(
 }
 
 /** Domain page to wire format: amounts and block numbers as decimal strings. */
-function toHistoryResponse(page: HistoryPage, nextCursor: string | null) {
+export function toHistoryResponse(page: HistoryPage, nextCursor: string | null) {
   return {
     code: page.code,
     builderId: page.builderId,

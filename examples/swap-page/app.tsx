@@ -1,0 +1,287 @@
+import { useEffect, useState } from "react";
+import { createRoot } from "react-dom/client";
+import { encodeFunctionData, erc20Abi, formatUnits, type Hex, parseUnits } from "viem";
+import {
+  prepareForSigning,
+  signAndSend,
+  type UnsignedTransaction,
+} from "../../packages/sdk/src/wallet-flow.ts";
+import { connectWallet, errorText, type Wallet } from "../../web/shared/wallet.ts";
+
+/**
+ * The example swap page: pick tokens and an amount, see Junction's public comparison (every candidate, the
+ * selected one, the fee disclosed), connect a wallet, approve and swap through the builder API (via this
+ * app's backend, which holds the key) with the SDK's pre-sign wallet flow, and watch the receipt finalize.
+ */
+type Token = { address: string; symbol: string; decimals: number };
+type Candidate = {
+  id: string;
+  provider: string;
+  description: string;
+  feeBps: number;
+  amountOut: string;
+  selected: boolean;
+  execution: { status: string; amountOut: string | null; gasCostOut: string | null; reason?: string };
+};
+type Comparison = {
+  amountOut: string;
+  provider: string;
+  fee: { bps: number; amount?: string };
+  execution: { amountOut: string; gasPrice: string };
+  comparison: Candidate[];
+};
+type Prepared = {
+  quote: {
+    quoteId: string;
+    amountOut: string;
+    minimumAmountOut: string;
+    routeFee: string;
+    builderFee: string;
+    fees: { routeBps: number; builderBps: number };
+  };
+  prepared: {
+    tx: UnsignedTransaction;
+    approval: { token: string; spender: string; amount: string; required: boolean } | null;
+  };
+};
+
+async function backend<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = await response.json();
+  if (!response.ok)
+    throw new Error(`${json.error?.code ?? response.status}: ${json.error?.message ?? "failed"}`);
+  return json as T;
+}
+
+function App() {
+  const [tokens, setTokens] = useState<Token[]>([]);
+  const [tokenIn, setTokenIn] = useState("");
+  const [tokenOut, setTokenOut] = useState("");
+  const [amount, setAmount] = useState("1");
+  const [comparison, setComparison] = useState<Comparison>();
+  const [wallet, setWallet] = useState<Wallet>();
+  const [steps, setSteps] = useState<string[]>([]);
+  const [receipt, setReceipt] = useState<string>();
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    backend<{ tokens: Token[] }>("GET", "/api/tokens").then(
+      ({ tokens }) => {
+        setTokens(tokens);
+        setTokenIn(tokens.find((t) => t.symbol === "WETH")?.address ?? tokens[0]?.address ?? "");
+        setTokenOut(tokens.find((t) => t.symbol === "USDC")?.address ?? tokens[1]?.address ?? "");
+      },
+      (e) => setError(errorText(e)),
+    );
+  }, []);
+
+  const token = (address: string) => tokens.find((t) => t.address === address);
+  const rawAmount = () => parseUnits(amount, token(tokenIn)?.decimals ?? 18).toString();
+  const show = (raw: string | null | undefined, address = tokenOut) =>
+    raw == null
+      ? "—"
+      : `${formatUnits(BigInt(raw), token(address)?.decimals ?? 18)} ${token(address)?.symbol ?? ""}`;
+  const step = (line: string) => setSteps((now) => [...now, line]);
+
+  const run = async (what: () => Promise<void>) => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await what();
+    } catch (e) {
+      setError(errorText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const compare = () =>
+    run(async () => {
+      const query = new URLSearchParams({ tokenIn, tokenOut, amountIn: rawAmount() });
+      setComparison(await backend<Comparison>("GET", `/api/comparison?${query}`));
+    });
+
+  /** Rule 16 for every transaction: fresh fee fields, simulated again, exactly those fields signed. */
+  const signAndWait = async (connected: Wallet, tx: UnsignedTransaction): Promise<Hex> => {
+    const signable = await prepareForSigning(connected.reader, tx);
+    const hash = await signAndSend(connected.wallet, signable);
+    const mined = await connected.reader.waitForTransactionReceipt({ hash, pollingInterval: 500 });
+    if (mined.status !== "success") throw new Error(`transaction ${hash} reverted`);
+    return hash;
+  };
+
+  const swap = () =>
+    run(async () => {
+      const connected = wallet ?? (await connectWallet());
+      setWallet(connected);
+      setSteps([]);
+      setReceipt(undefined);
+      const { quote, prepared } = await backend<Prepared>("POST", "/api/swaps", {
+        payer: connected.address,
+        tokenIn,
+        tokenOut,
+        amountIn: rawAmount(),
+      });
+      step(
+        `builder quote ${quote.quoteId.slice(0, 10)}…: ${show(quote.amountOut)} after a ${quote.fees.routeBps} bps service fee (${show(quote.routeFee)}) and a ${quote.fees.builderBps} bps builder fee (${show(quote.builderFee)}); at least ${show(quote.minimumAmountOut)}`,
+      );
+      if (prepared.approval?.required) {
+        const approve: UnsignedTransaction = {
+          from: connected.address,
+          to: prepared.approval.token,
+          data: encodeFunctionData({
+            abi: erc20Abi,
+            functionName: "approve",
+            args: [prepared.approval.spender as Hex, BigInt(prepared.approval.amount)],
+          }),
+          value: "0",
+          chainId: prepared.tx.chainId,
+        };
+        step(`approved: ${await signAndWait(connected, approve)}`);
+      }
+      const hash = await signAndWait(connected, prepared.tx);
+      step(`swapped: ${hash}`);
+      for (;;) {
+        const verified = await backend<{ status: string }>("POST", "/api/receipts", {
+          quoteId: quote.quoteId,
+          hash,
+        });
+        setReceipt(verified.status);
+        if (verified.status === "finalized") break;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    });
+
+  return (
+    <main>
+      <h1>Swap</h1>
+      <p className="muted">An example integrator app on Junction: its backend holds the builder key.</p>
+      <section>
+        <div className="row">
+          <div>
+            <label htmlFor="in">From</label>
+            <select
+              id="in"
+              data-testid="token-in"
+              value={tokenIn}
+              onChange={(e) => setTokenIn(e.target.value)}
+            >
+              {tokens.map((t) => (
+                <option key={t.address} value={t.address}>
+                  {t.symbol}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="amount">Amount</label>
+            <input
+              id="amount"
+              data-testid="amount"
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+            />
+          </div>
+          <div>
+            <label htmlFor="out">To</label>
+            <select
+              id="out"
+              data-testid="token-out"
+              value={tokenOut}
+              onChange={(e) => setTokenOut(e.target.value)}
+            >
+              {tokens.map((t) => (
+                <option key={t.address} value={t.address}>
+                  {t.symbol}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button
+            type="button"
+            data-testid="compare"
+            disabled={busy || !tokenIn || !tokenOut}
+            onClick={compare}
+          >
+            Compare
+          </button>
+        </div>
+      </section>
+      {comparison ? (
+        <section data-testid="comparison">
+          <p>
+            Best: <strong data-testid="best">{show(comparison.execution.amountOut)}</strong> from{" "}
+            {comparison.provider}; service fee {comparison.fee.bps} bps (included), gas price{" "}
+            {comparison.execution.gasPrice} wei.
+          </p>
+          <table>
+            <thead>
+              <tr>
+                <th>Source</th>
+                <th>Route</th>
+                <th>Quoted</th>
+                <th>Simulated</th>
+                <th>Fee</th>
+                <th>Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {comparison.comparison.map((c) => (
+                <tr
+                  key={c.id}
+                  className={c.selected ? "selected" : ""}
+                  data-testid={c.selected ? "selected-candidate" : "candidate"}
+                >
+                  <td>{c.provider}</td>
+                  <td>{c.description}</td>
+                  <td>{show(c.amountOut)}</td>
+                  <td>{show(c.execution.amountOut)}</td>
+                  <td>{c.feeBps} bps</td>
+                  <td>
+                    {c.execution.status}
+                    {c.execution.reason ? ` (${c.execution.reason})` : ""}
+                    {c.selected ? " — selected" : ""}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <div className="row" style={{ marginTop: 12 }}>
+            <button type="button" data-testid="swap" disabled={busy} onClick={swap}>
+              {wallet ? "Approve and swap" : "Connect wallet and swap"}
+            </button>
+            {wallet ? <span className="mono">{wallet.address}</span> : null}
+          </div>
+        </section>
+      ) : null}
+      {steps.length > 0 ? (
+        <section>
+          <ol data-testid="steps">
+            {steps.map((line) => (
+              <li key={line} className="mono">
+                {line}
+              </li>
+            ))}
+          </ol>
+          {receipt ? (
+            <p>
+              Receipt: <strong data-testid="receipt-status">{receipt}</strong>
+            </p>
+          ) : null}
+        </section>
+      ) : null}
+      {error ? (
+        <p className="error" role="alert" data-testid="error">
+          {error}
+        </p>
+      ) : null}
+    </main>
+  );
+}
+
+createRoot(document.getElementById("root")!).render(<App />);

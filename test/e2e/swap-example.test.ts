@@ -1,0 +1,126 @@
+import type { Browser } from "playwright-core";
+import {
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  type Hex,
+  http,
+  parseAbi,
+  parseEther,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSwapExample } from "../../examples/swap-page/server.ts";
+import { junctionChain } from "../../src/chain/chain.ts";
+import { erc20Abi } from "../../src/contracts/abis/ERC20.ts";
+import type { Manifest } from "../../src/devnet/manifest.ts";
+import { launchChromium, screenshot } from "../browser/chromium.ts";
+import { injectWallet } from "../browser/injected-wallet.ts";
+import { type SpawnedService, spawnService } from "./spawn-service.ts";
+
+/**
+ * The example swap page (examples/swap-page) in headless Chromium: its backend holds the demo builder key
+ * and talks to `junction start` through the SDK; the page shows the public comparison, then approves and
+ * swaps through the builder API with the SDK's wallet flow, and follows the receipt to `finalized` (the
+ * devnet mines a block every 2 s, so finality comes by itself).
+ */
+const PAYER = 3;
+let service: SpawnedService;
+let manifest: Manifest;
+let browser: Browser;
+let example: Awaited<ReturnType<typeof startSwapExample>>;
+
+beforeAll(async () => {
+  [service, browser] = await Promise.all([spawnService(), launchChromium()]);
+  manifest = service.manifest();
+  example = await startSwapExample({
+    junctionUrl: service.baseUrl,
+    apiKey: manifest.demoWorkspace!.keys.all,
+  });
+  // The payer holds WETH before visiting the page (wrapped here, as any wallet would).
+  const chain = junctionChain(service.rpcUrl);
+  const wallet = createWalletClient({
+    account: privateKeyToAccount(manifest.accounts[PAYER]!.privateKey as Hex),
+    chain,
+    transport: http(service.rpcUrl),
+  });
+  const hash = await wallet.sendTransaction({
+    to: manifest.contracts.weth9,
+    data: encodeFunctionData({ abi: parseAbi(["function deposit() payable"]), functionName: "deposit" }),
+    value: parseEther("2"),
+  });
+  await createPublicClient({ chain, transport: http(service.rpcUrl) }).waitForTransactionReceipt({ hash });
+}, 180_000);
+afterAll(async () => {
+  await example?.stop();
+  await browser?.close();
+  service?.kill();
+});
+
+describe("example swap page in Chromium", () => {
+  it("compares, approves and swaps through the builder API, and follows the receipt to finalized", async () => {
+    const page = await browser.newPage();
+    const wallet = await injectWallet(page, {
+      privateKey: manifest.accounts[PAYER]!.privateKey as Hex,
+      rpcUrl: service.rpcUrl,
+    });
+    const usdc = manifest.tokens.find((t) => t.symbol === "USDC")!.address;
+    const reader = createPublicClient({
+      chain: junctionChain(service.rpcUrl),
+      transport: http(service.rpcUrl),
+    });
+    const balance = () =>
+      reader.readContract({
+        address: usdc,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [wallet.address],
+      });
+    const before = await balance();
+
+    await page.goto(example.url);
+    await expect
+      .poll(() => page.getByTestId("token-in").inputValue())
+      .toBe(manifest.contracts.weth9.toLowerCase());
+    expect((await page.getByTestId("token-out").inputValue()).toLowerCase()).toBe(usdc.toLowerCase());
+    await page.getByTestId("amount").fill("1");
+    await page.getByTestId("compare").click();
+    await page.getByTestId("comparison").waitFor({ timeout: 60_000 });
+    // Every candidate is listed, exactly one selected, the fee disclosed.
+    expect(await page.getByTestId("selected-candidate").count()).toBe(1);
+    expect(await page.getByTestId("comparison").textContent()).toMatch(/service fee \d+ bps/);
+    await screenshot(page, "swap-example-comparison");
+
+    await page.getByTestId("swap").click();
+    await expect
+      .poll(
+        () =>
+          page
+            .getByTestId("receipt-status")
+            .textContent()
+            .catch(() => null),
+        { timeout: 90_000 },
+      )
+      .toBe("finalized");
+    await screenshot(page, "swap-example-finalized");
+    expect(await page.getByTestId("error").count()).toBe(0);
+    const steps = (await page.getByTestId("steps").textContent())!;
+    expect(steps).toMatch(/approved: 0x[0-9a-f]{64}/);
+    expect(steps).toMatch(/swapped: 0x[0-9a-f]{64}/);
+
+    // Approve, then swap: each signed with exactly the fee fields the wallet flow simulated last.
+    expect(wallet.sent).toHaveLength(2);
+    const [approve, swap] = wallet.sent;
+    expect(approve!.to?.toLowerCase()).toBe(manifest.contracts.weth9.toLowerCase());
+    expect(swap!.to?.toLowerCase()).toBe(manifest.contracts.executor.toLowerCase());
+    for (const sent of wallet.sent) {
+      const mined = await reader.getTransaction({ hash: sent.hash });
+      expect(mined.maxFeePerGas).toBe(sent.maxFeePerGas);
+      expect(mined.maxPriorityFeePerGas).toBe(sent.maxPriorityFeePerGas);
+    }
+    expect(await balance()).toBeGreaterThan(before);
+    // The builder key never reached the browser.
+    expect(await page.content()).not.toContain(manifest.demoWorkspace!.keys.all);
+    await page.close();
+  });
+});
