@@ -163,21 +163,7 @@ function App() {
       <p className="muted">An example integrator app on Junction: its backend holds the builder key.</p>
       <section>
         <div className="row">
-          <div>
-            <label htmlFor="in">From</label>
-            <select
-              id="in"
-              data-testid="token-in"
-              value={tokenIn}
-              onChange={(e) => setTokenIn(e.target.value)}
-            >
-              {tokens.map((t) => (
-                <option key={t.address} value={t.address}>
-                  {t.symbol}
-                </option>
-              ))}
-            </select>
-          </div>
+          <TokenSelect id="token-in" label="From" tokens={tokens} value={tokenIn} onChange={setTokenIn} />
           <div>
             <label htmlFor="amount">Amount</label>
             <input
@@ -187,21 +173,7 @@ function App() {
               onChange={(e) => setAmount(e.target.value)}
             />
           </div>
-          <div>
-            <label htmlFor="out">To</label>
-            <select
-              id="out"
-              data-testid="token-out"
-              value={tokenOut}
-              onChange={(e) => setTokenOut(e.target.value)}
-            >
-              {tokens.map((t) => (
-                <option key={t.address} value={t.address}>
-                  {t.symbol}
-                </option>
-              ))}
-            </select>
-          </div>
+          <TokenSelect id="token-out" label="To" tokens={tokens} value={tokenOut} onChange={setTokenOut} />
           <button
             type="button"
             data-testid="compare"
@@ -281,6 +253,32 @@ function App() {
         </p>
       ) : null}
     </main>
+  );
+}
+
+function TokenSelect(props: {
+  id: string;
+  label: string;
+  tokens: Token[];
+  value: string;
+  onChange: (address: string) => void;
+}) {
+  return (
+    <div>
+      <label htmlFor={props.id}>{props.label}</label>
+      <select
+        id={props.id}
+        data-testid={props.id}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+      >
+        {props.tokens.map((t) => (
+          <option key={t.address} value={t.address}>
+            {t.symbol}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 

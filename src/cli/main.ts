@@ -34,6 +34,12 @@ async function main(argv: string[]): Promise<void> {
     await flushed();
     process.exit(0);
   }
+  if (command === "deploy") {
+    const { runDeployCommand } = await import("./deploy.ts");
+    await runDeployCommand(argv.slice(1));
+    await flushed();
+    process.exit(0);
+  }
   throw new UsageError(`unknown command "${command}"`);
 }
 

@@ -4,6 +4,8 @@ import { SETTINGS } from "../config/config.ts";
 
 /** Usage of each operator command, shown with `junction help` and after a usage error. */
 export const COMMAND_USAGE: Record<string, string> = {
+  deploy:
+    "junction deploy --plan <plan.json> --out <deployment.json> [--rpc <url>] [--keystore <file>] [--dry-run] [--json]",
   "workspace create": "junction workspace create --name <name> --code <BUILDER_CODE> [--json]",
   "workspace activate":
     "junction workspace activate --code <code> --owner <address> --recipient <address> --fee <bps 0-50> [--json]",
@@ -37,6 +39,9 @@ ${Object.values(COMMAND_USAGE)
   .map((line) => `  ${line}`)
   .join("\n")}
 
+  deploy               deploys and wires Junction's contracts on JUNCTION_RPC_URL (or --rpc) from the plan, with
+                       the key in JUNCTION_DEPLOYER_KEY or --keystore (password in JUNCTION_KEYSTORE_PASSWORD),
+                       verifies them and writes the deployment file; a rerun resumes; --dry-run sends nothing
   workspace create     a workspace and its public builder code (not yet registered on chain)
   workspace activate   prints the unsigned registry registration for the owner's wallet to sign, after
                        simulating it; a code already registered and enabled activates the workspace now

@@ -48,6 +48,8 @@ export async function spawnService(
     JUNCTION_LOG_LEVEL: "warn",
     ...extraEnv,
   };
+  // Against an external node (JUNCTION_RPC_URL) the devnet settings do not apply.
+  if (extraEnv.JUNCTION_RPC_URL) delete env.JUNCTION_DEVNET_PORT;
   // The service runs on the embedded database unless a test asks for a server.
   if (!extraEnv.DATABASE_URL) delete env.DATABASE_URL;
   const child = spawn(process.execPath, ["bin/junction.js", "start"], {

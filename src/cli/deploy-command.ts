@@ -1,0 +1,427 @@
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  type Address,
+  concat,
+  createPublicClient,
+  createWalletClient,
+  encodeAbiParameters,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  http,
+  isHex,
+  type PublicClient,
+  type TransactionReceipt,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { CHAIN_ID, junctionChain } from "../chain/chain.ts";
+import { type Deployment, DeploymentSchema } from "../config/deployment.ts";
+import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
+import { executorArtifact } from "../contracts/artifacts/Executor.ts";
+import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
+import { OperatorError } from "./cli-errors.ts";
+import type { DeployPlan } from "./deploy-plan.ts";
+import { decryptKeystore } from "./keystore.ts";
+import { fields, type Output } from "./output.ts";
+
+/**
+ * `junction deploy`: deploys BuilderRegistry, SettlementCollector and Executor to a real chain with a
+ * deployer key from the environment (`JUNCTION_DEPLOYER_KEY`) or a keystore file
+ * (`--keystore`, password in `JUNCTION_KEYSTORE_PASSWORD`): never a flag that lands in shell history.
+ * Then it wires them (authorises the executor, sets the fee schedule, commissions the registry, hands
+ * governance and ownership over when another governance is named), checks the runtime code of each contract
+ * against our artifacts, reads the starter tokens' metadata on chain, and writes the deployment file the
+ * service reads (`JUNCTION_DEPLOYMENT`).
+ *
+ * Every transaction's hash is saved to `<out>.progress.json` before its receipt is awaited, so a rerun after
+ * a failure (a crash, a dropped connection, a revert fixed since) resumes: a step whose transaction
+ * succeeded is never sent again. `--dry-run` prints the plan and sends nothing.
+ */
+export type DeployInput = {
+  plan: DeployPlan;
+  out: string;
+  rpcUrl: string;
+  keystore?: string;
+  dryRun: boolean;
+};
+
+type Step = {
+  id: string;
+  label: string;
+  /** A contract creation when `deploy` is set (its constructor arguments may name earlier steps' contracts), else a call to `to`. */
+  deploy?: () => { bytecode: Hex; args: Hex };
+  to?: () => Address;
+  data?: () => Hex;
+};
+
+type Progress = {
+  chainId: number;
+  deployer: Address;
+  steps: Record<string, { hash: Hex; address?: Address; block?: string }>;
+};
+
+const EXECUTOR_CONSTRUCTOR = executorArtifact.abi.find((item) => item.type === "constructor")!;
+
+/** How long a transaction sent earlier (or now) may stay pending before the step is given up on. */
+const RECEIPT_TIMEOUT_MS = 120_000;
+
+export async function deployCommand(out: Output, input: DeployInput, env = process.env): Promise<void> {
+  const { plan } = input;
+  const key = deployerKey(input.keystore, env);
+  const account = privateKeyToAccount(key);
+  const chain = junctionChain(input.rpcUrl);
+  const client = createPublicClient({ chain, transport: http(input.rpcUrl), cacheTime: 0 }) as PublicClient;
+  const wallet = createWalletClient({ account, chain, transport: http(input.rpcUrl) });
+  const chainId = await client.getChainId().catch((error: unknown) => {
+    throw new OperatorError(`cannot reach ${input.rpcUrl}: ${(error as Error).message.split("\n")[0]}`);
+  });
+  if (chainId !== CHAIN_ID) throw new OperatorError(`the node is on chain ${chainId}, not ${CHAIN_ID}`);
+  await requireCode(client, plan);
+
+  const governance = plan.governance ?? account.address;
+  const progressPath = `${input.out}.progress.json`;
+  const progress = readProgress(progressPath, account.address);
+  const addresses: Partial<Record<"registry" | "collector" | "executor", Address>> = {};
+  const at = (id: "registry" | "collector" | "executor") => () => {
+    const address = addresses[id] ?? progress.steps[id]?.address;
+    if (!address) throw new OperatorError(`internal: ${id} is not deployed yet`);
+    return address;
+  };
+  const steps = planSteps(plan, account.address, governance, at);
+
+  if (input.dryRun) {
+    const rows = steps.map((step) => {
+      const done = progress.steps[step.id];
+      return `  ${done ? "done " : "todo "} ${step.label}${done ? ` (${done.hash})` : ""}`;
+    });
+    out.result(
+      { dryRun: true, deployer: account.address, governance, steps: steps.map((s) => s.id), progress },
+      [
+        `deploy plan for chain ${CHAIN_ID} from ${account.address} (dry run: nothing is sent)`,
+        ...rows,
+        `then: verify the runtime code, read ${plan.tokens.length} tokens, write ${input.out}`,
+      ],
+    );
+    return;
+  }
+
+  for (const step of steps) {
+    const receipt = await runStep(client, wallet, step, progress, progressPath, out);
+    if (step.deploy) {
+      if (!receipt.contractAddress)
+        throw new OperatorError(`${step.label}: no contract address in the receipt`);
+      addresses[step.id as "registry"] = receipt.contractAddress;
+    }
+  }
+  const contracts = { registry: at("registry")(), collector: at("collector")(), executor: at("executor")() };
+  await verifyRuntimeCode(client, contracts);
+  const deploymentBlock = progress.steps.registry!.block!;
+  const deployment: Deployment = DeploymentSchema.parse({
+    chainId: CHAIN_ID,
+    deploymentBlock,
+    poolsFromBlock: plan.poolsFromBlock,
+    contracts: {
+      ...plan.uniswap,
+      executor: contracts.executor,
+      builderRegistry: contracts.registry,
+      settlementCollector: contracts.collector,
+    },
+    tokens: await readTokens(client, plan.tokens),
+  });
+  const temporary = `${input.out}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(deployment, null, 2)}\n`);
+  renameSync(temporary, input.out);
+  const handover = governance.toLowerCase() !== account.address.toLowerCase();
+  out.result({ deployment, out: input.out, pendingGovernance: handover ? governance : null }, [
+    `deployed and verified; deployment file written to ${input.out}`,
+    ...fields([
+      ["executor", contracts.executor],
+      ["builder registry", contracts.registry],
+      ["settlement collector", contracts.collector],
+      ["deployment block", deploymentBlock],
+      ["pools from block", plan.poolsFromBlock],
+      ["tokens", deployment.tokens.map((t) => t.symbol).join(", ")],
+    ]),
+    handover
+      ? `next: ${governance} must call acceptGovernance() on the registry and acceptOwnership() on the collector`
+      : `next: JUNCTION_RPC_URL=${input.rpcUrl} JUNCTION_DEPLOYMENT=${input.out} junction start`,
+  ]);
+}
+
+/** The deployer's key: JUNCTION_DEPLOYER_KEY, or a keystore file with JUNCTION_KEYSTORE_PASSWORD. */
+function deployerKey(keystore: string | undefined, env: NodeJS.ProcessEnv): Hex {
+  if (keystore) {
+    const password = env.JUNCTION_KEYSTORE_PASSWORD;
+    if (password === undefined)
+      throw new OperatorError("--keystore needs JUNCTION_KEYSTORE_PASSWORD in the environment");
+    let json: string;
+    try {
+      json = readFileSync(keystore, "utf8");
+    } catch (error) {
+      throw new OperatorError(`cannot read keystore ${keystore}: ${(error as Error).message}`);
+    }
+    return decryptKeystore(json, password);
+  }
+  const raw = env.JUNCTION_DEPLOYER_KEY?.trim();
+  if (!raw)
+    throw new OperatorError("set JUNCTION_DEPLOYER_KEY (a hex private key) or pass --keystore <file>");
+  const key = (raw.startsWith("0x") ? raw : `0x${raw}`) as Hex;
+  if (!isHex(key) || key.length !== 66)
+    throw new OperatorError("JUNCTION_DEPLOYER_KEY must be 32 bytes of hex");
+  return key;
+}
+
+/** Every Uniswap address of the plan holds code, and every token: else the service could never use them. */
+async function requireCode(client: PublicClient, plan: DeployPlan): Promise<void> {
+  const entries: [string, Address][] = [
+    ...Object.entries(plan.uniswap).filter(
+      (entry): entry is [string, Address] =>
+        typeof entry[1] === "string" && !entry[0].endsWith("InitCodeHash"),
+    ),
+    ...plan.tokens.map((token, i): [string, Address] => [`tokens[${i}]`, token]),
+  ];
+  const codes = await Promise.all(entries.map(([, address]) => client.getCode({ address })));
+  const missing = entries.filter((_, i) => !codes[i] || codes[i] === "0x");
+  if (missing.length > 0)
+    throw new OperatorError(
+      `no contract code for ${missing.map(([field, address]) => `${field} (${address})`).join(", ")}`,
+    );
+}
+
+function planSteps(
+  plan: DeployPlan,
+  deployer: Address,
+  governance: Address,
+  at: (id: "registry" | "collector" | "executor") => () => Address,
+): Step[] {
+  const registryAbi = builderRegistryArtifact.abi;
+  const collectorAbi = settlementCollectorArtifact.abi;
+  const u = plan.uniswap;
+  const registryCall = (data: () => Hex) => ({ to: at("registry"), data });
+  const steps: Step[] = [
+    {
+      id: "registry",
+      label: "deploy BuilderRegistry",
+      deploy: () => ({
+        bytecode: builderRegistryArtifact.bytecode,
+        // Governance starts with the deployer, who wires the registry before handing it over.
+        args: encodeAbiParameters(
+          [{ type: "address" }, { type: "address" }, { type: "uint16" }, { type: "uint16" }],
+          [
+            deployer,
+            plan.treasury,
+            plan.feeSchedule.defaultRouteFeeBps,
+            plan.feeSchedule.defaultMaxBuilderFeeBps,
+          ],
+        ),
+      }),
+    },
+    {
+      id: "collector",
+      label: "deploy SettlementCollector",
+      deploy: () => ({
+        bytecode: settlementCollectorArtifact.bytecode,
+        args: encodeAbiParameters([{ type: "address" }], [deployer]),
+      }),
+    },
+    {
+      id: "executor",
+      label: "deploy Executor",
+      deploy: () => ({
+        bytecode: executorArtifact.bytecode,
+        args: encodeAbiParameters(EXECUTOR_CONSTRUCTOR.inputs, [
+          u.weth9,
+          u.v2Factory,
+          u.v2PairInitCodeHash,
+          u.v3Factory,
+          u.v3PoolInitCodeHash,
+          u.v4PoolManager,
+          at("registry")(),
+          at("collector")(),
+        ]),
+      }),
+    },
+    {
+      id: "authorise-executor",
+      label: "authorise the executor in the collector",
+      to: at("collector"),
+      data: () =>
+        encodeFunctionData({
+          abi: collectorAbi,
+          functionName: "setExecutor",
+          args: [at("executor")(), true],
+        }),
+    },
+    ...plan.feeSchedule.pairs.map(
+      (pair): Step => ({
+        id: `pair-fee-${pair.tokenA.toLowerCase()}-${pair.tokenB.toLowerCase()}`,
+        label: `service fee ${pair.bps} bps for ${pair.tokenA}/${pair.tokenB}`,
+        ...registryCall(() =>
+          encodeFunctionData({
+            abi: registryAbi,
+            functionName: "setPairRouteFee",
+            args: [pair.tokenA, pair.tokenB, pair.bps],
+          }),
+        ),
+      }),
+    ),
+  ];
+  if (plan.commissioned)
+    steps.push({
+      id: "commission",
+      label: "commission the registry",
+      ...registryCall(() =>
+        encodeFunctionData({ abi: registryAbi, functionName: "setCommissioned", args: [true] }),
+      ),
+    });
+  if (governance.toLowerCase() !== deployer.toLowerCase()) {
+    steps.push(
+      {
+        id: "registry-governance",
+        label: `propose ${governance} as the registry's governance`,
+        ...registryCall(() =>
+          encodeFunctionData({ abi: registryAbi, functionName: "transferGovernance", args: [governance] }),
+        ),
+      },
+      {
+        id: "collector-ownership",
+        label: `propose ${governance} as the collector's owner`,
+        to: at("collector"),
+        data: () =>
+          encodeFunctionData({ abi: collectorAbi, functionName: "transferOwnership", args: [governance] }),
+      },
+    );
+  }
+  return steps;
+}
+
+/**
+ * Runs one step unless its saved transaction succeeded: waits for a saved transaction still pending, and
+ * sends again only when the saved one reverted or never reached the chain.
+ */
+async function runStep(
+  client: PublicClient,
+  wallet: ReturnType<typeof createWalletClient>,
+  step: Step,
+  progress: Progress,
+  progressPath: string,
+  out: Output,
+): Promise<TransactionReceipt> {
+  const saved = progress.steps[step.id];
+  if (saved) {
+    const receipt = await waitFor(client, saved.hash, RECEIPT_TIMEOUT_MS).catch(() => undefined);
+    if (receipt?.status === "success") {
+      out.note(`${step.label}: done earlier (${saved.hash})`);
+      record(progress, progressPath, step.id, receipt);
+      return receipt;
+    }
+    out.note(
+      `${step.label}: the earlier transaction ${saved.hash} ${receipt ? "reverted" : "never landed"}; sending again`,
+    );
+  }
+  out.note(`${step.label}...`);
+  const tx = step.deploy
+    ? { data: concat([step.deploy().bytecode, step.deploy().args]) }
+    : { to: step.to!(), data: step.data!() };
+  const hash = await wallet
+    .sendTransaction({ account: wallet.account!, chain: wallet.chain, ...tx })
+    .catch((error: unknown) => {
+      // Refused before it was sent (a revert in gas estimation, no funds): nothing to resume for this step.
+      const reason = (error as { shortMessage?: string }).shortMessage ?? (error as Error).message;
+      throw new OperatorError(
+        `${step.label}: not sent (${reason.split("\n")[0]}); fix the cause and run junction deploy again to resume`,
+      );
+    });
+  progress.steps[step.id] = { hash };
+  writeProgress(progressPath, progress);
+  const receipt = await waitFor(client, hash, RECEIPT_TIMEOUT_MS);
+  if (receipt.status !== "success")
+    throw new OperatorError(
+      `${step.label} reverted in ${hash}; fix the cause and run junction deploy again to resume`,
+    );
+  record(progress, progressPath, step.id, receipt);
+  return receipt;
+}
+
+function waitFor(client: PublicClient, hash: Hex, timeout: number) {
+  return client.waitForTransactionReceipt({ hash, timeout, pollingInterval: 250 });
+}
+
+function record(progress: Progress, path: string, id: string, receipt: TransactionReceipt) {
+  progress.steps[id] = {
+    hash: receipt.transactionHash,
+    ...(receipt.contractAddress ? { address: receipt.contractAddress } : {}),
+    block: receipt.blockNumber.toString(),
+  };
+  writeProgress(path, progress);
+}
+
+function readProgress(path: string, deployer: Address): Progress {
+  if (!existsSync(path)) return { chainId: CHAIN_ID, deployer, steps: {} };
+  const saved = JSON.parse(readFileSync(path, "utf8")) as Progress;
+  if (saved.deployer.toLowerCase() !== deployer.toLowerCase())
+    throw new OperatorError(
+      `${path} records a deployment by ${saved.deployer}; resume it with that key or delete the file`,
+    );
+  return saved;
+}
+
+function writeProgress(path: string, progress: Progress) {
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(progress, null, 2)}\n`);
+  renameSync(`${path}.tmp`, path);
+}
+
+/**
+ * The code at each address is our artifact's: byte for byte for the registry and the collector; for the
+ * executor, byte for byte outside its immutables (32-byte slots the constructor fills), which are then read
+ * back through their getters by the service's start checks.
+ */
+async function verifyRuntimeCode(
+  client: PublicClient,
+  contracts: { registry: Address; collector: Address; executor: Address },
+): Promise<void> {
+  const checks: [string, Address, Hex, boolean][] = [
+    ["BuilderRegistry", contracts.registry, builderRegistryArtifact.deployedBytecode, false],
+    ["SettlementCollector", contracts.collector, settlementCollectorArtifact.deployedBytecode, false],
+    ["Executor", contracts.executor, executorArtifact.deployedBytecode, true],
+  ];
+  for (const [name, address, expected, immutables] of checks) {
+    const code = ((await client.getCode({ address })) ?? "0x").toLowerCase();
+    if (!sameCode(code, expected.toLowerCase(), immutables))
+      throw new OperatorError(`the runtime code at ${address} is not our ${name} (build mismatch?)`);
+  }
+}
+
+function sameCode(actual: string, expected: string, immutables: boolean): boolean {
+  if (actual.length !== expected.length) return false;
+  if (!immutables) return actual === expected;
+  // Placeholders of immutables are PUSH32 (0x7f) of 32 zero bytes in the artifact.
+  const placeholder = `7f${"0".repeat(64)}`;
+  let i = 0;
+  while (i < expected.length) {
+    if (expected.startsWith(placeholder, i) && actual.startsWith("7f", i)) {
+      i += placeholder.length;
+      continue;
+    }
+    if (actual[i] !== expected[i]) return false;
+    i++;
+  }
+  return true;
+}
+
+async function readTokens(client: PublicClient, tokens: Address[]) {
+  return Promise.all(
+    tokens.map(async (address) => {
+      const read = <T>(functionName: "symbol" | "name" | "decimals") =>
+        client.readContract({ address, abi: erc20Abi, functionName }).catch(() => {
+          throw new OperatorError(`token ${address} does not answer ${functionName}()`);
+        }) as Promise<T>;
+      const [symbol, name, decimals] = await Promise.all([
+        read<string>("symbol"),
+        read<string>("name"),
+        read<number>("decimals"),
+      ]);
+      return { address, symbol, name, decimals, kind: "standard" as const };
+    }),
+  );
+}

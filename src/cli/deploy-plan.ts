@@ -1,0 +1,50 @@
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { CHAIN_ID } from "../chain/chain.ts";
+import { ADDRESS, ContractsSchema, DeploymentFileError } from "../config/deployment.ts";
+
+const address = () => ADDRESS.transform((value) => value as `0x${string}`);
+const bps = z.number().int().min(0).max(50);
+
+/**
+ * What `junction deploy` is asked to do: the chain's Uniswap contracts (addresses and init code hashes:
+ * given, never guessed), where pool discovery starts (the factories' and the PoolManager's own deployment
+ * blocks), governance and treasury, the standard fee schedule, whether to commission the registry, and the
+ * starter token list (addresses only: symbol, name and decimals are read on chain).
+ */
+export const DeployPlanSchema = z.strictObject({
+  chainId: z.literal(CHAIN_ID),
+  uniswap: ContractsSchema.omit({ executor: true, builderRegistry: true, settlementCollector: true }),
+  poolsFromBlock: z.string().regex(/^[0-9]+$/, "must be a decimal integer string"),
+  /** Governance of the registry and owner of the collector; default: the deployer. */
+  governance: address().optional(),
+  treasury: address(),
+  feeSchedule: z.strictObject({
+    defaultRouteFeeBps: bps,
+    defaultMaxBuilderFeeBps: bps,
+    pairs: z.array(z.strictObject({ tokenA: address(), tokenB: address(), bps })).default([]),
+  }),
+  /** Commission the registry at once (builder quotes settle only through a commissioned registry). */
+  commissioned: z.boolean().default(true),
+  tokens: z.array(address()).min(1),
+});
+
+export type DeployPlan = z.infer<typeof DeployPlanSchema>;
+
+/** Reads and validates a deploy plan, naming the file and the offending field on failure. */
+export function readDeployPlan(path: string): DeployPlan {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new DeploymentFileError(`cannot read deploy plan ${path}: ${(error as Error).message}`);
+  }
+  const parsed = DeployPlanSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new DeploymentFileError(
+      `deploy plan ${path}: ${issue.path.join(".") || "(root)"} ${issue.message}`,
+    );
+  }
+  return parsed.data;
+}
