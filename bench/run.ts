@@ -2,6 +2,7 @@ import type { Devnet } from "../src/devnet/devnet.ts";
 import { startBenchDevnet } from "./bench-devnet.ts";
 import { benchBuilderApi } from "./builder-api.ts";
 import { calibrateGas } from "./gas-calibration.ts";
+import { benchIndexRestart } from "./index-restart.ts";
 import { benchPartnerApi } from "./partner-api.ts";
 import { benchPools } from "./pool-bench.ts";
 import { benchQuoteLatency } from "./quote-latency.ts";
@@ -24,6 +25,10 @@ const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promi
   partners: {
     about: "partner API latency: token lookup, quotes with and without a transaction",
     run: benchPartnerApi,
+  },
+  restart: {
+    about: "pool index start-up on a 100,000-block chain, with and without the persisted index",
+    run: (devnet) => benchIndexRestart(devnet, log),
   },
 };
 

@@ -26,6 +26,7 @@ import { createFixtures } from "../simulation/fixtures.ts";
 import { createStore, type Store } from "../store/create-store.ts";
 import { acquireServiceLock, type EmbeddedLock } from "../store/embedded-lock.ts";
 import { openEmbeddedShared } from "../store/embedded-shared.ts";
+import { loadPoolIndex, savePoolIndexSync } from "../store/repositories/pool-index.ts";
 import { sharedSecret } from "../store/repositories/service-secrets.ts";
 import { assetTags } from "../transfers/assets.ts";
 import { BRIDGE_PROVIDER_IDS, type BridgeProviderId } from "../transfers/bridge-provider.ts";
@@ -131,6 +132,14 @@ async function startLocked(
     client,
     contracts: deployment.contracts,
     fromBlock: BigInt(deployment.poolsFromBlock),
+    // Persisted in the database (opened before the first sync): a restart resumes from the last block.
+    persistence: {
+      load: () => loadPoolIndex(store!.db),
+      save: async (change) => {
+        await savePoolIndexSync(store!.db, change);
+      },
+    },
+    onPersistError: (error) => logger.warn({ err: error }, "saving the pool index failed; retrying whole"),
   });
   let follower: ReturnType<typeof followChain> | undefined;
   let activations: ReturnType<typeof followActivations> | undefined;
@@ -229,8 +238,13 @@ async function startLocked(
           }
         : {}),
     });
+    const indexStarted = Date.now();
     const indexed = await index.sync();
     lastIndexSync = Date.now();
+    if (indexed.resumed)
+      progress(
+        `pool index resumed from the database at block ${indexed.resumed.block} (${indexed.resumed.pools} pools), scanned ${indexed.to - indexed.from + 1n} new blocks in ${Date.now() - indexStarted} ms`,
+      );
     reportIndex(index.pools(), deployment.poolsFromBlock, indexed.to, progress, logger);
     follower = followChain(index, {
       intervalMs: INDEX_FOLLOW_MS,

@@ -208,6 +208,26 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  "0008_pool_index": {
+    async up(db: Kysely<unknown>) {
+      // The pool index, persisted so a restart resumes from its last block instead of rescanning the chain.
+      // `pool` is the indexed pool as JSON; `discovered_at` the block it was learned at (a reorg below it
+      // takes it back). One state row per index configuration (`fingerprint`: contracts and first block).
+      await db.schema
+        .createTable("pool_index_pools")
+        .addColumn("ref", "text", (c) => c.primaryKey())
+        .addColumn("discovered_at", "bigint", (c) => c.notNull())
+        .addColumn("pool", "text", (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable("pool_index_state")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("fingerprint", "text", (c) => c.notNull())
+        .addColumn("tips", "text", (c) => c.notNull())
+        .addColumn("updated_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

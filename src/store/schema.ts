@@ -100,6 +100,21 @@ export type PortalSessionTable = {
   created_at: Generated<Timestamp>;
 };
 
+/** A pool the pool index found, as JSON, with the block it was learned at (migration 0008). */
+export type PoolIndexPoolTable = {
+  ref: string;
+  discovered_at: Int8;
+  pool: string;
+};
+
+/** Where the persisted pool index stands: its configuration's fingerprint and its recent tips (JSON). */
+export type PoolIndexStateTable = {
+  id: string;
+  fingerprint: string;
+  tips: string;
+  updated_at: DefaultedTimestamp;
+};
+
 /** A timestamp the database defaults (`now()`) and the code may still set. */
 type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -194,6 +209,8 @@ export type Database = {
   transfer_rate_counters: TransferRateCounterTable;
   portal_nonces: PortalNonceTable;
   portal_sessions: PortalSessionTable;
+  pool_index_pools: PoolIndexPoolTable;
+  pool_index_state: PoolIndexStateTable;
 };
 
 /**

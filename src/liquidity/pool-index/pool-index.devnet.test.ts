@@ -13,6 +13,8 @@ import { nonfungiblePositionManagerAbi } from "../../contracts/abis/NonfungibleP
 import { poolManagerAbi } from "../../contracts/abis/PoolManager.ts";
 import { poolModifyLiquidityTestAbi } from "../../contracts/abis/PoolModifyLiquidityTest.ts";
 import { officialBytecode } from "../../contracts/official.ts";
+import { createStore } from "../../store/create-store.ts";
+import { loadPoolIndex, savePoolIndexSync } from "../../store/repositories/pool-index.ts";
 import { v4PoolId } from "../v4/pool-key.ts";
 import { v2PairAddress, v3PoolAddress } from "./canonical.ts";
 import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "./fallback-probe.ts";
@@ -71,6 +73,64 @@ async function createV3Pool(symbolA: string, symbolB: string, fee: number) {
 }
 
 describe("pool index", () => {
+  it("persists: a new index resumes from the saved block, rolls back what a reorg took, and drops another configuration's", async () => {
+    const store = await createStore({ dataDir: null });
+    const persistence = {
+      load: () => loadPoolIndex(store.db),
+      save: async (change: Parameters<typeof savePoolIndexSync>[1]) => {
+        await savePoolIndexSync(store.db, change);
+      },
+    };
+    const persisted = (fromBlock: bigint) =>
+      createPoolIndex({
+        client: devnet.publicClient,
+        contracts: devnet.manifest.contracts,
+        fromBlock,
+        persistence,
+        onPersistError: (error) => {
+          throw error;
+        },
+      });
+    const refs = (index: { pools: () => Parameters<typeof poolRef>[0][] }) =>
+      index.pools().map(poolRef).sort();
+    try {
+      const first = persisted(0n);
+      const scanned = await first.sync();
+      expect(scanned.resumed).toBeUndefined();
+      expect(scanned.from).toBe(0n);
+
+      // A restart: nothing rescanned, the same pools, from the saved tip on.
+      const second = persisted(0n);
+      const resumed = await second.sync();
+      expect(resumed.resumed).toEqual({ pools: first.pools().length, block: scanned.to });
+      expect(resumed.from).toBe(scanned.to + 1n);
+      expect(refs(second)).toEqual(refs(first));
+      expect(second.pools().find((p) => p.kind === "v4")?.discovery.block).toEqual(expect.any(BigInt));
+
+      // A pool learned, saved, then taken back by a reorg while no process ran.
+      const snapshot = await devnet.testClient.snapshot();
+      const created = (await createV3Pool("GEM", "TINY", 10000)).toLowerCase();
+      expect((await second.sync()).added).toBe(1);
+      expect((await loadPoolIndex(store.db))!.pools.map((p) => p.ref)).toContain(created);
+      await devnet.testClient.revert({ id: snapshot });
+      await devnet.testClient.mine({ blocks: 3 });
+      const third = persisted(0n);
+      const afterReorg = await third.sync();
+      expect(afterReorg).toMatchObject({ reorg: true, rolledBack: 1 });
+      expect(refs(third)).toEqual(refs(first));
+      expect((await loadPoolIndex(store.db))!.pools.map((p) => p.ref)).not.toContain(created);
+
+      // Another first block is another configuration: scanned afresh, the saved index rewritten.
+      const other = persisted(1n);
+      const fresh = await other.sync();
+      expect(fresh.resumed).toBeUndefined();
+      expect(fresh.from).toBe(1n);
+      expect((await persisted(1n).sync()).resumed?.pools).toBe(other.pools().length);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("discovers every seeded pool, verified, with hooked and dynamic-fee V4 pools excluded", async () => {
     const index = indexFor(BigInt(devnet.manifest.deploymentBlock));
     const result = await index.sync();

@@ -1,10 +1,10 @@
-import type { Address, Hex, Log, PublicClient } from "viem";
+import { type Address, type Hex, keccak256, type Log, type PublicClient, toBytes } from "viem";
 import { createLogScanner, type LogRangePolicy } from "../../chain/log-scanner.ts";
 import type { Contracts } from "../../config/deployment.ts";
 import { v4Exclusion, v4PoolId } from "../v4/pool-key.ts";
 import { v2PairAddress, v3PoolAddress } from "./canonical.ts";
 import { INITIALIZE, PAIR_CREATED, POOL_CREATED, V4_MODIFY_LIQUIDITY, V4_SWAP } from "./events.ts";
-import { type Discovery, type IndexedPool, type PoolKey, poolRef } from "./pool.ts";
+import { type Discovery, type IndexedPool, type PoolKey, parsePool, poolRef, serializePool } from "./pool.ts";
 import { positionManagerKeys, recoverV4Key } from "./v4-keys.ts";
 
 export type IndexContracts = Pick<
@@ -25,9 +25,40 @@ export type PoolIndexOptions = {
   fromBlock: bigint;
   /** How `eth_getLogs` ranges are sized (default: adaptive, see log-scanner.ts). */
   logRanges?: LogRangePolicy;
+  /** Where the index keeps what it learned between starts (the service: its database); none in tests. */
+  persistence?: PoolIndexPersistence;
+  /** A save that failed (the index keeps serving; the next save rewrites everything). */
+  onPersistError?: (error: unknown) => void;
 };
 
-export type SyncResult = { from: bigint; to: bigint; added: number; rolledBack: number; reorg: boolean };
+/** Pools as the persistence keeps them: opaque JSON with the block each was learned at. */
+export type PersistedPool = { ref: string; discoveredAt: bigint; pool: string };
+
+/**
+ * The persisted index (see src/store/repositories/pool-index.ts): loaded once before the first sync, then
+ * every sync's changes saved. `fingerprint` names the configuration (factories, PoolManager, first block):
+ * an index saved under another one is discarded.
+ */
+export type PoolIndexPersistence = {
+  load: () => Promise<{ fingerprint: string; tips: string; pools: PersistedPool[] } | undefined>;
+  save: (change: {
+    fingerprint: string;
+    tips: string;
+    added: PersistedPool[];
+    rolledBackAfter?: bigint;
+    reset?: boolean;
+  }) => Promise<void>;
+};
+
+export type SyncResult = {
+  from: bigint;
+  to: bigint;
+  added: number;
+  rolledBack: number;
+  reorg: boolean;
+  /** On the first sync with persistence: the pools and the block the saved index resumed from. */
+  resumed?: { pools: number; block: bigint };
+};
 
 export type PoolIndex = {
   /** Brings the index up to `block` (default: latest), undoing whatever a reorg took back. */
@@ -65,11 +96,19 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
   /** V4 ids whose key could not be resolved; not retried until a reorg. */
   const unresolved = new Set<string>();
   let running: Promise<unknown> = Promise.resolve();
+  const { persistence } = options;
+  const fingerprint = indexFingerprint(contracts, options.fromBlock);
+  let restored = false;
+  /** Set when the saved index must be rewritten whole (another configuration's, or a save failed). */
+  let rewrite = false;
+  /** Pools learned during the running sync, to save. */
+  let learned: IndexedPool[] = [];
 
   const add = (pool: IndexedPool) => {
     const ref = poolRef(pool);
     if (byRef.has(ref)) return false;
     byRef.set(ref, pool);
+    learned.push(pool);
     const pair = pairKey(pool.token0, pool.token1);
     if (!byPair.has(pair)) byPair.set(pair, new Set());
     byPair.get(pair)!.add(ref);
@@ -187,7 +226,7 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
   };
 
   /** Undoes everything learned after the newest past tip that is still canonical. */
-  const rollBack = async (): Promise<{ rolledBack: number; reorg: boolean }> => {
+  const rollBack = async (): Promise<{ rolledBack: number; reorg: boolean; keepThrough?: bigint }> => {
     const last = tips.at(-1);
     if (!last) return { rolledBack: 0, reorg: false };
     if ((await hashAt(last.number)) === last.hash) return { rolledBack: 0, reorg: false };
@@ -201,13 +240,57 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
       }
     }
     unresolved.clear();
-    return { rolledBack, reorg: true };
+    return { rolledBack, reorg: true, keepThrough };
+  };
+
+  /** Loads the saved index (once, before the first sync); its tips let rollBack catch a reorg since. */
+  const restore = async (): Promise<SyncResult["resumed"]> => {
+    const saved = await persistence!.load();
+    if (!saved) return undefined;
+    if (saved.fingerprint !== fingerprint) {
+      rewrite = true;
+      return undefined;
+    }
+    for (const row of saved.pools) add(parsePool(row.pool));
+    learned = [];
+    for (const tip of JSON.parse(saved.tips) as { number: string; hash: Hex }[])
+      tips.push({ number: BigInt(tip.number), hash: tip.hash });
+    const last = tips.at(-1);
+    return last ? { pools: byRef.size, block: last.number } : undefined;
+  };
+
+  const save = async (keepThrough: bigint | undefined) => {
+    const all = rewrite;
+    const added = all ? [...byRef.values()] : learned;
+    try {
+      await persistence!.save({
+        fingerprint,
+        tips: JSON.stringify(tips.map((tip) => ({ number: tip.number.toString(), hash: tip.hash }))),
+        added: added.map((pool) => ({
+          ref: poolRef(pool),
+          discoveredAt: pool.discovery.block,
+          pool: serializePool(pool),
+        })),
+        ...(keepThrough !== undefined ? { rolledBackAfter: keepThrough } : {}),
+        ...(all ? { reset: true } : {}),
+      });
+      rewrite = false;
+    } catch (error) {
+      rewrite = true;
+      options.onPersistError?.(error);
+    }
   };
   const hashAt = async (number: bigint) =>
     (await client.getBlock({ blockNumber: number }).catch(() => undefined))?.hash ?? undefined;
 
   const syncOnce = async (target?: Tip): Promise<SyncResult> => {
-    const { rolledBack, reorg } = await rollBack();
+    learned = [];
+    let resumed: SyncResult["resumed"];
+    if (persistence && !restored) {
+      restored = true;
+      resumed = await restore();
+    }
+    const { rolledBack, reorg, keepThrough } = await rollBack();
     const tip = target ?? (await latestTip());
     const from = (tips.at(-1)?.number ?? options.fromBlock - 1n) + 1n;
     let added = byRef.size;
@@ -232,7 +315,8 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
     added = byRef.size - added;
     if (from <= tip.number || tips.length === 0) tips.push(tip);
     if (tips.length > 128) tips.shift();
-    return { from, to: tip.number, added, rolledBack, reorg };
+    if (persistence) await save(keepThrough);
+    return { from, to: tip.number, added, rolledBack, reorg, ...(resumed ? { resumed } : {}) };
   };
   const latestTip = async (): Promise<Tip> => {
     const block = await client.getBlock({ blockTag: "latest" });
@@ -251,6 +335,20 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
     poolsForPair: (a, b) => [...(byPair.get(pairKey(a, b)) ?? [])].map((ref) => byRef.get(ref)!),
     poolsOf: (token) => [...(byToken.get(lower(token)) ?? [])].map((ref) => byRef.get(ref)!),
   };
+}
+
+/** Names the index's configuration, so a saved index is reused only for the same contracts and first block. */
+function indexFingerprint(contracts: IndexContracts, fromBlock: bigint): string {
+  const fields = [
+    "pool-index-v1",
+    contracts.v2Factory,
+    contracts.v2PairInitCodeHash,
+    contracts.v3Factory,
+    contracts.v3PoolInitCodeHash,
+    contracts.v4PoolManager,
+    fromBlock.toString(),
+  ];
+  return keccak256(toBytes(fields.join(":").toLowerCase()));
 }
 
 const ALL_EVENTS = [PAIR_CREATED, POOL_CREATED, INITIALIZE, V4_SWAP, V4_MODIFY_LIQUIDITY] as const;

@@ -36,3 +36,16 @@ export function poolRef(pool: IndexedPool): string {
 }
 
 export const isRoutable = (pool: IndexedPool): boolean => pool.kind !== "v4" || pool.excluded === undefined;
+
+/** A pool as JSON (its discovery block as a decimal string), for the persisted index. */
+export function serializePool(pool: IndexedPool): string {
+  return JSON.stringify({
+    ...pool,
+    discovery: { ...pool.discovery, block: pool.discovery.block.toString() },
+  });
+}
+
+export function parsePool(json: string): IndexedPool {
+  const raw = JSON.parse(json) as IndexedPool & { discovery: { block: string } };
+  return { ...raw, discovery: { ...raw.discovery, block: BigInt(raw.discovery.block) } } as IndexedPool;
+}

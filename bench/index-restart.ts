@@ -1,0 +1,145 @@
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  custom,
+  encodeFunctionData,
+  type Hex,
+  http,
+  type PublicClient,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { junctionChain } from "../src/chain/chain.ts";
+import { nonfungiblePositionManagerAbi } from "../src/contracts/abis/NonfungiblePositionManager.ts";
+import type { Devnet } from "../src/devnet/devnet.ts";
+import { createPoolIndex, type PoolIndexPersistence } from "../src/liquidity/pool-index/pool-index.ts";
+import { createStore } from "../src/store/create-store.ts";
+import { loadPoolIndex, savePoolIndexSync } from "../src/store/repositories/pool-index.ts";
+import { machineLine, table } from "./machine.ts";
+import { median } from "./measure.ts";
+
+/**
+ * Blocks added on top of the devnet, with a pool created every fifth of the way. 100,000 by default;
+ * `BENCH_RESTART_BLOCKS` sets another count: anvil's `anvil_mine` slows down as the chain grows (about
+ * 2,000 blocks in 5 s at first, 50 s per 2,000 past 10,000 on this devnet), so 100,000 blocks take hours.
+ */
+const EXTRA_BLOCKS = Number(process.env.BENCH_RESTART_BLOCKS ?? 100_000);
+const POOL_EVERY = Math.max(1, Math.floor(EXTRA_BLOCKS / 5));
+const RUNS = 3;
+
+/**
+ * `npm run bench -- restart`: what a start costs the pool index on a long chain, before and after the index
+ * was persisted. The devnet grows by EXTRA_BLOCKS blocks with a new V3 pool every fifth of them; then the index syncs
+ * from block 0 with no saved state (every start before persistence), once with persistence (the first
+ * start: scan and save), and again from the saved state (a restart), and after 1,000 more blocks. Wall
+ * time, `eth_getLogs` calls and all RPC requests per sync, on PGlite in memory.
+ */
+export async function benchIndexRestart(devnet: Devnet, log: (line: string) => void): Promise<string[]> {
+  const chain = junctionChain(devnet.rpcUrl);
+  const base = http(devnet.rpcUrl, { timeout: 120_000 })({ chain });
+  const counts = { getLogs: 0, requests: 0 };
+  const client = createPublicClient({
+    chain,
+    cacheTime: 0,
+    transport: custom({
+      request: (args: { method: string; params?: unknown }) => {
+        counts.requests++;
+        if (args.method === "eth_getLogs") counts.getLogs++;
+        return base.request(args as never);
+      },
+    }),
+  }) as PublicClient;
+  const tester = createTestClient({
+    chain,
+    mode: "anvil",
+    transport: http(devnet.rpcUrl, { timeout: 120_000 }),
+  });
+  const wallet = createWalletClient({
+    chain,
+    account: privateKeyToAccount(devnet.manifest.accounts[8]!.privateKey as Hex),
+    transport: http(devnet.rpcUrl),
+  });
+  const token = (symbol: string) => devnet.manifest.tokens.find((t) => t.symbol === symbol)!.address;
+  const pairs = [
+    ["GEM", "TINY"],
+    ["MOON", "FROG"],
+    ["LINK", "GEM"],
+    ["AAVE", "TINY"],
+    ["UNI", "FROG"],
+  ] as const;
+  for (let mined = 0, i = 0; mined < EXTRA_BLOCKS; mined += POOL_EVERY, i++) {
+    // In slices: one huge anvil_mine call outlasts any request timeout.
+    for (let left = POOL_EVERY - 1; left > 0; left -= 2_000)
+      await tester.mine({ blocks: Math.min(left, 2_000) });
+    const [a, b] = pairs[i % pairs.length]!.map(token) as [Hex, Hex];
+    const [token0, token1] = BigInt(a) < BigInt(b) ? [a, b] : [b, a];
+    const hash = await wallet.sendTransaction({
+      to: devnet.manifest.contracts.v3PositionManager!,
+      data: encodeFunctionData({
+        abi: nonfungiblePositionManagerAbi,
+        functionName: "createAndInitializePoolIfNecessary",
+        args: [token0, token1, 100, 2n ** 96n],
+      }),
+    });
+    await client.waitForTransactionReceipt({ hash });
+    log(`restart: chain at block ${await client.getBlockNumber()}`);
+  }
+  const height = await client.getBlockNumber();
+
+  const store = await createStore({ dataDir: null });
+  const persistence: PoolIndexPersistence = {
+    load: () => loadPoolIndex(store.db),
+    save: async (change) => {
+      await savePoolIndexSync(store.db, change);
+    },
+  };
+  const contracts = devnet.manifest.contracts;
+  const measure = async (persisted: boolean) => {
+    const index = createPoolIndex({
+      client,
+      contracts,
+      fromBlock: 0n,
+      ...(persisted ? { persistence } : {}),
+    });
+    counts.getLogs = 0;
+    counts.requests = 0;
+    const started = performance.now();
+    const result = await index.sync();
+    return { ms: performance.now() - started, ...counts, pools: index.pools().length, result };
+  };
+  const rows: string[][] = [];
+  const row = async (name: string, persisted: boolean, runs: number) => {
+    const results = [];
+    for (let i = 0; i < runs; i++) results.push(await measure(persisted));
+    const last = results.at(-1)!;
+    rows.push([
+      name,
+      String(last.result.to),
+      String(last.result.to - last.result.from + 1n),
+      String(last.pools),
+      median(results.map((r) => r.ms)).toFixed(0),
+      String(last.getLogs),
+      String(last.requests),
+    ]);
+    log(`restart: ${name} done`);
+  };
+  try {
+    await row("no saved index (every start before persistence)", false, RUNS);
+    await row("first start with persistence: scan and save", true, 1);
+    await row("restart from the saved index", true, RUNS);
+    await tester.mine({ blocks: 1_000 });
+    await row("restart after 1,000 more blocks", true, 1);
+  } finally {
+    await store.close();
+  }
+  return [
+    `### Pool index start-up on a ${height.toLocaleString("en-US")}-block chain`,
+    "",
+    machineLine(`anvil on loopback, PGlite in memory, median of ${RUNS} runs where repeated`),
+    "",
+    ...table(
+      ["Start", "Synced to block", "Blocks scanned", "Pools", "Wall ms", "eth_getLogs", "RPC requests"],
+      rows,
+    ),
+  ];
+}
