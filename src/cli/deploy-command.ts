@@ -6,7 +6,6 @@ import {
   createWalletClient,
   encodeAbiParameters,
   encodeFunctionData,
-  erc20Abi,
   type Hex,
   http,
   isHex,
@@ -20,6 +19,7 @@ import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { OperatorError } from "./cli-errors.ts";
+import { readTokens, requireCode, verifyRuntimeCode } from "./deploy-checks.ts";
 import type { DeployPlan } from "./deploy-plan.ts";
 import { decryptKeystore } from "./keystore.ts";
 import { fields, type Output } from "./output.ts";
@@ -114,7 +114,7 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
     }
   }
   const contracts = { registry: at("registry")(), collector: at("collector")(), executor: at("executor")() };
-  await verifyRuntimeCode(client, contracts);
+  await verifyRuntimeCode(client, contracts, plan.uniswap);
   const deploymentBlock = progress.steps.registry!.block!;
   const deployment: Deployment = DeploymentSchema.parse({
     chainId: CHAIN_ID,
@@ -169,23 +169,6 @@ function deployerKey(keystore: string | undefined, env: NodeJS.ProcessEnv): Hex 
   if (!isHex(key) || key.length !== 66)
     throw new OperatorError("JUNCTION_DEPLOYER_KEY must be 32 bytes of hex");
   return key;
-}
-
-/** Every Uniswap address of the plan holds code, and every token: else the service could never use them. */
-async function requireCode(client: PublicClient, plan: DeployPlan): Promise<void> {
-  const entries: [string, Address][] = [
-    ...Object.entries(plan.uniswap).filter(
-      (entry): entry is [string, Address] =>
-        typeof entry[1] === "string" && !entry[0].endsWith("InitCodeHash"),
-    ),
-    ...plan.tokens.map((token, i): [string, Address] => [`tokens[${i}]`, token]),
-  ];
-  const codes = await Promise.all(entries.map(([, address]) => client.getCode({ address })));
-  const missing = entries.filter((_, i) => !codes[i] || codes[i] === "0x");
-  if (missing.length > 0)
-    throw new OperatorError(
-      `no contract code for ${missing.map(([field, address]) => `${field} (${address})`).join(", ")}`,
-    );
 }
 
 function planSteps(
@@ -369,59 +352,4 @@ function readProgress(path: string, deployer: Address): Progress {
 function writeProgress(path: string, progress: Progress) {
   writeFileSync(`${path}.tmp`, `${JSON.stringify(progress, null, 2)}\n`);
   renameSync(`${path}.tmp`, path);
-}
-
-/**
- * The code at each address is our artifact's: byte for byte for the registry and the collector; for the
- * executor, byte for byte outside its immutables (32-byte slots the constructor fills), which are then read
- * back through their getters by the service's start checks.
- */
-async function verifyRuntimeCode(
-  client: PublicClient,
-  contracts: { registry: Address; collector: Address; executor: Address },
-): Promise<void> {
-  const checks: [string, Address, Hex, boolean][] = [
-    ["BuilderRegistry", contracts.registry, builderRegistryArtifact.deployedBytecode, false],
-    ["SettlementCollector", contracts.collector, settlementCollectorArtifact.deployedBytecode, false],
-    ["Executor", contracts.executor, executorArtifact.deployedBytecode, true],
-  ];
-  for (const [name, address, expected, immutables] of checks) {
-    const code = ((await client.getCode({ address })) ?? "0x").toLowerCase();
-    if (!sameCode(code, expected.toLowerCase(), immutables))
-      throw new OperatorError(`the runtime code at ${address} is not our ${name} (build mismatch?)`);
-  }
-}
-
-function sameCode(actual: string, expected: string, immutables: boolean): boolean {
-  if (actual.length !== expected.length) return false;
-  if (!immutables) return actual === expected;
-  // Placeholders of immutables are PUSH32 (0x7f) of 32 zero bytes in the artifact.
-  const placeholder = `7f${"0".repeat(64)}`;
-  let i = 0;
-  while (i < expected.length) {
-    if (expected.startsWith(placeholder, i) && actual.startsWith("7f", i)) {
-      i += placeholder.length;
-      continue;
-    }
-    if (actual[i] !== expected[i]) return false;
-    i++;
-  }
-  return true;
-}
-
-async function readTokens(client: PublicClient, tokens: Address[]) {
-  return Promise.all(
-    tokens.map(async (address) => {
-      const read = <T>(functionName: "symbol" | "name" | "decimals") =>
-        client.readContract({ address, abi: erc20Abi, functionName }).catch(() => {
-          throw new OperatorError(`token ${address} does not answer ${functionName}()`);
-        }) as Promise<T>;
-      const [symbol, name, decimals] = await Promise.all([
-        read<string>("symbol"),
-        read<string>("name"),
-        read<number>("decimals"),
-      ]);
-      return { address, symbol, name, decimals, kind: "standard" as const };
-    }),
-  );
 }

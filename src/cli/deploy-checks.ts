@@ -1,0 +1,101 @@
+import type { Address, Hex, PublicClient } from "viem";
+import { erc20Abi } from "viem";
+import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
+import { executorArtifact } from "../contracts/artifacts/Executor.ts";
+import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
+import { OperatorError } from "./cli-errors.ts";
+import type { DeployPlan } from "./deploy-plan.ts";
+
+/** What `junction deploy` checks on chain before and after it sends anything (see deploy-command.ts). */
+
+/** Every Uniswap address of the plan holds code, and every token: else the service could never use them. */
+export async function requireCode(client: PublicClient, plan: DeployPlan): Promise<void> {
+  const entries: [string, Address][] = [
+    ...Object.entries(plan.uniswap).filter(
+      (entry): entry is [string, Address] =>
+        typeof entry[1] === "string" && !entry[0].endsWith("InitCodeHash"),
+    ),
+    ...plan.tokens.map((token, i): [string, Address] => [`tokens[${i}]`, token]),
+  ];
+  const codes = await Promise.all(entries.map(([, address]) => client.getCode({ address })));
+  const missing = entries.filter((_, i) => !codes[i] || codes[i] === "0x");
+  if (missing.length > 0)
+    throw new OperatorError(
+      `no contract code for ${missing.map(([field, address]) => `${field} (${address})`).join(", ")}`,
+    );
+}
+
+/**
+ * The code at each address is our artifact's: byte for byte for the registry and the collector; for the
+ * executor, byte for byte outside its immutables (32-byte slots the constructor fills), which are then read
+ * back through their getters and compared with what it was built for.
+ */
+export async function verifyRuntimeCode(
+  client: PublicClient,
+  contracts: { registry: Address; collector: Address; executor: Address },
+  uniswap: DeployPlan["uniswap"],
+): Promise<void> {
+  const checks: [string, Address, Hex, boolean][] = [
+    ["BuilderRegistry", contracts.registry, builderRegistryArtifact.deployedBytecode, false],
+    ["SettlementCollector", contracts.collector, settlementCollectorArtifact.deployedBytecode, false],
+    ["Executor", contracts.executor, executorArtifact.deployedBytecode, true],
+  ];
+  for (const [name, address, expected, immutables] of checks) {
+    const code = ((await client.getCode({ address })) ?? "0x").toLowerCase();
+    if (!sameCode(code, expected.toLowerCase(), immutables))
+      throw new OperatorError(`the runtime code at ${address} is not our ${name} (build mismatch?)`);
+  }
+  const immutables = {
+    weth9: uniswap.weth9,
+    v2Factory: uniswap.v2Factory,
+    v2PairInitCodeHash: uniswap.v2PairInitCodeHash,
+    v3Factory: uniswap.v3Factory,
+    v3PoolInitCodeHash: uniswap.v3PoolInitCodeHash,
+    poolManager: uniswap.v4PoolManager,
+    registry: contracts.registry,
+    collector: contracts.collector,
+  } as const;
+  for (const [functionName, expected] of Object.entries(immutables)) {
+    const actual = (await client.readContract({
+      address: contracts.executor,
+      abi: executorArtifact.abi,
+      functionName: functionName as keyof typeof immutables,
+    })) as string;
+    if (actual.toLowerCase() !== expected.toLowerCase())
+      throw new OperatorError(`the executor's ${functionName} is ${actual}, not ${expected}`);
+  }
+}
+
+function sameCode(actual: string, expected: string, immutables: boolean): boolean {
+  if (actual.length !== expected.length) return false;
+  if (!immutables) return actual === expected;
+  // Placeholders of immutables are PUSH32 (0x7f) of 32 zero bytes in the artifact.
+  const placeholder = `7f${"0".repeat(64)}`;
+  let i = 0;
+  while (i < expected.length) {
+    if (expected.startsWith(placeholder, i) && actual.startsWith("7f", i)) {
+      i += placeholder.length;
+      continue;
+    }
+    if (actual[i] !== expected[i]) return false;
+    i++;
+  }
+  return true;
+}
+
+export async function readTokens(client: PublicClient, tokens: Address[]) {
+  return Promise.all(
+    tokens.map(async (address) => {
+      const read = <T>(functionName: "symbol" | "name" | "decimals") =>
+        client.readContract({ address, abi: erc20Abi, functionName }).catch(() => {
+          throw new OperatorError(`token ${address} does not answer ${functionName}()`);
+        }) as Promise<T>;
+      const [symbol, name, decimals] = await Promise.all([
+        read<string>("symbol"),
+        read<string>("name"),
+        read<number>("decimals"),
+      ]);
+      return { address, symbol, name, decimals, kind: "standard" as const };
+    }),
+  );
+}
