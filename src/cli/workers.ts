@@ -1,5 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import { type Config, ConfigError } from "../config/config.ts";
+import { serveClusterMetrics } from "../service/metrics.ts";
 
 /** A worker that dies this soon after it was started counts as failing to start. */
 const EARLY_EXIT_MS = 10_000;
@@ -57,6 +58,7 @@ export async function runPrimary(
   };
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGTERM", () => shutdown("SIGTERM"));
+  serveClusterMetrics();
   progress(`junction primary ${process.pid}: starting ${workers} workers`);
   for (let i = 0; i < workers; i++) fork();
 }

@@ -1,4 +1,6 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import cluster from "node:cluster";
+import { randomUUID } from "node:crypto";
+import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Observer } from "../api/observe.ts";
 import type { RpcObserver } from "../chain/observed-transport.ts";
 import type { Logger } from "./logger.ts";
@@ -22,6 +24,12 @@ export function createMetrics(sources: {
   lastIndexSync: () => number | undefined;
 }) {
   const registry = new Registry();
+  // In a worker, the primary's aggregator collects this registry over IPC (constructing an aggregator is
+  // what installs prom-client's worker-side listener).
+  if (cluster.isWorker) {
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([registry]);
+  }
   collectDefaultMetrics({ register: registry, prefix: "junction_" });
   const requests = new Counter({
     name: "junction_http_requests_total",
@@ -71,8 +79,9 @@ export function createMetrics(sources: {
   });
   new Gauge({
     name: "junction_pool_index_block",
-    help: "Block the pool index has synced to",
+    help: "Block the pool index has synced to (across workers: the lowest)",
     registers: [registry],
+    aggregator: "min",
     collect() {
       const block = sources.indexBlock();
       if (block !== undefined) this.set(Number(block));
@@ -80,8 +89,9 @@ export function createMetrics(sources: {
   });
   new Gauge({
     name: "junction_pool_index_sync_age_seconds",
-    help: "Seconds since the pool index last synced successfully (it follows the tip every 2 s)",
+    help: "Seconds since the pool index last synced successfully (it follows the tip every 2 s; across workers: the oldest)",
     registers: [registry],
+    aggregator: "max",
     collect() {
       const last = sources.lastIndexSync();
       if (last !== undefined) this.set((Date.now() - last) / 1000);
@@ -118,11 +128,70 @@ export function createMetrics(sources: {
     quoteStages(timings: Record<string, number>): void {
       for (const [stage, ms] of Object.entries(timings)) quoteStages.observe({ stage }, ms / 1000);
     },
-    /** The text format a Prometheus scraper reads. */
+    /**
+     * The text format a Prometheus scraper reads. In a worker of `junction start --workers N`, the whole
+     * service's: the primary sums every worker's metrics (see serveClusterMetrics); should the primary not
+     * answer within 5 s, this worker's own, with a comment saying so.
+     */
     async scrape(): Promise<{ contentType: string; body: string }> {
-      return { contentType: registry.contentType, body: await registry.metrics() };
+      const local = async () => ({ contentType: registry.contentType, body: await registry.metrics() });
+      if (!cluster.isWorker) return local();
+      return askPrimary().catch(async () => {
+        const own = await local();
+        return {
+          ...own,
+          body: `# junction: this worker's metrics only (the primary did not answer)\n${own.body}`,
+        };
+      });
     },
   };
+}
+
+const METRICS_REQUEST = "junction:cluster-metrics";
+const METRICS_REPLY = "junction:cluster-metrics:reply";
+type MetricsReply = {
+  type: typeof METRICS_REPLY;
+  id: string;
+  body?: string;
+  contentType?: string;
+  error?: string;
+};
+
+/**
+ * In the primary of `junction start --workers N`: answers a worker's request for the whole service's
+ * metrics with every worker's registry aggregated by prom-client (counters and histograms summed; the
+ * pool index gauges as the worst worker's), so a scrape through the load balancer sees all workers.
+ */
+export function serveClusterMetrics(): void {
+  const aggregator = new AggregatorRegistry();
+  cluster.on("message", (worker, message: { type?: string; id?: string }) => {
+    if (message?.type !== METRICS_REQUEST || typeof message.id !== "string") return;
+    const id = message.id;
+    aggregator.clusterMetrics().then(
+      (body) => worker.send({ type: METRICS_REPLY, id, body, contentType: aggregator.contentType }),
+      (error: Error) => worker.send({ type: METRICS_REPLY, id, error: error.message }),
+    );
+  });
+}
+
+/** A worker asks the primary for the aggregated metrics. */
+function askPrimary(): Promise<{ contentType: string; body: string }> {
+  const id = randomUUID();
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: MetricsReply) => {
+      if (message?.type !== METRICS_REPLY || message.id !== id) return;
+      clearTimeout(timer);
+      process.off("message", onMessage);
+      if (message.body !== undefined) resolve({ contentType: message.contentType!, body: message.body });
+      else reject(new Error(message.error ?? "no metrics"));
+    };
+    const timer = setTimeout(() => {
+      process.off("message", onMessage);
+      reject(new Error("the primary did not answer"));
+    }, 5_000);
+    process.on("message", onMessage);
+    process.send!({ type: METRICS_REQUEST, id });
+  });
 }
 
 /** One structured access log line per answered request, carrying its trace id. */

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,6 +61,32 @@ describe.skipIf(!databaseUrl)("junction start --workers", () => {
     await database?.close();
     await devnet?.dispose();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("serves the whole service's metrics from any worker: the primary sums every worker's", async () => {
+    // Each request on a connection of its own, so the cluster spreads them over both workers.
+    const get = (path: string) =>
+      new Promise<{ status: number; body: string; pid: string }>((resolve, reject) => {
+        http
+          .get(`${baseUrl}${path}`, { agent: false }, (response) => {
+            let body = "";
+            response.on("data", (chunk) => (body += chunk));
+            response.on("end", () => resolve({ status: response.statusCode!, body, pid: "" }));
+          })
+          .on("error", reject);
+      });
+    const healthz = async () => {
+      const { body } = await get("/metrics");
+      const line = body
+        .split("\n")
+        .find((l) => l.startsWith("junction_http_requests_total{") && l.includes('route="/healthz"'));
+      return line ? Number(line.split(" ").at(-1)) : 0;
+    };
+    const before = await healthz();
+    for (let i = 0; i < 20; i++) expect((await get("/healthz")).status).toBe(200);
+    // Whichever worker answers the scrape, it counts all 20, whichever workers served them.
+    expect(await healthz()).toBe(before + 20);
+    expect(await healthz()).toBe(before + 20);
   });
 
   it("runs two service processes behind one port, and stops them all on SIGTERM", async () => {
