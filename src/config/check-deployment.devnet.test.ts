@@ -41,6 +41,25 @@ describe("checkDeployment", () => {
     );
   });
 
+  it("refuses a file that mixes deployments: the executor was built for other contracts", async () => {
+    const mixed = deployment((file) => {
+      const contracts = file.contracts as Record<string, string>;
+      contracts.builderRegistry = contracts.v2Factory!;
+      contracts.weth9 = contracts.v3Factory!;
+    });
+    const error = await checkDeployment(devnet.publicClient, mixed, "d.json").catch((e: Error) => e);
+    expect((error as Error).message).toMatch(
+      /^d\.json: contracts\.executor was built for weth9 0x[0-9a-fA-F]{40}, not contracts\.weth9 0x.*; contracts\.executor was built for registry 0x[0-9a-fA-F]{40}, not contracts\.builderRegistry 0x/,
+    );
+    const notExecutor = deployment((file) => {
+      const contracts = file.contracts as Record<string, string>;
+      contracts.executor = contracts.builderRegistry!;
+    });
+    await expect(checkDeployment(devnet.publicClient, notExecutor, "d.json")).rejects.toThrow(
+      /contracts\.executor \(0x[0-9a-fA-F]{40}\) does not answer weth9\(\): not a Junction executor/,
+    );
+  });
+
   it("refuses a pool discovery start past the chain's tip", async () => {
     const ahead = deployment((file) => {
       file.poolsFromBlock = "99999999";

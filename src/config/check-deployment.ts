@@ -1,4 +1,7 @@
 import type { Address, PublicClient } from "viem";
+import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
+import { executorArtifact } from "../contracts/artifacts/Executor.ts";
+import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { type Contracts, type Deployment, DeploymentFileError } from "./deployment.ts";
 
 /** Fields of `contracts` that hold init code hashes, not addresses. */
@@ -11,7 +14,7 @@ const HASH_FIELDS = new Set(["v2PairInitCodeHash", "v3PoolInitCodeHash"]);
  * quote 422 (or 503) later. One `eth_getCode` per address, in parallel.
  */
 export async function checkDeployment(
-  client: Pick<PublicClient, "getBytecode" | "getBlockNumber">,
+  client: Pick<PublicClient, "getBytecode" | "getBlockNumber" | "readContract">,
   deployment: Deployment,
   source: string,
 ): Promise<void> {
@@ -25,10 +28,73 @@ export async function checkDeployment(
     const names = missing.map(([field, address]) => `contracts.${field} (${address})`).join(", ");
     throw new DeploymentFileError(`${source}: no contract code at block ${latest} for ${names}`);
   }
+  await checkWiring(client, deployment.contracts, source);
   for (const field of ["deploymentBlock", "poolsFromBlock"] as const) {
     if (BigInt(deployment[field]) > latest)
       throw new DeploymentFileError(
         `${source}: ${field} ${deployment[field]} is past the chain's latest block ${latest}`,
       );
   }
+}
+
+/** The executor's immutables, and the deployment field each must equal. */
+const EXECUTOR_WIRING = [
+  ["weth9", "weth9"],
+  ["v2Factory", "v2Factory"],
+  ["v2PairInitCodeHash", "v2PairInitCodeHash"],
+  ["v3Factory", "v3Factory"],
+  ["v3PoolInitCodeHash", "v3PoolInitCodeHash"],
+  ["poolManager", "v4PoolManager"],
+  ["registry", "builderRegistry"],
+  ["collector", "settlementCollector"],
+] as const;
+
+/**
+ * The cheap interface checks: the executor was built for exactly the Uniswap contracts, registry and
+ * collector the file names (its immutables), the collector authorises it, and the registry answers as a
+ * BuilderRegistry. A file mixing two deployments would otherwise quote through one set of contracts and
+ * settle through another.
+ */
+async function checkWiring(
+  client: Pick<PublicClient, "readContract">,
+  contracts: Contracts,
+  source: string,
+): Promise<void> {
+  const read = (address: Address, abi: readonly unknown[], functionName: string, args: unknown[] = []) =>
+    client.readContract({ address, abi: abi as never, functionName, args } as never).then(
+      (value) => value as unknown,
+      () => undefined,
+    );
+  const built = await Promise.all(
+    EXECUTOR_WIRING.map(([getter]) => read(contracts.executor, executorArtifact.abi, getter)),
+  );
+  const problems: string[] = [];
+  EXECUTOR_WIRING.forEach(([getter, field], i) => {
+    const value = built[i];
+    if (typeof value !== "string")
+      problems.push(
+        `contracts.executor (${contracts.executor}) does not answer ${getter}(): not a Junction executor`,
+      );
+    else if (value.toLowerCase() !== String(contracts[field]).toLowerCase())
+      problems.push(
+        `contracts.executor was built for ${getter} ${value}, not contracts.${field} ${contracts[field]}`,
+      );
+  });
+  if (problems.length === 0) {
+    const [authorised, treasury] = await Promise.all([
+      read(contracts.settlementCollector, settlementCollectorArtifact.abi, "isExecutor", [
+        contracts.executor,
+      ]),
+      read(contracts.builderRegistry, builderRegistryArtifact.abi, "treasury"),
+    ]);
+    if (authorised !== true)
+      problems.push(
+        `contracts.settlementCollector does not authorise contracts.executor (${contracts.executor})`,
+      );
+    if (typeof treasury !== "string")
+      problems.push(
+        `contracts.builderRegistry (${contracts.builderRegistry}) does not answer treasury(): not a BuilderRegistry`,
+      );
+  }
+  if (problems.length > 0) throw new DeploymentFileError(`${source}: ${problems.join("; ")}`);
 }
