@@ -77,6 +77,16 @@ export type HistoryPageRequest = {
   resume?: HistoryResume;
   /** Page limits (docs/rules.md, history rule 2); smaller values only in tests. */
   limits?: { blocks: number; events: number };
+  /** The settlement index: the page reads it for the range it covers, the chain for the rest. */
+  index?: SettlementIndexReader;
+};
+
+/** The settlement index as history reads it (see settlement-index.ts). */
+export type SettlementIndexReader = {
+  /** The finalized block the index reaches and its hash; undefined before its first sync. */
+  coverage: () => Promise<{ through: bigint; hash: Hex } | undefined>;
+  /** The builder's indexed entries from block `from` through `to`, in chain order. */
+  read: (builderId: Hex, code: string, from: bigint, to: bigint) => Promise<SettlementEntry[]>;
 };
 
 /** The pinned finalized snapshot stopped being canonical: restart pagination. */
@@ -87,7 +97,7 @@ export class HistoryError extends JunctionError {
   }
 }
 
-const SETTLED = getAbiItem({ abi: settlementCollectorArtifact.abi, name: "Settled" });
+export const SETTLED = getAbiItem({ abi: settlementCollectorArtifact.abi, name: "Settled" });
 
 /**
  * Reads one page of a builder's finalized settlement history straight from the collector's `Settled` events
@@ -116,11 +126,10 @@ async function readPage(client: HistoryClient, request: HistoryPageRequest): Pro
   const from = position.block;
   const to = min(from + BigInt(limits.blocks) - 1n, snapshot.finalizedThrough);
 
-  const logs = from > to ? [] : await readSettled(client, request.collector, builderId, from, to);
+  const read = from > to ? [] : await readRange(client, request, builderId, from, to);
   await assertCanonical(client, snapshot);
 
-  const entries = logs
-    .map((log) => toEntry(request.code, log))
+  const entries = read
     .filter(
       (entry) =>
         entry.blockNumber > from ||
@@ -176,6 +185,44 @@ export function totalsByToken(settlements: readonly SettlementEntry[]): TokenTot
   return [...byToken.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, totals]) => totals);
 }
 
+/**
+ * The builder's settlements from `from` through `to`: from the settlement index for the part it covers
+ * when the index's own block is still canonical (then every block below it is), from `eth_getLogs` for the
+ * rest; all from the chain without an index.
+ */
+async function readRange(
+  client: HistoryClient,
+  request: HistoryPageRequest,
+  builderId: Hex,
+  from: bigint,
+  to: bigint,
+): Promise<SettlementEntry[]> {
+  const covered = request.index ? await request.index.coverage() : undefined;
+  let indexed: SettlementEntry[] = [];
+  let chainFrom = from;
+  if (
+    covered &&
+    covered.through >= from &&
+    (await hashAt(client, covered.through)) === covered.hash.toLowerCase()
+  ) {
+    const indexedTo = min(covered.through, to);
+    indexed = await request.index!.read(builderId, request.code, from, indexedTo);
+    chainFrom = indexedTo + 1n;
+  }
+  if (chainFrom > to) return indexed;
+  const logs = await readSettled(client, request.collector, builderId, chainFrom, to);
+  return [...indexed, ...logs.map((log) => toEntry(request.code, log))];
+}
+
+async function hashAt(client: HistoryClient, blockNumber: bigint): Promise<string | undefined> {
+  try {
+    return (await client.getBlock({ blockNumber })).hash?.toLowerCase();
+  } catch (error) {
+    if (error instanceof BlockNotFoundError) return undefined;
+    throw error;
+  }
+}
+
 async function pinFinalized(client: HistoryClient): Promise<HistorySnapshot> {
   const block = await client.getBlock({ blockTag: "finalized" });
   return { finalizedThrough: block.number, snapshotHash: block.hash };
@@ -212,9 +259,10 @@ const readSettled = (
     strict: true,
   });
 
-type SettledLog = Awaited<ReturnType<typeof readSettled>>[number];
+export type SettledLog = Awaited<ReturnType<typeof readSettled>>[number];
 
-function toEntry(code: string, log: SettledLog): SettlementEntry {
+/** A `Settled` log as a settlement entry of `code`. */
+export function toEntry(code: string, log: SettledLog): SettlementEntry {
   const { args } = log;
   if (
     log.blockNumber === null ||

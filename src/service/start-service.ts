@@ -8,6 +8,7 @@ import { createPartnerApp } from "../api/partner-app.ts";
 import { pruneQuotaCounters } from "../auth/quotas.ts";
 import { followActivations } from "../builders/activation.ts";
 import { type ChainConsistency, reconcileWithChain } from "../builders/chain-consistency.ts";
+import { createSettlementIndex, followSettlements } from "../builders/settlement-index.ts";
 import { createChainClient } from "../chain/create-chain-client.ts";
 import { checkDeployment } from "../config/check-deployment.ts";
 import type { Config } from "../config/config.ts";
@@ -143,6 +144,7 @@ async function startLocked(
   });
   let follower: ReturnType<typeof followChain> | undefined;
   let activations: ReturnType<typeof followActivations> | undefined;
+  let settlementFollower: ReturnType<typeof followSettlements> | undefined;
   let pruner: NodeJS.Timeout | undefined;
   let store: Store | undefined;
   let standIns: BridgeStandIns | undefined;
@@ -164,6 +166,7 @@ async function startLocked(
     await Promise.all(servers.map((server) => closeGracefully(server, SHUTDOWN_GRACE_MS)));
     await follower?.stop();
     await activations?.stop();
+    await settlementFollower?.stop();
     clearInterval(pruner);
     await standIns?.close();
     await quoteProviders?.close();
@@ -280,6 +283,17 @@ async function startLocked(
       onProviderOutcome: metrics.provider,
       onTimings: metrics.quoteStages,
     });
+    // History reads the finalized settlement events from the database for the range this index covers.
+    const settlementIndex = createSettlementIndex({
+      client,
+      db: store.db,
+      collector: deployment.contracts.settlementCollector,
+      deploymentBlock: BigInt(deployment.deploymentBlock),
+    });
+    settlementFollower = followSettlements(settlementIndex, {
+      intervalMs: INDEX_FOLLOW_MS,
+      onError: (error) => logger.warn({ err: error }, "settlement index sync failed; retrying"),
+    });
     const quoting = { db: store.db, client, deployment, index, quote, fixtures, now: Date.now };
     const cursorSecret = await sharedSecret(store.db, "history-cursor");
     const base = createBaseApp({
@@ -303,9 +317,10 @@ async function startLocked(
         ...quoting,
         admission: createAdmission(),
         cursorSecret,
+        settlementIndex,
       },
       transfers: { db: store.db, estimator: transferEstimator },
-      portal: { db: store.db, client, deployment, cursorSecret },
+      portal: { db: store.db, client, deployment, cursorSecret, settlementIndex },
     });
     const partner = createPartnerApp({
       observer: observers(metrics.observe("partner"), accessLog(logger, "partner")),

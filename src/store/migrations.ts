@@ -228,6 +228,32 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  "0009_settlement_index": {
+    async up(db: Kysely<unknown>) {
+      // The collector's finalized `Settled` events, indexed so history pages read the database for the
+      // indexed range instead of eth_getLogs. `entry` is the settlement entry as JSON.
+      await db.schema
+        .createTable("settlement_events")
+        .addColumn("block_number", "bigint", (c) => c.notNull())
+        .addColumn("log_index", "integer", (c) => c.notNull())
+        .addColumn("builder_id", "text", (c) => c.notNull())
+        .addColumn("entry", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("settlement_events_pk", ["block_number", "log_index"])
+        .execute();
+      await db.schema
+        .createIndex("settlement_events_builder")
+        .on("settlement_events")
+        .columns(["builder_id", "block_number", "log_index"])
+        .execute();
+      await db.schema
+        .createTable("settlement_index_state")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("collector", "text", (c) => c.notNull())
+        .addColumn("indexed_through", "bigint", (c) => c.notNull())
+        .addColumn("indexed_hash", "text", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -115,6 +115,22 @@ export type PoolIndexStateTable = {
   updated_at: DefaultedTimestamp;
 };
 
+/** A finalized `Settled` event of the collector, its settlement entry as JSON (migration 0009). */
+export type SettlementEventTable = {
+  block_number: Int8;
+  log_index: number;
+  builder_id: string;
+  entry: string;
+};
+
+/** How far the settlement index reaches: a finalized block and its hash, for one collector. */
+export type SettlementIndexStateTable = {
+  id: string;
+  collector: string;
+  indexed_through: Int8;
+  indexed_hash: string;
+};
+
 /** A timestamp the database defaults (`now()`) and the code may still set. */
 type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -211,6 +227,8 @@ export type Database = {
   portal_sessions: PortalSessionTable;
   pool_index_pools: PoolIndexPoolTable;
   pool_index_state: PoolIndexStateTable;
+  settlement_events: SettlementEventTable;
+  settlement_index_state: SettlementIndexStateTable;
 };
 
 /**

@@ -14,6 +14,7 @@ import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/buil
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
 import { executorKit } from "../../../../test/executor-kit.ts";
 import { builderIdOf } from "../../../builders/builder-code.ts";
+import { createSettlementIndex } from "../../../builders/settlement-index.ts";
 import { builderRegistryArtifact } from "../../../contracts/artifacts/BuilderRegistry.ts";
 import { settlementCollectorArtifact } from "../../../contracts/artifacts/SettlementCollector.ts";
 import { buildExecutorSwap, type ExecutorSwap } from "../../../routing/executor-calldata.ts";
@@ -119,6 +120,21 @@ function sums(entries: Record<string, unknown>[]) {
 }
 
 const receipts: TransactionReceipt[] = [];
+
+/** The deps' client, counting its eth_getLogs calls. */
+function countingClient() {
+  const counter = { getLogs: 0 };
+  const client = new Proxy(api.deps.client, {
+    get: (target, property, receiver) =>
+      property === "getLogs"
+        ? (...args: unknown[]) => {
+            counter.getLogs++;
+            return (target.getLogs as (...a: unknown[]) => unknown)(...args);
+          }
+        : Reflect.get(target, property, receiver),
+  });
+  return { client, counter };
+}
 
 /** Sends the swaps from `TRADER` into one block (automine off), then mines it. */
 async function swapInOneBlock(terms: ExecutorSwap[]) {
@@ -266,6 +282,54 @@ describe("GET /api/v2/builders/history", () => {
         expect(touching.length).toBeGreaterThanOrEqual(2);
       }
     }
+  });
+
+  it("reads the settlement index for the range it covers: the same pages, no eth_getLogs there", async () => {
+    const index = createSettlementIndex({
+      client: devnet.publicClient,
+      db: api.deps.db,
+      collector: devnet.manifest.contracts.settlementCollector,
+      deploymentBlock: BigInt(devnet.manifest.deploymentBlock),
+    });
+    const { client: counting, counter } = countingClient();
+    const withIndex = (limits: { blocks: number; events: number }) => {
+      const app = createApp((error) => {
+        throw error;
+      });
+      registerHistoryRoute(app, { ...api.deps, client: counting, settlementIndex: index }, { limits });
+      return (query: Record<string, string>) =>
+        app.request(`${PATH}?${new URLSearchParams(query)}`, { headers: { "x-api-key": key } });
+    };
+    for (const limits of [
+      { blocks: 1_000, events: 1_000 },
+      { blocks: 9, events: 2 },
+    ]) {
+      const plain = await allPages(historyApp(limits), DEMO);
+      // Not synced yet: every page reads the chain, and says the same.
+      counter.getLogs = 0;
+      expect(await allPages(withIndex(limits), DEMO)).toEqual(plain);
+      expect(counter.getLogs).toBeGreaterThan(0);
+    }
+    const synced = await index.sync();
+    expect(synced.events).toBe(
+      expectedEntries(receipts, DEMO).length + expectedEntries(receipts, OTHER).length,
+    );
+    for (const limits of [
+      { blocks: 1_000, events: 1_000 },
+      { blocks: 9, events: 2 },
+    ]) {
+      const plain = await allPages(historyApp(limits), DEMO);
+      counter.getLogs = 0;
+      expect(await allPages(withIndex(limits), DEMO)).toEqual(plain);
+      expect(counter.getLogs).toBe(0);
+    }
+    // A block finalized since the index synced is read from the chain; a rerun of sync indexes it.
+    await devnet.testClient.mine({ blocks: 2 });
+    const plain = await allPages(historyApp({ blocks: 1_000, events: 1_000 }), DEMO);
+    counter.getLogs = 0;
+    expect(await allPages(withIndex({ blocks: 1_000, events: 1_000 }), DEMO)).toEqual(plain);
+    expect(counter.getLogs).toBe(1);
+    expect((await index.sync()).events).toBe(0);
   });
 
   it("sums the whole history per token to what the receipts say", async () => {
@@ -446,5 +510,42 @@ describe("GET /api/v2/builders/history", () => {
     const restarted = await allPages(get, DEMO);
     expect(restarted[0]!.snapshotHash).toBe(replaced.hash);
     expect(restarted.flatMap((p) => p.settlements)).toEqual(expectedEntries(receipts, DEMO));
+  });
+
+  it("never reads a settlement index a reorg made stale, and rebuilds it on its next sync", async () => {
+    const index = createSettlementIndex({
+      client: devnet.publicClient,
+      db: api.deps.db,
+      collector: devnet.manifest.contracts.settlementCollector,
+      deploymentBlock: BigInt(devnet.manifest.deploymentBlock),
+    });
+    const snapshot = await devnet.testClient.snapshot();
+    await devnet.testClient.mine({ blocks: 3 });
+    await index.sync();
+    const covered = (await index.coverage())!;
+    // Other blocks at the indexed heights: the index's own block is no longer canonical.
+    await devnet.testClient.revert({ id: snapshot });
+    await devnet.testClient.increaseTime({ seconds: 60 });
+    await devnet.testClient.mine({ blocks: 3 });
+    const now = await devnet.publicClient.getBlock({ blockNumber: covered.through });
+    expect(now.hash).not.toBe(covered.hash);
+    const app = createApp((error) => {
+      throw error;
+    });
+    const { client, counter } = countingClient();
+    registerHistoryRoute(app, { ...api.deps, client, settlementIndex: index });
+    const get = (query: Record<string, string>) =>
+      app.request(`${PATH}?${new URLSearchParams(query)}`, { headers: { "x-api-key": key } });
+    expect((await allPages(get, DEMO)).flatMap((p) => p.settlements)).toEqual(
+      expectedEntries(receipts, DEMO),
+    );
+    // Read from the chain: the stale index was not trusted.
+    expect(counter.getLogs).toBeGreaterThan(0);
+    expect(await index.sync()).toMatchObject({ reset: true, from: BigInt(devnet.manifest.deploymentBlock) });
+    counter.getLogs = 0;
+    expect((await allPages(get, DEMO)).flatMap((p) => p.settlements)).toEqual(
+      expectedEntries(receipts, DEMO),
+    );
+    expect(counter.getLogs).toBe(0);
   });
 });

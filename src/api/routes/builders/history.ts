@@ -80,6 +80,7 @@ export function registerHistoryRoute(
       collector,
       deploymentBlock: BigInt(deps.deployment.deploymentBlock),
       ...(resume ? { resume } : {}),
+      ...(deps.settlementIndex ? { index: deps.settlementIndex } : {}),
       limits,
     });
     const nextCursor = page.next

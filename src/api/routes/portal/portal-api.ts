@@ -38,7 +38,7 @@ import { toHistoryResponse } from "../builders/history.ts";
  * the workspaces bound to it. The cookie is HttpOnly and SameSite=Strict, and every change must come as
  * JSON from this origin, so another site can neither read nor forge a portal request.
  */
-export type PortalApiDeps = Pick<BuilderApiDeps, "db" | "deployment" | "cursorSecret"> & {
+export type PortalApiDeps = Pick<BuilderApiDeps, "db" | "deployment" | "cursorSecret" | "settlementIndex"> & {
   client: BuilderApiDeps["client"];
 };
 
@@ -194,6 +194,7 @@ export function registerPortalApi(app: OpenAPIHono, deps: PortalApiDeps): void {
       collector,
       deploymentBlock: BigInt(deps.deployment.deploymentBlock),
       ...(resume ? { resume } : {}),
+      ...(deps.settlementIndex ? { index: deps.settlementIndex } : {}),
     });
     const next = page.next ? encodeHistoryCursor(deps.cursorSecret, { code, collector, ...page.next }) : null;
     return c.json(toHistoryResponse(page, next));

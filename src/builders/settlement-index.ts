@@ -1,0 +1,132 @@
+import type { Address, Hex, PublicClient } from "viem";
+import { createLogScanner, type LogScanner } from "../chain/log-scanner.ts";
+import {
+  type SettlementEventRow,
+  saveSettlementIndex,
+  settlementEventsFor,
+  settlementIndexState,
+} from "../store/repositories/settlement-events.ts";
+import type { Db } from "../store/schema.ts";
+import {
+  SETTLED,
+  type SettledLog,
+  type SettlementEntry,
+  type SettlementIndexReader,
+  toEntry,
+} from "./history.ts";
+
+/**
+ * The settlement index: the collector's `Settled` events up to the finalized block, kept in the database,
+ * so history pages read the indexed range from there instead of `eth_getLogs` (docs/rules.md, ours:
+ * settlement index). It only ever holds finalized blocks; the block it reaches is saved with its hash, and
+ * a chain that no longer has that hash (a reorg below finality, a devnet reset) makes it start over. History
+ * checks the same hash before trusting it, so a stale index is never read.
+ */
+export type SettlementIndexOptions = {
+  client: Pick<PublicClient, "getBlock" | "getLogs">;
+  db: Db;
+  collector: Address;
+  /** The collector's deployment block: the first block indexed. */
+  deploymentBlock: bigint;
+  logs?: LogScanner;
+};
+
+export type SettlementIndexSync = { from: bigint; to: bigint; events: number; reset: boolean };
+
+export function createSettlementIndex(options: SettlementIndexOptions): SettlementIndexReader & {
+  sync: () => Promise<SettlementIndexSync>;
+} {
+  const { client, db } = options;
+  const collector = options.collector.toLowerCase();
+  const logs = options.logs ?? createLogScanner();
+  let running: Promise<unknown> = Promise.resolve();
+
+  const syncOnce = async (): Promise<SettlementIndexSync> => {
+    const finalized = await client.getBlock({ blockTag: "finalized" });
+    const state = await settlementIndexState(db);
+    let reset = state !== undefined && state.collector !== collector;
+    if (state && !reset && state.indexedThrough <= finalized.number) {
+      const block = await client.getBlock({ blockNumber: state.indexedThrough }).catch(() => undefined);
+      reset = block?.hash?.toLowerCase() !== state.indexedHash;
+    }
+    const from = state && !reset ? state.indexedThrough + 1n : options.deploymentBlock;
+    if (from > finalized.number) return { from, to: finalized.number, events: 0, reset: false };
+    const found = await logs.scan(from, finalized.number, (fromBlock, toBlock) =>
+      client.getLogs({ address: options.collector, event: SETTLED, fromBlock, toBlock, strict: true }),
+    );
+    const events = found.map((log): SettlementEventRow => {
+      const entry = toEntry("", log as SettledLog);
+      return {
+        blockNumber: entry.blockNumber,
+        logIndex: entry.logIndex,
+        builderId: entry.builderId.toLowerCase(),
+        entry: JSON.stringify(entry, (_, value) => (typeof value === "bigint" ? value.toString() : value)),
+      };
+    });
+    await saveSettlementIndex(db, {
+      from,
+      events,
+      reset,
+      state: { collector, indexedThrough: finalized.number, indexedHash: finalized.hash!.toLowerCase() },
+    });
+    return { from, to: finalized.number, events: events.length, reset };
+  };
+
+  return {
+    sync: () => {
+      const next = running.then(syncOnce);
+      running = next.catch(() => undefined);
+      return next;
+    },
+    coverage: async () => {
+      const state = await settlementIndexState(db);
+      if (!state || state.collector !== collector) return undefined;
+      return { through: state.indexedThrough, hash: state.indexedHash as Hex };
+    },
+    read: async (builderId, code, from, to) =>
+      (await settlementEventsFor(db, builderId.toLowerCase(), from, to)).map((json) =>
+        parseEntry(json, code),
+      ),
+  };
+}
+
+function parseEntry(json: string, code: string): SettlementEntry {
+  const raw = JSON.parse(json) as Record<string, unknown>;
+  const big = (field: string) => BigInt(raw[field] as string);
+  return {
+    ...(raw as SettlementEntry),
+    builderCode: code,
+    amountIn: big("amountIn"),
+    grossAmountOut: big("grossAmountOut"),
+    routeFee: big("routeFee"),
+    builderFee: big("builderFee"),
+    amountOut: big("amountOut"),
+    policyVersion: big("policyVersion"),
+    blockNumber: big("blockNumber"),
+  };
+}
+
+/** Follows the finalized block every `intervalMs`, one sync at a time; a failed sync is retried next tick. */
+export function followSettlements(
+  index: { sync: () => Promise<SettlementIndexSync> },
+  options: { intervalMs: number; onError: (error: unknown) => void },
+): { stop: () => Promise<void> } {
+  let stopped = false;
+  let current: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout;
+  const tick = () => {
+    if (stopped) return;
+    current = index.sync().catch(options.onError);
+    current.finally(() => {
+      if (!stopped) timer = setTimeout(tick, options.intervalMs);
+    });
+  };
+  timer = setTimeout(tick, 0);
+  return {
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await current;
+    },
+  };
+}
