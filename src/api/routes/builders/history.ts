@@ -65,29 +65,48 @@ export function registerHistoryRoute(
     if (!code) throw invalidInput("code", "required: the key's workspace has no builder code");
     if (!BUILDER_CODE_PATTERN.test(code))
       throw invalidInput("code", `must match ${BUILDER_CODE_PATTERN.source}`);
-    const collector = deps.deployment.contracts.settlementCollector;
-    let resume: HistoryResume | undefined;
-    if (query.cursor !== undefined) {
-      const cursor = decodeHistoryCursor(deps.cursorSecret, query.cursor);
-      if (cursor.code !== code) throw invalidInput("cursor", "the cursor belongs to another builder code");
-      if (cursor.collector !== collector.toLowerCase())
-        throw invalidInput("cursor", "the cursor belongs to another deployment");
-      resume = { snapshot: cursor.snapshot, position: cursor.position };
-    }
+    const resume = historyResume(deps, code, query.cursor);
     await chargeRequest(c);
-    const page = await readHistoryPage(deps.client, {
-      code,
-      collector,
-      deploymentBlock: BigInt(deps.deployment.deploymentBlock),
-      ...(resume ? { resume } : {}),
-      ...(deps.settlementIndex ? { index: deps.settlementIndex } : {}),
-      limits,
-    });
-    const nextCursor = page.next
-      ? encodeHistoryCursor(deps.cursorSecret, { code, collector, ...page.next })
-      : null;
-    return c.json(toHistoryResponse(page, nextCursor), 200);
+    return c.json(await readHistoryResponse(deps, code, resume, limits), 200);
   });
+}
+
+type HistoryDeps = Pick<BuilderApiDeps, "client" | "deployment" | "cursorSecret" | "settlementIndex">;
+
+/** Where a cursor says to resume for `code`; a cursor altered, or for another code or deployment, is a 400. */
+export function historyResume(
+  deps: HistoryDeps,
+  code: string,
+  cursor: string | undefined,
+): HistoryResume | undefined {
+  if (cursor === undefined) return undefined;
+  const decoded = decodeHistoryCursor(deps.cursorSecret, cursor);
+  if (decoded.code !== code) throw invalidInput("cursor", "the cursor belongs to another builder code");
+  if (decoded.collector !== deps.deployment.contracts.settlementCollector.toLowerCase())
+    throw invalidInput("cursor", "the cursor belongs to another deployment");
+  return { snapshot: decoded.snapshot, position: decoded.position };
+}
+
+/** One page of `code`'s history in wire format, with the cursor of the next (the settlement index used when there is one). */
+export async function readHistoryResponse(
+  deps: HistoryDeps,
+  code: string,
+  resume: HistoryResume | undefined,
+  limits?: { blocks: number; events: number },
+) {
+  const collector = deps.deployment.contracts.settlementCollector;
+  const page = await readHistoryPage(deps.client, {
+    code,
+    collector,
+    deploymentBlock: BigInt(deps.deployment.deploymentBlock),
+    ...(resume ? { resume } : {}),
+    ...(deps.settlementIndex ? { index: deps.settlementIndex } : {}),
+    ...(limits ? { limits } : {}),
+  });
+  const nextCursor = page.next
+    ? encodeHistoryCursor(deps.cursorSecret, { code, collector, ...page.next })
+    : null;
+  return toHistoryResponse(page, nextCursor);
 }
 
 /** Domain page to wire format: amounts and block numbers as decimal strings. */

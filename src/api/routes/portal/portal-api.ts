@@ -3,8 +3,6 @@ import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { type Address, isHex } from "viem";
 import { z } from "zod";
-import { type HistoryResume, readHistoryPage } from "../../../builders/history.ts";
-import { decodeHistoryCursor, encodeHistoryCursor } from "../../../builders/history-cursor.ts";
 import { BUILDER_LIMITS } from "../../../builders/limits.ts";
 import { readRegistryBuilder } from "../../../builders/registry-profile.ts";
 import { InvalidRequestError, invalidInput, JunctionError } from "../../../errors/junction-error.ts";
@@ -29,7 +27,7 @@ import {
   workspaceStatus,
 } from "../../../portal/workspaces.ts";
 import type { BuilderApiDeps } from "../builders/builder-api-deps.ts";
-import { toHistoryResponse } from "../builders/history.ts";
+import { historyResume, readHistoryResponse } from "../builders/history.ts";
 
 /**
  * The developer portal's JSON API under `/portal/api` (docs/rules.md, ours: developer portal), for the
@@ -177,26 +175,11 @@ export function registerPortalApi(app: OpenAPIHono, deps: PortalApiDeps): void {
   api.get("/workspaces/:id/history", signedIn, async (c) => {
     const workspace = await ownWorkspace(deps.db, c.get("wallet"), c.req.param("id"));
     if (!workspace.code) throw invalidInput("id", "the workspace has no builder code");
-    const code = workspace.code;
-    const collector = deps.deployment.contracts.settlementCollector;
-    const cursorParam = c.req.query("cursor");
-    let resume: HistoryResume | undefined;
-    if (cursorParam !== undefined) {
-      if (cursorParam.length > BUILDER_LIMITS.historyCursorMaxLength)
-        throw invalidInput("cursor", "too long");
-      const cursor = decodeHistoryCursor(deps.cursorSecret, cursorParam);
-      if (cursor.code !== code || cursor.collector !== collector.toLowerCase())
-        throw invalidInput("cursor", "the cursor belongs to another builder code");
-      resume = { snapshot: cursor.snapshot, position: cursor.position };
-    }
-    const page = await readHistoryPage(deps.client, {
-      code,
-      collector,
-      deploymentBlock: BigInt(deps.deployment.deploymentBlock),
-      ...(resume ? { resume } : {}),
-      ...(deps.settlementIndex ? { index: deps.settlementIndex } : {}),
-    });
-    const next = page.next ? encodeHistoryCursor(deps.cursorSecret, { code, collector, ...page.next }) : null;
-    return c.json(toHistoryResponse(page, next));
+    const cursor = c.req.query("cursor");
+    if (cursor !== undefined && cursor.length > BUILDER_LIMITS.historyCursorMaxLength)
+      throw invalidInput("cursor", "too long");
+    return c.json(
+      await readHistoryResponse(deps, workspace.code, historyResume(deps, workspace.code, cursor)),
+    );
   });
 }
