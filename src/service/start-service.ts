@@ -7,7 +7,7 @@ import type { Lifecycle } from "../api/lifecycle.ts";
 import { createPartnerApp } from "../api/partner-app.ts";
 import { pruneQuotaCounters } from "../auth/quotas.ts";
 import { followActivations } from "../builders/activation.ts";
-import { type ChainConsistency, reconcileWithChain } from "../builders/chain-consistency.ts";
+import { reconcileWithChain } from "../builders/chain-consistency.ts";
 import { createSettlementIndex, followSettlements } from "../builders/settlement-index.ts";
 import { createChainClient } from "../chain/create-chain-client.ts";
 import { checkDeployment } from "../config/check-deployment.ts";
@@ -19,7 +19,6 @@ import { type DemoWorkspace, ensureDemoWorkspace } from "../devnet/demo-workspac
 import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
 import { type BridgeStandIns, startBridgeStandIns } from "../devnet/stand-ins/start-bridge-stand-ins.ts";
 import { followChain } from "../liquidity/pool-index/follow.ts";
-import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
 import { createPoolIndex, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { createAdmission } from "../quote/admission.ts";
 import { createQuoter } from "../quote/create-quoter.ts";
@@ -37,6 +36,7 @@ import { HTTP_SERVER_OPTIONS } from "./http-server-options.ts";
 import type { Logger } from "./logger.ts";
 import { accessLog, createMetrics, observers } from "./metrics.ts";
 import { type QuoteProviders, setUpQuoteProviders } from "./quote-providers.ts";
+import { reportConsistency, reportIndex } from "./start-reports.ts";
 
 /** How often the pool index follows the chain tip. */
 const INDEX_FOLLOW_MS = 2_000;
@@ -358,48 +358,6 @@ async function startLocked(
     await stop();
     throw error;
   }
-}
-
-/** Says at start what the database saw that the chain does not have (a chain behind it, lost activations). */
-function reportConsistency(consistency: ChainConsistency, progress: (line: string) => void, logger: Logger) {
-  if (consistency.behind) {
-    const { chainHead, databaseHead } = consistency;
-    progress(
-      `WARNING: the chain (block ${chainHead}) is behind the database (block ${databaseHead}): blocks were lost after they were recorded (a devnet killed between saves?); quotes and settlements after block ${chainHead} name blocks this chain does not have`,
-    );
-    logger.warn(
-      { chainHead: String(chainHead), databaseHead: String(databaseHead) },
-      "chain behind database",
-    );
-  }
-  if (consistency.withdrawn.length > 0) {
-    progress(
-      `WARNING: activation withdrawn for ${consistency.withdrawn.join(", ")}: not registered on this chain; they activate again once the registration is on chain`,
-    );
-    logger.warn({ codes: consistency.withdrawn }, "builder activations withdrawn");
-  }
-}
-
-/** Says at start what the pool index found, per kind, and warns loudly when it found nothing. */
-function reportIndex(
-  pools: IndexedPool[],
-  fromBlock: string,
-  through: bigint,
-  progress: (line: string) => void,
-  logger: Logger,
-) {
-  const kinds = (["v2", "v3", "v4"] as const).map(
-    (kind) => `${pools.filter((p) => p.kind === kind).length} ${kind.toUpperCase()}`,
-  );
-  progress(`indexed ${pools.length} pools (${kinds.join(", ")}) from block ${fromBlock} through ${through}`);
-  if (pools.length > 0) return;
-  progress(
-    "WARNING: the pool index found no pool at all; every quote will answer 422 NO_ROUTE (check the factory and PoolManager addresses and poolsFromBlock in the deployment file)",
-  );
-  logger.warn(
-    { poolsFromBlock: fromBlock, through: through.toString() },
-    "the pool index found no pool at all",
-  );
 }
 
 function listen(
