@@ -4,6 +4,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKey, createWorkspace } from "../../src/auth/keys.ts";
 import { createThrowawayStore } from "../../src/store/throwaway-store.ts";
 import { startTestDevnet, type TestDevnet } from "../devnet.ts";
 import { freePort } from "./spawn-service.ts";
@@ -88,6 +89,38 @@ describe.skipIf(!databaseUrl)("junction start --workers", () => {
     expect(await healthz()).toBe(before + 20);
     expect(await healthz()).toBe(before + 20);
   });
+
+  it("keeps a workspace's quota exact across workers: 60 token reads a minute on the free plan, not 60 each", async () => {
+    const workspace = await createWorkspace(database.db, { name: "two-workers" });
+    const { secret } = await createKey(database.db, {
+      workspaceId: workspace.id,
+      name: "t",
+      scopes: ["tokens"],
+    });
+    // Quotas count per minute window on the database clock (this machine's): start well inside one.
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 40_000) await new Promise((resolve) => setTimeout(resolve, 61_000 - intoMinute));
+    const statuses: number[] = [];
+    // Sequential, each on a connection of its own: the cluster spreads them over both workers.
+    for (let i = 0; i < 64; i++) {
+      statuses.push(
+        await new Promise<number>((resolve, reject) => {
+          http
+            .get(
+              `${baseUrl}/api/v2/builders/tokens`,
+              { agent: false, headers: { "x-api-key": secret } },
+              (r) => {
+                r.resume();
+                r.on("end", () => resolve(r.statusCode!));
+              },
+            )
+            .on("error", reject);
+        }),
+      );
+    }
+    expect(statuses.slice(0, 60).every((status) => status === 200)).toBe(true);
+    expect(statuses.slice(60)).toEqual([429, 429, 429, 429]);
+  }, 120_000);
 
   it("runs two service processes behind one port, and stops them all on SIGTERM", async () => {
     // The primary's node children (tsx also runs an esbuild service beside them).
