@@ -1,5 +1,5 @@
 import { apiKeyRow, listApiKeyRows } from "../store/repositories/api-keys.ts";
-import { findWorkspaceRow, listWorkspaceRows } from "../store/repositories/workspaces.ts";
+import { findWorkspaceRow, listWorkspaceRows, workspacesOwnedBy } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
 import { asDate, keyLifecycle } from "./key-lifecycle.ts";
 
@@ -56,6 +56,11 @@ const toWorkspace = (row: WorkspaceRow): WorkspaceView => ({
 export async function findWorkspace(db: Db, ref: string): Promise<WorkspaceView | undefined> {
   const row = await findWorkspaceRow(db, ref);
   return row ? toWorkspace(row) : undefined;
+}
+
+/** The workspaces bound to `owner` (any case), oldest first. */
+export async function listWorkspacesOwnedBy(db: Db, owner: string): Promise<WorkspaceView[]> {
+  return (await workspacesOwnedBy(db, owner.toLowerCase())).map(toWorkspace);
 }
 
 /** Every workspace with its count of usable keys, oldest first. */

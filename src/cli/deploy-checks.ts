@@ -69,12 +69,12 @@ export async function verifyRuntimeCode(
 function sameCode(actual: string, expected: string, immutables: boolean): boolean {
   if (actual.length !== expected.length) return false;
   if (!immutables) return actual === expected;
-  // Placeholders of immutables are PUSH32 (0x7f) of 32 zero bytes in the artifact.
-  const placeholder = `7f${"0".repeat(64)}`;
+  // solc leaves each immutable as PUSH32 (0x7f) of 32 zero bytes in the artifact's runtime code.
+  const immutableSlot = `7f${"0".repeat(64)}`;
   let i = 0;
   while (i < expected.length) {
-    if (expected.startsWith(placeholder, i) && actual.startsWith("7f", i)) {
-      i += placeholder.length;
+    if (expected.startsWith(immutableSlot, i) && actual.startsWith("7f", i)) {
+      i += immutableSlot.length;
       continue;
     }
     if (actual[i] !== expected[i]) return false;

@@ -8,6 +8,7 @@ import {
   findWorkspace,
   type KeyView,
   listKeys,
+  listWorkspacesOwnedBy,
   type WorkspaceView,
 } from "../auth/workspace-views.ts";
 import { activateIfRegistered } from "../builders/activation.ts";
@@ -20,7 +21,6 @@ import {
   type UnsignedRegistryTransaction,
 } from "../builders/registry-transactions.ts";
 import { invalidInput, JunctionError } from "../errors/junction-error.ts";
-import { workspacesOwnedBy } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
 
 /**
@@ -54,8 +54,7 @@ export type Activation =
 const UNIQUE_VIOLATION = "23505";
 
 export async function listOwnWorkspaces(db: Db, owner: Address): Promise<WorkspaceView[]> {
-  const rows = await workspacesOwnedBy(db, owner.toLowerCase());
-  return Promise.all(rows.map(async (row) => (await findWorkspace(db, row.id))!));
+  return listWorkspacesOwnedBy(db, owner);
 }
 
 export async function createOwnWorkspace(
@@ -68,7 +67,7 @@ export async function createOwnWorkspace(
     throw invalidInput("name", `1 to ${PORTAL_LIMITS.nameLength} characters`);
   if (!BUILDER_CODE_PATTERN.test(input.code))
     throw invalidInput("code", `must match ${BUILDER_CODE_PATTERN.source} (case-sensitive)`);
-  if ((await workspacesOwnedBy(db, owner.toLowerCase())).length >= PORTAL_LIMITS.workspacesPerWallet)
+  if ((await listWorkspacesOwnedBy(db, owner)).length >= PORTAL_LIMITS.workspacesPerWallet)
     throw invalidInput("name", `a wallet holds at most ${PORTAL_LIMITS.workspacesPerWallet} workspaces`);
   if (await findWorkspace(db, input.code)) throw codeTaken(input.code);
   try {

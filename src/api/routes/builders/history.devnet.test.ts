@@ -19,6 +19,7 @@ import { builderRegistryArtifact } from "../../../contracts/artifacts/BuilderReg
 import { settlementCollectorArtifact } from "../../../contracts/artifacts/SettlementCollector.ts";
 import { buildExecutorSwap, type ExecutorSwap } from "../../../routing/executor-calldata.ts";
 import { createApp } from "../../create-app.ts";
+import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { registerHistoryRoute } from "./history.ts";
 
 /**
@@ -44,12 +45,12 @@ type Body = Record<string, unknown> & {
   nextCursor: string | null;
 };
 
-/** The app with only the history route, at the given page limits. */
-function historyApp(limits?: { blocks: number; events: number }) {
+/** The app with only the history route, at the given page limits, on the test deps with `overrides`. */
+function historyApp(limits?: { blocks: number; events: number }, overrides: Partial<BuilderApiDeps> = {}) {
   const app = createApp((error) => {
     throw error;
   });
-  registerHistoryRoute(app, api.deps, limits ? { limits } : {});
+  registerHistoryRoute(app, { ...api.deps, ...overrides }, limits ? { limits } : {});
   return (query: Record<string, string>, apiKey = key) =>
     app.request(`${PATH}?${new URLSearchParams(query)}`, { headers: { "x-api-key": apiKey } });
 }
@@ -292,14 +293,8 @@ describe("GET /api/v2/builders/history", () => {
       deploymentBlock: BigInt(devnet.manifest.deploymentBlock),
     });
     const { client: counting, counter } = countingClient();
-    const withIndex = (limits: { blocks: number; events: number }) => {
-      const app = createApp((error) => {
-        throw error;
-      });
-      registerHistoryRoute(app, { ...api.deps, client: counting, settlementIndex: index }, { limits });
-      return (query: Record<string, string>) =>
-        app.request(`${PATH}?${new URLSearchParams(query)}`, { headers: { "x-api-key": key } });
-    };
+    const withIndex = (limits: { blocks: number; events: number }) =>
+      historyApp(limits, { client: counting, settlementIndex: index });
     for (const limits of [
       { blocks: 1_000, events: 1_000 },
       { blocks: 9, events: 2 },
@@ -529,13 +524,8 @@ describe("GET /api/v2/builders/history", () => {
     await devnet.testClient.mine({ blocks: 3 });
     const now = await devnet.publicClient.getBlock({ blockNumber: covered.through });
     expect(now.hash).not.toBe(covered.hash);
-    const app = createApp((error) => {
-      throw error;
-    });
     const { client, counter } = countingClient();
-    registerHistoryRoute(app, { ...api.deps, client, settlementIndex: index });
-    const get = (query: Record<string, string>) =>
-      app.request(`${PATH}?${new URLSearchParams(query)}`, { headers: { "x-api-key": key } });
+    const get = historyApp(undefined, { client, settlementIndex: index });
     expect((await allPages(get, DEMO)).flatMap((p) => p.settlements)).toEqual(
       expectedEntries(receipts, DEMO),
     );
