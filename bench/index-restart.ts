@@ -7,19 +7,22 @@ import {
   type Hex,
   http,
   type PublicClient,
+  zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { createSettlementIndex } from "../src/builders/settlement-index.ts";
 import { junctionChain } from "../src/chain/chain.ts";
 import { nonfungiblePositionManagerAbi } from "../src/contracts/abis/NonfungiblePositionManager.ts";
 import type { Devnet } from "../src/devnet/devnet.ts";
 import { createPoolIndex, type PoolIndexPersistence } from "../src/liquidity/pool-index/pool-index.ts";
+import { buildExecutorSwap } from "../src/routing/executor-calldata.ts";
 import { createStore } from "../src/store/create-store.ts";
 import { loadPoolIndex, savePoolIndexSync } from "../src/store/repositories/pool-index.ts";
 import { machineLine, table } from "./machine.ts";
 import { median } from "./measure.ts";
 
 /**
- * Blocks added on top of the devnet, with a pool created every fifth of the way. 100,000 by default;
+ * Blocks added on top of the devnet, with a pool created and a settled swap sent every fifth of the way. 100,000 by default;
  * `BENCH_RESTART_BLOCKS` sets another count: anvil's `anvil_mine` slows down as the chain grows (about
  * 2,000 blocks in 5 s at first, 50 s per 2,000 past 10,000 on this devnet), so 100,000 blocks take hours.
  */
@@ -82,6 +85,26 @@ export async function benchIndexRestart(devnet: Devnet, log: (line: string) => v
       }),
     });
     await client.waitForTransactionReceipt({ hash });
+    // And one attributed swap through the executor: a `Settled` event for the settlement index to find.
+    const swap = buildExecutorSwap({
+      executor: devnet.manifest.contracts.executor,
+      tokenIn: zeroAddress,
+      tokenOut: token("DAI"),
+      amountIn: 10n ** 16n,
+      minOut: 1n,
+      recipient: wallet.account.address,
+      deadline: BigInt(Math.floor(Date.now() / 1000) + 3_600),
+      maxRouteFeeBps: 50,
+      maxBuilderFeeBps: devnet.manifest.junction.demoBuilder.builderFeeBps,
+      builderId: devnet.manifest.junction.demoBuilder.builderId,
+      route: {
+        branches: [{ amountIn: 10n ** 16n, hops: [{ kind: "v3", currencyOut: token("DAI"), fee: 3000 }] }],
+      },
+    });
+    const settled = await client.waitForTransactionReceipt({
+      hash: await wallet.sendTransaction({ to: swap.to, data: swap.data, value: swap.value }),
+    });
+    if (settled.status !== "success") throw new Error("the bench's settled swap reverted");
     log(`restart: chain at block ${await client.getBlockNumber()}`);
   }
   const height = await client.getBlockNumber();
@@ -123,22 +146,54 @@ export async function benchIndexRestart(devnet: Devnet, log: (line: string) => v
     ]);
     log(`restart: ${name} done`);
   };
+  // The settlement index over the same chain: a fresh database scans from the collector's deployment;
+  // a restart reads its saved block and scans only what finalized since.
+  const settlementRows = async () => {
+    const settlementStore = await createStore({ dataDir: null });
+    try {
+      const settlements = createSettlementIndex({
+        client,
+        db: settlementStore.db,
+        collector: contracts.settlementCollector,
+        deploymentBlock: BigInt(devnet.manifest.deploymentBlock),
+      });
+      for (const name of ["settlement index, empty database", "settlement index restart"]) {
+        counts.getLogs = 0;
+        counts.requests = 0;
+        const started = performance.now();
+        const result = await settlements.sync();
+        const ms = performance.now() - started;
+        rows.push([
+          name,
+          String(result.to),
+          String(result.to >= result.from ? result.to - result.from + 1n : 0n),
+          `${result.events} settlements`,
+          ms.toFixed(0),
+          String(counts.getLogs),
+          String(counts.requests),
+        ]);
+      }
+    } finally {
+      await settlementStore.close();
+    }
+  };
   try {
     await row("no saved index (every start before persistence)", false, RUNS);
     await row("first start with persistence: scan and save", true, 1);
     await row("restart from the saved index", true, RUNS);
     await tester.mine({ blocks: 1_000 });
     await row("restart after 1,000 more blocks", true, 1);
+    await settlementRows();
   } finally {
     await store.close();
   }
   return [
-    `### Pool index start-up on a ${height.toLocaleString("en-US")}-block chain`,
+    `### Pool and settlement index start-up on a ${height.toLocaleString("en-US")}-block chain`,
     "",
     machineLine(`anvil on loopback, PGlite in memory, median of ${RUNS} runs where repeated`),
     "",
     ...table(
-      ["Start", "Synced to block", "Blocks scanned", "Pools", "Wall ms", "eth_getLogs", "RPC requests"],
+      ["Start", "Synced to block", "Blocks scanned", "Found", "Wall ms", "eth_getLogs", "RPC requests"],
       rows,
     ),
   ];
