@@ -111,7 +111,7 @@ export async function benchIndexRestart(devnet: Devnet, log: (line: string) => v
 
   const store = await createStore({ dataDir: null });
   const persistence: PoolIndexPersistence = {
-    load: () => loadPoolIndex(store.db),
+    load: (sinceVersion) => loadPoolIndex(store.db, sinceVersion),
     save: async (change) => {
       await savePoolIndexSync(store.db, change);
     },

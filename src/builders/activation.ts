@@ -117,6 +117,8 @@ export function followActivations(options: {
   tag?: "latest" | "finalized";
   onError: (error: unknown) => void;
   onActivated?: (codes: string[]) => void;
+  /** Whether this process indexes the chain now; the ticks of a process that does not are skipped. */
+  isIndexer?: () => boolean;
 }): { stop: () => Promise<void> } {
   let stopped = false;
   let next = options.fromBlock;
@@ -126,6 +128,10 @@ export function followActivations(options: {
   const overlap = (options.tag ?? "latest") === "latest" ? REORG_OVERLAP_BLOCKS : 0n;
   const tick = () => {
     if (stopped) return;
+    if (!(options.isIndexer?.() ?? true)) {
+      timer = setTimeout(tick, options.intervalMs);
+      return;
+    }
     const fromBlock = next - overlap > options.fromBlock ? next - overlap : options.fromBlock;
     current = scanActivations({ ...options, fromBlock, logs }).then(
       (scan) => {

@@ -21,7 +21,11 @@ function harness() {
       },
     }),
   );
-  const metrics = createMetrics({ indexBlock: () => 1234n, lastIndexSync: () => Date.now() - 3_000 });
+  const metrics = createMetrics({
+    indexBlock: () => 1234n,
+    lastIndexSync: () => Date.now() - 3_000,
+    isIndexer: () => true,
+  });
   const app = createApp((err, requestId) => logged.push({ err, ...(requestId ? { requestId } : {}) }), {
     observer: observers((record) => records.push(record), metrics.observe("base"), accessLog(logger, "base")),
   });

@@ -15,13 +15,15 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
  * The service's Prometheus metrics (`GET /metrics` on {base_url}): requests and latencies per host, route,
  * method, status and error code (quota and capacity refusals are the `QUOTA_EXCEEDED`,
  * `ALLOWANCE_EXHAUSTED`, `RATE_LIMITED` and `BUSY` codes), JSON-RPC requests and latencies per method and
- * outcome, the pool index's block and the age of its last sync, and node's process metrics (memory, event loop lag, GC) under the `junction_` prefix.
+ * outcome, the pool index's block and the age of its last sync, whether the process is the indexer, and node's process metrics (memory, event loop lag, GC) under the `junction_` prefix.
  */
 export function createMetrics(sources: {
   /** The block the pool index has synced to, once it has. */
   indexBlock: () => bigint | undefined;
   /** When the pool index last synced successfully (ms since the epoch), once it has. */
   lastIndexSync: () => number | undefined;
+  /** Whether this process holds the indexer lease (follows the chain for every process). */
+  isIndexer: () => boolean;
 }) {
   const registry = new Registry();
   // In a worker, the primary's aggregator collects this registry over IPC (constructing an aggregator is
@@ -95,6 +97,15 @@ export function createMetrics(sources: {
     collect() {
       const last = sources.lastIndexSync();
       if (last !== undefined) this.set((Date.now() - last) / 1000);
+    },
+  });
+  new Gauge({
+    name: "junction_indexer",
+    help: "1 when this process is the indexer (holds the indexer lease and follows the chain), 0 when it reads the indexer's saved indexes; across workers: the sum, 1 when healthy",
+    registers: [registry],
+    aggregator: "sum",
+    collect() {
+      this.set(sources.isIndexer() ? 1 : 0);
     },
   });
   return {

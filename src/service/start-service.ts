@@ -32,7 +32,9 @@ import { assetTags } from "../transfers/assets.ts";
 import { BRIDGE_PROVIDER_IDS, type BridgeProviderId } from "../transfers/bridge-provider.ts";
 import { createTransferEstimator, deploymentAssetBook } from "../transfers/create-transfer-estimator.ts";
 import { closeGracefully } from "./close-gracefully.ts";
+import { indexAtStart } from "./first-index.ts";
 import { HTTP_SERVER_OPTIONS } from "./http-server-options.ts";
+import { createIndexerRole, type IndexerRole } from "./indexer-role.ts";
 import type { Logger } from "./logger.ts";
 import { accessLog, createMetrics, observers } from "./metrics.ts";
 import { type QuoteProviders, setUpQuoteProviders } from "./quote-providers.ts";
@@ -111,6 +113,7 @@ async function startLocked(
   const metrics = createMetrics({
     indexBlock: () => index.syncedTo()?.number,
     lastIndexSync: () => lastIndexSync,
+    isIndexer: () => role?.isIndexer() ?? false,
   });
   // The devnet is our own node: a private transport. A real RPC uses the configured kind and backup.
   const client = createChainClient(
@@ -135,7 +138,7 @@ async function startLocked(
     fromBlock: BigInt(deployment.poolsFromBlock),
     // Persisted in the database (opened before the first sync): a restart resumes from the last block.
     persistence: {
-      load: () => loadPoolIndex(store!.db),
+      load: (sinceVersion) => loadPoolIndex(store!.db, sinceVersion),
       save: async (change) => {
         await savePoolIndexSync(store!.db, change);
       },
@@ -147,6 +150,7 @@ async function startLocked(
   let settlementFollower: ReturnType<typeof followSettlements> | undefined;
   let pruner: NodeJS.Timeout | undefined;
   let store: Store | undefined;
+  let role: IndexerRole | undefined;
   let standIns: BridgeStandIns | undefined;
   const servers: ReturnType<typeof serve>[] = [];
   // Stopping drains: readiness turns 503, new requests are refused (503 SHUTTING_DOWN), the listeners stop
@@ -167,6 +171,7 @@ async function startLocked(
     await follower?.stop();
     await activations?.stop();
     await settlementFollower?.stop();
+    await role?.release();
     clearInterval(pruner);
     await standIns?.close();
     await quoteProviders?.close();
@@ -192,6 +197,18 @@ async function startLocked(
       ? await createStore({ databaseUrl: config.databaseUrl, dataDir: null })
       : await openEmbeddedShared({ dataDir: config.dataDir });
     progress(`database ready (${store.kind === "postgres" ? "Postgres server" : "embedded PGlite"})`);
+    // Among processes sharing the database, one indexes the chain; the others read its indexes. Only this
+    // process can open the embedded database, so there its holder id is fixed (a restart reclaims at once).
+    role = createIndexerRole({
+      db: store.db,
+      ...(store.kind === "postgres" ? {} : { holder: "embedded" }),
+      onChange: (isIndexer) =>
+        logger.info(
+          isIndexer
+            ? "this process is the indexer: it follows the chain and writes the indexes"
+            : "another process is the indexer: this one reads its indexes",
+        ),
+    });
     reportConsistency(
       await reconcileWithChain({ client, db: store.db, registry: deployment.contracts.builderRegistry }),
       progress,
@@ -241,19 +258,15 @@ async function startLocked(
           }
         : {}),
     });
-    const indexStarted = Date.now();
-    const indexed = await index.sync();
+    const indexed = await indexAtStart(index, role, progress);
     lastIndexSync = Date.now();
-    if (indexed.resumed)
-      progress(
-        `pool index resumed from the database at block ${indexed.resumed.block} (${indexed.resumed.pools} pools), scanned ${indexed.to - indexed.from + 1n} new blocks in ${Date.now() - indexStarted} ms`,
-      );
     reportIndex(index.pools(), deployment.poolsFromBlock, indexed.to, progress, logger);
     follower = followChain(index, {
       intervalMs: INDEX_FOLLOW_MS,
       onSynced: () => {
         lastIndexSync = Date.now();
       },
+      isIndexer: role.claim,
       onError: (error) => logger.warn({ err: error }, "pool index sync failed; retrying"),
     });
     // Activation is picked up from registry events (docs/rules.md, state rule 4): a workspace whose code
@@ -266,6 +279,7 @@ async function startLocked(
       intervalMs: INDEX_FOLLOW_MS,
       onError: (error) => logger.warn({ err: error }, "registry activation scan failed; retrying"),
       onActivated: (codes) => logger.info({ codes }, "builder IDs activated"),
+      isIndexer: role.isIndexer,
     });
     const prune = () =>
       pruneQuotaCounters(store!.db).catch((error) => logger.warn({ err: error }, "quota pruning failed"));
@@ -293,6 +307,7 @@ async function startLocked(
     settlementFollower = followSettlements(settlementIndex, {
       intervalMs: INDEX_FOLLOW_MS,
       onError: (error) => logger.warn({ err: error }, "settlement index sync failed; retrying"),
+      isIndexer: role.isIndexer,
     });
     const quoting = { db: store.db, client, deployment, index, quote, fixtures, now: Date.now };
     const cursorSecret = await sharedSecret(store.db, "history-cursor");

@@ -254,6 +254,32 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  "0010_indexer_lease": {
+    async up(db: Kysely<unknown>) {
+      // One indexer at a time among processes sharing the database: the holder of the lease follows the
+      // chain and writes the indexes; the others read them. A lease the holder stops renewing expires.
+      await db.schema
+        .createTable("indexer_leases")
+        .addColumn("name", "text", (c) => c.primaryKey())
+        .addColumn("holder", "text", (c) => c.notNull())
+        .addColumn("expires_at", "timestamptz", (c) => c.notNull())
+        .execute();
+      // Readers of the pool index load only what changed: each save bumps `version`, rows carry the
+      // version that wrote them, and `reset_version` is the last save that took pools back (reorg, reset).
+      await db.schema
+        .alterTable("pool_index_state")
+        .addColumn("version", "bigint", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable("pool_index_state")
+        .addColumn("reset_version", "bigint", (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .alterTable("pool_index_pools")
+        .addColumn("version", "bigint", (c) => c.notNull().defaultTo(0))
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -105,6 +105,8 @@ export type PoolIndexPoolTable = {
   ref: string;
   discovered_at: Int8;
   pool: string;
+  /** The save that wrote the row (migration 0010). */
+  version: DefaultedInt8;
 };
 
 /** Where the persisted pool index stands: its configuration's fingerprint and its recent tips (JSON). */
@@ -113,6 +115,17 @@ export type PoolIndexStateTable = {
   fingerprint: string;
   tips: string;
   updated_at: DefaultedTimestamp;
+  /** Bumped by every save (migration 0010). */
+  version: DefaultedInt8;
+  /** The last save that took pools back: a reader behind it reloads everything. */
+  reset_version: DefaultedInt8;
+};
+
+/** Who indexes the chain for every process sharing the database, until when (migration 0010). */
+export type IndexerLeaseTable = {
+  name: string;
+  holder: string;
+  expires_at: DefaultedTimestamp;
 };
 
 /** A finalized `Settled` event of the collector, its settlement entry as JSON (migration 0009). */
@@ -138,6 +151,8 @@ type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | str
 type Uint = ColumnType<string, bigint | string, bigint | string>;
 /** bigint columns come back from both drivers as decimal strings. */
 type Int8 = ColumnType<string, bigint | number | string, bigint | number | string>;
+/** An Int8 column with a default: optional on insert. */
+type DefaultedInt8 = ColumnType<string, bigint | number | string | undefined, bigint | number | string>;
 
 /** A builder quote as issued: the terms, the fees, and the exact transaction a swap preparation returns. */
 export type BuilderQuoteTable = {
@@ -227,6 +242,7 @@ export type Database = {
   portal_sessions: PortalSessionTable;
   pool_index_pools: PoolIndexPoolTable;
   pool_index_state: PoolIndexStateTable;
+  indexer_leases: IndexerLeaseTable;
   settlement_events: SettlementEventTable;
   settlement_index_state: SettlementIndexStateTable;
 };

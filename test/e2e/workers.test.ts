@@ -90,6 +90,31 @@ describe.skipIf(!databaseUrl)("junction start --workers", () => {
     expect(await healthz()).toBe(before + 20);
   });
 
+  it("has exactly one indexer: the other worker reads its saved index and follows the chain through it", async () => {
+    const metric = async (name: string) => {
+      const body = await (await fetch(`${baseUrl}/metrics`)).text();
+      const line = body.split("\n").find((l) => l.startsWith(`${name} `));
+      return line ? Number(line.split(" ").at(-1)) : undefined;
+    };
+    // Summed over both workers: one holds the lease.
+    expect(await metric("junction_indexer")).toBe(1);
+    // The worker that did not win the lease waited for the first save and started on it.
+    expect(output).toMatch(
+      /pool index read from the database at block \d+ \(\d+ pools; another process is the indexer\)/,
+    );
+    // The lowest block over both workers reaches the new tip: the reader follows through the database.
+    await devnet.testClient.mine({ blocks: 5 });
+    const tip = Number(await devnet.publicClient.getBlockNumber());
+    const deadline = Date.now() + 30_000;
+    let lowest = await metric("junction_pool_index_block");
+    while ((lowest ?? 0) < tip && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      lowest = await metric("junction_pool_index_block");
+    }
+    expect(lowest).toBeGreaterThanOrEqual(tip);
+    expect(await metric("junction_indexer")).toBe(1);
+  });
+
   it("keeps a workspace's quota exact across workers: 60 token reads a minute on the free plan, not 60 each", async () => {
     const workspace = await createWorkspace(database.db, { name: "two-workers" });
     const { secret } = await createKey(database.db, {

@@ -76,7 +76,7 @@ describe("pool index", () => {
   it("persists: a new index resumes from the saved block, rolls back what a reorg took, and drops another configuration's", async () => {
     const store = await createStore({ dataDir: null });
     const persistence = {
-      load: () => loadPoolIndex(store.db),
+      load: (sinceVersion?: bigint) => loadPoolIndex(store.db, sinceVersion),
       save: async (change: Parameters<typeof savePoolIndexSync>[1]) => {
         await savePoolIndexSync(store.db, change);
       },
@@ -126,6 +126,72 @@ describe("pool index", () => {
       expect(fresh.resumed).toBeUndefined();
       expect(fresh.from).toBe(1n);
       expect((await persisted(1n).sync()).resumed?.pools).toBe(other.pools().length);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("reads the indexer's saved index without touching the chain's logs: new pools by version, a reorg's rollback whole", async () => {
+    const store = await createStore({ dataDir: null });
+    const persistence = {
+      load: (sinceVersion?: bigint) => loadPoolIndex(store.db, sinceVersion),
+      save: async (change: Parameters<typeof savePoolIndexSync>[1]) => {
+        await savePoolIndexSync(store.db, change);
+      },
+    };
+    let readerLogs = 0;
+    const readerClient = {
+      ...devnet.publicClient,
+      getLogs: ((args: never) => {
+        readerLogs++;
+        return devnet.publicClient.getLogs(args);
+      }) as unknown as typeof devnet.publicClient.getLogs,
+    };
+    const contracts = devnet.manifest.contracts;
+    const indexer = createPoolIndex({ client: devnet.publicClient, contracts, fromBlock: 0n, persistence });
+    const reader = createPoolIndex({ client: readerClient, contracts, fromBlock: 0n, persistence });
+    const refs = (index: { pools: () => Parameters<typeof poolRef>[0][] }) =>
+      index.pools().map(poolRef).sort();
+    try {
+      // Before the indexer saved anything, a reader has nothing to take (and does not scan).
+      await store.db.deleteFrom("pool_index_state").execute();
+      await store.db.deleteFrom("pool_index_pools").execute();
+      expect(await reader.refresh()).toBeUndefined();
+      expect(reader.pools()).toEqual([]);
+      await indexer.sync();
+      const first = await reader.refresh();
+      expect(refs(reader)).toEqual(refs(indexer));
+      expect(first).toMatchObject({ from: 0n, to: indexer.syncedTo()!.number, readSaved: true });
+
+      const snapshot = await devnet.testClient.snapshot();
+      const created = (await createV3Pool("MOON", "TINY", 10000)).toLowerCase();
+      expect((await indexer.sync()).added).toBe(1);
+      const saved = await loadPoolIndex(store.db);
+      // Incremental: the reader loads only the rows the last save wrote.
+      expect((await loadPoolIndex(store.db, saved!.version - 1n))!.pools.map((p) => p.ref)).toEqual([
+        created,
+      ]);
+      expect(await reader.refresh()).toMatchObject({ added: 1, rolledBack: 0, reorg: false });
+      expect(refs(reader)).toContain(created);
+      expect(reader.syncedTo()).toEqual(indexer.syncedTo());
+
+      // The indexer rolls a reorg back; the reader, behind that save, reloads whole and loses the pool.
+      await devnet.testClient.revert({ id: snapshot });
+      await devnet.testClient.mine({ blocks: 3 });
+      expect(await indexer.sync()).toMatchObject({ reorg: true, rolledBack: 1 });
+      expect(await reader.refresh()).toMatchObject({ added: 0, rolledBack: 1, reorg: true });
+      expect(refs(reader)).toEqual(refs(indexer));
+      expect(refs(reader)).not.toContain(created);
+      // Nothing new saved: nothing loaded, nothing changed.
+      expect(await reader.refresh()).toMatchObject({ added: 0, rolledBack: 0 });
+      expect(readerLogs).toBe(0);
+
+      // The reader turned indexer (the lease passed to it) goes on from its tip, scanning only what is new.
+      await devnet.testClient.mine({ blocks: 2 });
+      const took = await reader.sync();
+      expect(took.from).toBe(indexer.syncedTo()!.number + 1n);
+      expect(took.resumed).toBeUndefined();
+      expect(refs(reader)).toEqual(refs(indexer));
     } finally {
       await store.close();
     }

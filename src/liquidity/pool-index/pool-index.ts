@@ -40,7 +40,15 @@ export type PersistedPool = { ref: string; discoveredAt: bigint; pool: string };
  * an index saved under another one is discarded.
  */
 export type PoolIndexPersistence = {
-  load: () => Promise<{ fingerprint: string; tips: string; pools: PersistedPool[] } | undefined>;
+  /**
+   * The saved index; with `sinceVersion` (the `version` of an earlier load), only the pools saved since,
+   * unless a save since took pools back (`full` then says the pools are all of them).
+   */
+  load: (
+    sinceVersion?: bigint,
+  ) => Promise<
+    { fingerprint: string; tips: string; version: bigint; full: boolean; pools: PersistedPool[] } | undefined
+  >;
   save: (change: {
     fingerprint: string;
     tips: string;
@@ -58,11 +66,19 @@ export type SyncResult = {
   reorg: boolean;
   /** On the first sync with persistence: the pools and the block the saved index resumed from. */
   resumed?: { pools: number; block: bigint };
+  /** A refresh that took the indexer's saved index (not the chain). */
+  readSaved?: true;
 };
 
 export type PoolIndex = {
   /** Brings the index up to `block` (default: latest), undoing whatever a reorg took back. */
   sync: (block?: { number: bigint; hash: Hex }) => Promise<SyncResult>;
+  /**
+   * Takes the index the indexer saved (another process holding the indexer lease) instead of reading the
+   * chain: only what changed since the last refresh, everything again after a save that took pools back.
+   * Undefined (nothing changed) until an index is saved under this configuration.
+   */
+  refresh: () => Promise<SyncResult | undefined>;
   syncedTo: () => { number: bigint; hash: Hex } | undefined;
   pools: () => IndexedPool[];
   /** Pools holding exactly these two tokens (address(0) is native ETH, distinct from WETH). */
@@ -103,6 +119,8 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
   let rewrite = false;
   /** Pools learned during the running sync, to save. */
   let learned: IndexedPool[] = [];
+  /** The version of the saved index last loaded: a refresh loads only what later saves wrote. */
+  let loadedVersion: bigint | undefined;
 
   const add = (pool: IndexedPool) => {
     const ref = poolRef(pool);
@@ -251,12 +269,40 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
       rewrite = true;
       return undefined;
     }
-    for (const row of saved.pools) add(parsePool(row.pool));
-    learned = [];
-    for (const tip of JSON.parse(saved.tips) as { number: string; hash: Hex }[])
-      tips.push({ number: BigInt(tip.number), hash: tip.hash });
+    adopt(saved);
     const last = tips.at(-1);
     return last ? { pools: byRef.size, block: last.number } : undefined;
+  };
+  /** Takes a loaded saved index as the index's own (whole when `full`, else its new pools). */
+  const adopt = (saved: NonNullable<Awaited<ReturnType<PoolIndexPersistence["load"]>>>) => {
+    if (saved.full) {
+      for (const ref of [...byRef.keys()]) remove(ref);
+      unresolved.clear();
+    }
+    for (const row of saved.pools) add(parsePool(row.pool));
+    learned = [];
+    tips.length = 0;
+    for (const tip of JSON.parse(saved.tips) as { number: string; hash: Hex }[])
+      tips.push({ number: BigInt(tip.number), hash: tip.hash });
+    loadedVersion = saved.version;
+  };
+
+  const refreshOnce = async (): Promise<SyncResult | undefined> => {
+    const saved = await persistence!.load(loadedVersion);
+    if (!saved || saved.fingerprint !== fingerprint) return undefined;
+    restored = true;
+    const before = new Set(byRef.keys());
+    const from = (tips.at(-1)?.number ?? options.fromBlock - 1n) + 1n;
+    adopt(saved);
+    const rolledBack = [...before].filter((ref) => !byRef.has(ref)).length;
+    return {
+      from,
+      to: tips.at(-1)?.number ?? options.fromBlock - 1n,
+      added: [...byRef.keys()].filter((ref) => !before.has(ref)).length,
+      rolledBack,
+      reorg: rolledBack > 0,
+      readSaved: true,
+    };
   };
 
   const save = async (keepThrough: bigint | undefined) => {
@@ -323,12 +369,17 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
     return { number: block.number!, hash: block.hash! };
   };
 
+  // One sync or refresh at a time: concurrent callers queue behind the running one.
+  const queue = <T>(step: () => Promise<T>) => {
+    const next = running.then(step);
+    running = next.catch(() => undefined);
+    return next;
+  };
   return {
-    sync: (target) => {
-      // One sync at a time: concurrent callers queue behind the running one.
-      const next = running.then(() => syncOnce(target));
-      running = next.catch(() => undefined);
-      return next;
+    sync: (target) => queue(() => syncOnce(target)),
+    refresh: () => {
+      if (!persistence) throw new Error("refresh needs the index's persistence");
+      return queue(refreshOnce);
     },
     syncedTo: () => tips.at(-1),
     pools: () => [...byRef.values()],

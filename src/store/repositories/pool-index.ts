@@ -11,28 +11,51 @@ export type PersistedPoolIndex = {
   fingerprint: string;
   /** JSON of the recent tips. */
   tips: string;
+  /** The save this state is from: pass it back to load only what later saves changed. */
+  version: bigint;
+  /** True when `pools` is the whole index; false when it holds only the pools saved after `sinceVersion`. */
+  full: boolean;
   pools: { ref: string; discoveredAt: bigint; pool: string }[];
 };
 
-/** The saved index, or undefined when none was saved yet. */
-export async function loadPoolIndex(db: Db): Promise<PersistedPoolIndex | undefined> {
-  const state = await db
-    .selectFrom("pool_index_state")
-    .select(["fingerprint", "tips"])
-    .where("id", "=", STATE_ID)
-    .executeTakeFirst();
-  if (!state) return undefined;
-  const rows = await db.selectFrom("pool_index_pools").select(["ref", "discovered_at", "pool"]).execute();
-  return {
-    ...state,
-    pools: rows.map((row) => ({ ref: row.ref, discoveredAt: BigInt(row.discovered_at), pool: row.pool })),
-  };
+/**
+ * The saved index, or undefined when none was saved yet. With `sinceVersion` (a version an earlier load
+ * returned), only the pools later saves wrote, unless a save since took pools back: then all of them.
+ */
+export async function loadPoolIndex(db: Db, sinceVersion?: bigint): Promise<PersistedPoolIndex | undefined> {
+  return db.transaction().execute(async (tx) => {
+    const state = await tx
+      .selectFrom("pool_index_state")
+      .select(["fingerprint", "tips", "version", "reset_version"])
+      .where("id", "=", STATE_ID)
+      .executeTakeFirst();
+    if (!state) return undefined;
+    const version = BigInt(state.version);
+    const full = sinceVersion === undefined || BigInt(state.reset_version) > sinceVersion;
+    const rows =
+      !full && version === sinceVersion
+        ? []
+        : await tx
+            .selectFrom("pool_index_pools")
+            .select(["ref", "discovered_at", "pool"])
+            .$if(!full, (query) => query.where("version", ">", sinceVersion!.toString()))
+            .execute();
+    return {
+      fingerprint: state.fingerprint,
+      tips: state.tips,
+      version,
+      full,
+      pools: rows.map((row) => ({ ref: row.ref, discoveredAt: BigInt(row.discovered_at), pool: row.pool })),
+    };
+  });
 }
 
 /**
  * Records one sync in one transaction: forgets pools learned after `rolledBackAfter` (a reorg), adds the
  * pools learned, and replaces the tips. `reset` first forgets everything (another configuration's index).
- * Several processes sharing one database each follow the chain; their saves are serialized by a
+ * Every save bumps the state's version and stamps the rows it writes with it; a save that takes pools back
+ * also moves `reset_version`, so readers know to reload whole. Only the indexer (the holder of the indexer
+ * lease) saves; should two ever overlap (a lease expiring mid-save), saves are serialized by a
  * transaction-scoped advisory lock, and a save from a process behind the saved tip (with no reorg to
  * record) changes nothing: the process ahead has scanned those blocks and saved their pools already.
  * Returns whether it wrote.
@@ -49,15 +72,20 @@ export async function savePoolIndexSync(
 ): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(${POOL_INDEX_LOCK.toString()}::bigint)`.execute(tx);
-    if (!change.reset && change.rolledBackAfter === undefined) {
-      const current = await tx
-        .selectFrom("pool_index_state")
-        .select(["fingerprint", "tips"])
-        .where("id", "=", STATE_ID)
-        .executeTakeFirst();
-      if (current?.fingerprint === change.fingerprint && lastTip(current.tips) > lastTip(change.tips))
-        return false;
-    }
+    const current = await tx
+      .selectFrom("pool_index_state")
+      .select(["fingerprint", "tips", "version", "reset_version"])
+      .where("id", "=", STATE_ID)
+      .executeTakeFirst();
+    const takesBack = change.reset === true || change.rolledBackAfter !== undefined;
+    if (
+      !takesBack &&
+      current?.fingerprint === change.fingerprint &&
+      lastTip(current.tips) > lastTip(change.tips)
+    )
+      return false;
+    const version = BigInt(current?.version ?? 0) + 1n;
+    const resetVersion = takesBack ? version : BigInt(current?.reset_version ?? 0);
     if (change.reset) await tx.deleteFrom("pool_index_pools").execute();
     else if (change.rolledBackAfter !== undefined)
       await tx
@@ -71,24 +99,28 @@ export async function savePoolIndexSync(
         .values(
           change.added
             .slice(i, i + 500)
-            .map((pool) => ({ ref: pool.ref, discovered_at: pool.discoveredAt, pool: pool.pool })),
+            .map((pool) => ({ ref: pool.ref, discovered_at: pool.discoveredAt, pool: pool.pool, version })),
         )
         .onConflict((oc) =>
           oc.column("ref").doUpdateSet((eb) => ({
             discovered_at: eb.ref("excluded.discovered_at"),
             pool: eb.ref("excluded.pool"),
+            version: eb.ref("excluded.version"),
           })),
         )
         .execute();
     }
+    const state = {
+      fingerprint: change.fingerprint,
+      tips: change.tips,
+      updated_at: new Date(),
+      version: version.toString(),
+      reset_version: resetVersion.toString(),
+    };
     await tx
       .insertInto("pool_index_state")
-      .values({ id: STATE_ID, fingerprint: change.fingerprint, tips: change.tips, updated_at: new Date() })
-      .onConflict((oc) =>
-        oc
-          .column("id")
-          .doUpdateSet({ fingerprint: change.fingerprint, tips: change.tips, updated_at: new Date() }),
-      )
+      .values({ id: STATE_ID, ...state })
+      .onConflict((oc) => oc.column("id").doUpdateSet(state))
       .execute();
     return true;
   });
