@@ -8,8 +8,33 @@ import type { DeployPlan } from "./deploy-plan.ts";
 
 /** What `junction deploy` checks on chain before and after it sends anything (see deploy-command.ts). */
 
-/** Every Uniswap address of the plan holds code, and every token: else the service could never use them. */
-export async function requireCode(client: PublicClient, plan: DeployPlan): Promise<void> {
+/** Uniswap addresses the service never calls: listed in `/api/v2/config` for integrators when given. */
+const OPTIONAL_UNISWAP = new Set([
+  "permit2",
+  "v2Router02",
+  "v3PositionManager",
+  "v3SwapRouter",
+  "v3QuoterV2",
+  "v4Quoter",
+  "universalRouter",
+]);
+
+/**
+ * Every Uniswap address of the plan holds code, and every token: else the service could never use them.
+ * A preset lists more than a chain may hold: its optional addresses without code are left out of the plan
+ * (returned, to say so), its required ones are required all the same.
+ */
+export async function requireCode(client: PublicClient, plan: DeployPlan): Promise<string[]> {
+  const left: string[] = [];
+  if (plan.uniswapPreset) {
+    for (const [field, address] of Object.entries(plan.uniswap)) {
+      if (!OPTIONAL_UNISWAP.has(field) || typeof address !== "string") continue;
+      const code = await client.getCode({ address: address as Address });
+      if (code && code !== "0x") continue;
+      delete (plan.uniswap as Record<string, unknown>)[field];
+      left.push(`${field} (${address})`);
+    }
+  }
   const entries: [string, Address][] = [
     ...Object.entries(plan.uniswap).filter(
       (entry): entry is [string, Address] =>
@@ -23,6 +48,7 @@ export async function requireCode(client: PublicClient, plan: DeployPlan): Promi
     throw new OperatorError(
       `no contract code for ${missing.map(([field, address]) => `${field} (${address})`).join(", ")}`,
     );
+  return left;
 }
 
 /**

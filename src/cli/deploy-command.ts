@@ -76,7 +76,11 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
     throw new OperatorError(`cannot reach ${input.rpcUrl}: ${(error as Error).message.split("\n")[0]}`);
   });
   if (chainId !== CHAIN_ID) throw new OperatorError(`the node is on chain ${chainId}, not ${CHAIN_ID}`);
-  await requireCode(client, plan);
+  const leftOut = await requireCode(client, plan);
+  if (leftOut.length > 0)
+    out.note(
+      `preset ${plan.uniswapPreset}: no code on this chain for ${leftOut.join(", ")}; left out of the deployment file (optional)`,
+    );
 
   const governance = plan.governance ?? account.address;
   const progressPath = `${input.out}.progress.json`;

@@ -2,34 +2,48 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { CHAIN_ID } from "../chain/chain.ts";
 import { ADDRESS, ContractsSchema, DeploymentFileError } from "../config/deployment.ts";
+import { UNISWAP_PRESET_NAMES, UNISWAP_PRESETS, type UniswapPresetName } from "../config/uniswap-presets.ts";
 
 const address = () => ADDRESS.transform((value) => value as `0x${string}`);
 const bps = z.number().int().min(0).max(50);
+const UniswapContractsSchema = ContractsSchema.omit({
+  executor: true,
+  builderRegistry: true,
+  settlementCollector: true,
+});
 
 /**
  * What `junction deploy` is asked to do: the chain's Uniswap contracts (addresses and init code hashes:
- * given, never guessed), where pool discovery starts (the factories' and the PoolManager's own deployment
+ * given or named by a preset, never guessed), where pool discovery starts (the factories' and the PoolManager's own deployment
  * blocks), governance and treasury, the standard fee schedule, whether to commission the registry, and the
  * starter token list (addresses only: symbol, name and decimals are read on chain).
  */
-export const DeployPlanSchema = z.strictObject({
-  chainId: z.literal(CHAIN_ID),
-  uniswap: ContractsSchema.omit({ executor: true, builderRegistry: true, settlementCollector: true }),
-  poolsFromBlock: z.string().regex(/^[0-9]+$/, "must be a decimal integer string"),
-  /** Governance of the registry and owner of the collector; default: the deployer. */
-  governance: address().optional(),
-  treasury: address(),
-  feeSchedule: z.strictObject({
-    defaultRouteFeeBps: bps,
-    defaultMaxBuilderFeeBps: bps,
-    pairs: z.array(z.strictObject({ tokenA: address(), tokenB: address(), bps })).default([]),
-  }),
-  /** Commission the registry at once (builder quotes settle only through a commissioned registry). */
-  commissioned: z.boolean().default(true),
-  tokens: z.array(address()).min(1),
-});
+export const DeployPlanSchema = z
+  .strictObject({
+    chainId: z.literal(CHAIN_ID),
+    /** The chain's Uniswap contracts, or the name of a preset listing them (src/config/uniswap-presets.ts). */
+    uniswap: z.union([z.enum(UNISWAP_PRESET_NAMES), UniswapContractsSchema]),
+    poolsFromBlock: z.string().regex(/^[0-9]+$/, "must be a decimal integer string"),
+    /** Governance of the registry and owner of the collector; default: the deployer. */
+    governance: address().optional(),
+    treasury: address(),
+    feeSchedule: z.strictObject({
+      defaultRouteFeeBps: bps,
+      defaultMaxBuilderFeeBps: bps,
+      pairs: z.array(z.strictObject({ tokenA: address(), tokenB: address(), bps })).default([]),
+    }),
+    /** Commission the registry at once (builder quotes settle only through a commissioned registry). */
+    commissioned: z.boolean().default(true),
+    tokens: z.array(address()).min(1),
+  })
+  .transform(({ uniswap, ...plan }) =>
+    typeof uniswap === "string"
+      ? { ...plan, uniswap: UniswapContractsSchema.parse(UNISWAP_PRESETS[uniswap]), uniswapPreset: uniswap }
+      : { ...plan, uniswap },
+  );
 
-export type DeployPlan = z.infer<typeof DeployPlanSchema>;
+/** A plan as read: `uniswap` always the addresses; `uniswapPreset` the preset they came from, if any. */
+export type DeployPlan = z.infer<typeof DeployPlanSchema> & { uniswapPreset?: UniswapPresetName };
 
 /** Reads and validates a deploy plan, naming the file and the offending field on failure. */
 export function readDeployPlan(path: string): DeployPlan {

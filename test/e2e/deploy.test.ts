@@ -3,12 +3,12 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { encodeFunctionData, type Hex, maxUint256, parseAbi, parseEther } from "viem";
+import { parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DeploymentSchema } from "../../src/config/deployment.ts";
-import { erc20Abi } from "../../src/contracts/abis/ERC20.ts";
 import { builderRegistryArtifact } from "../../src/contracts/artifacts/BuilderRegistry.ts";
 import { startTestDevnet, type TestDevnet } from "../devnet.ts";
+import { builderSwapToFinality } from "./builder-swap-flow.ts";
 import { type SpawnedService, spawnService } from "./spawn-service.ts";
 
 /**
@@ -174,133 +174,23 @@ describe("junction deploy", () => {
       service = await spawnService({ JUNCTION_RPC_URL: devnet.rpcUrl, JUNCTION_DEPLOYMENT: deploymentPath });
     }, 120_000);
     afterAll(() => service?.kill());
-    const api = async (method: "GET" | "POST", path: string, key?: string, body?: unknown, headers = {}) => {
-      const response = await fetch(`${service.baseUrl}${path}`, {
-        method,
-        headers: {
-          ...(key ? { "x-api-key": key } : {}),
-          ...(body ? { "content-type": "application/json" } : {}),
-          ...headers,
-        },
-        ...(body ? { body: JSON.stringify(body) } : {}),
-      });
-      // biome-ignore lint/suspicious/noExplicitAny: asserted field by field
-      return { status: response.status, body: (await response.json()) as any };
-    };
-    const cli = async (args: string[]) => {
-      const result = await service.cli([...args, "--json"]);
-      expect(result.code, result.stderr).toBe(0);
-      return JSON.parse(result.stdout);
-    };
-
     it("quotes, and settles a builder swap through the new executor to finality", async () => {
       const deployment = DeploymentSchema.parse(JSON.parse(readFileSync(deploymentPath, "utf8")));
       const weth = deployment.contracts.weth9;
-      const quote = await api(
-        "GET",
-        `/api/v2/quote?chainId=4663&tokenIn=${weth}&tokenOut=${token("USDC")}&amountIn=${parseEther("1")}`,
+      const quote = await fetch(
+        `${service.baseUrl}/api/v2/quote?chainId=4663&tokenIn=${weth}&tokenOut=${token("USDC")}&amountIn=${parseEther("1")}`,
       );
       expect(quote.status).toBe(200);
-      expect(quote.body.fee.bps).toBe(20);
+      expect(((await quote.json()) as { fee: { bps: number } }).fee.bps).toBe(20);
 
-      const wallet = devnet.wallet(BUILDER);
-      const owner = wallet.account!.address;
-      await cli(["workspace", "create", "--name", "Deployed", "--code", "deployed-e2e"]);
-      const activation = await cli([
-        "workspace",
-        "activate",
-        "--code",
-        "deployed-e2e",
-        "--owner",
-        owner,
-        "--recipient",
-        owner,
-        "--fee",
-        "10",
-      ]);
-      expect(activation.transaction.to).toBe(deployment.contracts.builderRegistry);
-      const send = async (tx: { to: Hex; data: Hex; value?: bigint; gas?: bigint }) => {
-        const hash = await wallet.sendTransaction({ account: wallet.account!, chain: wallet.chain, ...tx });
-        const receipt = await devnet.publicClient.waitForTransactionReceipt({ hash });
-        expect(receipt.status).toBe("success");
-        return hash;
-      };
-      await send({ to: activation.transaction.to, data: activation.transaction.data });
-      await expect
-        .poll(
-          async () =>
-            (await cli(["workspace", "list"])).workspaces.find(
-              (w: { code: string }) => w.code === "deployed-e2e",
-            )?.activated,
-          {
-            timeout: 30_000,
-            interval: 500,
-          },
-        )
-        .toBe(true);
-      const { key } = await cli([
-        "key",
-        "create",
-        "--workspace",
-        "deployed-e2e",
-        "--name",
-        "k",
-        "--scopes",
-        "quote,swap,receipts",
-      ]);
-
-      const builderQuote = await api(
-        "GET",
-        `/api/v2/builders/quote?tokenIn=${weth}&tokenOut=${token("USDC")}&amountIn=${parseEther("1")}&payer=${owner}`,
-        key.secret,
-      );
-      expect(builderQuote.status).toBe(200);
-      expect(builderQuote.body.fees).toMatchObject({ routeBps: 20, builderBps: 10 });
-      const prepared = await api(
-        "POST",
-        "/api/v2/builders/swaps",
-        key.secret,
-        { quoteId: builderQuote.body.quoteId },
-        {
-          "idempotency-key": "deployed-e2e-1",
-        },
-      );
-      expect(prepared.status).toBe(200);
-      expect(prepared.body.tx.to).toBe(deployment.contracts.executor.toLowerCase());
-      await send({
-        to: weth,
-        data: encodeFunctionData({ abi: parseAbi(["function deposit() payable"]), functionName: "deposit" }),
-        value: parseEther("1"),
+      await builderSwapToFinality({
+        service,
+        deployment,
+        publicClient: devnet.publicClient,
+        wallet: devnet.wallet(BUILDER),
+        tokenOut: token("USDC"),
+        code: "deployed-e2e",
       });
-      await send({
-        to: weth,
-        data: encodeFunctionData({
-          abi: erc20Abi,
-          functionName: "approve",
-          args: [deployment.contracts.executor, maxUint256],
-        }),
-      });
-      const hash = await send({
-        to: prepared.body.tx.to,
-        data: prepared.body.tx.data,
-        value: BigInt(prepared.body.tx.value),
-        gas: BigInt(prepared.body.tx.gas),
-      });
-      await expect
-        .poll(
-          async () =>
-            (
-              await api("POST", "/api/v2/builders/receipts", key.secret, {
-                quoteId: builderQuote.body.quoteId,
-                hash,
-              })
-            ).body.status,
-          {
-            timeout: 30_000,
-            interval: 500,
-          },
-        )
-        .toBe("finalized");
     }, 180_000);
   });
 });

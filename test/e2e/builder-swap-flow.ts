@@ -1,0 +1,139 @@
+import {
+  type Address,
+  encodeFunctionData,
+  type Hex,
+  maxUint256,
+  type PublicClient,
+  parseAbi,
+  parseEther,
+  type WalletClient,
+} from "viem";
+import { expect } from "vitest";
+import type { Deployment } from "../../src/config/deployment.ts";
+import { erc20Abi } from "../../src/contracts/abis/ERC20.ts";
+import type { SpawnedService } from "./spawn-service.ts";
+
+/**
+ * A builder's whole path on a service started from a `junction deploy` deployment file, as an operator and
+ * an integrator walk it: CLI workspace, activation signed by the owner's wallet on the new registry (picked
+ * up by the follower), a key, a builder quote for 1 WETH, swap preparation, wrap + approve + send from the
+ * wallet, and receipt verification polled until `finalized`.
+ */
+export async function builderSwapToFinality(input: {
+  service: SpawnedService;
+  deployment: Deployment;
+  publicClient: Pick<PublicClient, "waitForTransactionReceipt">;
+  wallet: WalletClient;
+  tokenOut: Address;
+  code: string;
+}): Promise<void> {
+  const { service, deployment, publicClient, wallet, code } = input;
+  const weth = deployment.contracts.weth9;
+  const api = async (method: "GET" | "POST", path: string, key?: string, body?: unknown, headers = {}) => {
+    const response = await fetch(`${service.baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(key ? { "x-api-key": key } : {}),
+        ...(body ? { "content-type": "application/json" } : {}),
+        ...headers,
+      },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: asserted field by field
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  const cli = async (args: string[]) => {
+    const result = await service.cli([...args, "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout);
+  };
+  const send = async (tx: { to: Hex; data: Hex; value?: bigint; gas?: bigint }) => {
+    const hash = await wallet.sendTransaction({ account: wallet.account!, chain: wallet.chain, ...tx });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    expect(receipt.status).toBe("success");
+    return hash;
+  };
+
+  const owner = wallet.account!.address;
+  await cli(["workspace", "create", "--name", `Deployed ${code}`, "--code", code]);
+  const activation = await cli([
+    "workspace",
+    "activate",
+    "--code",
+    code,
+    "--owner",
+    owner,
+    "--recipient",
+    owner,
+    "--fee",
+    "10",
+  ]);
+  expect(activation.transaction.to).toBe(deployment.contracts.builderRegistry);
+  await send({ to: activation.transaction.to, data: activation.transaction.data });
+  await expect
+    .poll(
+      async () =>
+        (await cli(["workspace", "list"])).workspaces.find((w: { code: string }) => w.code === code)
+          ?.activated,
+      { timeout: 30_000, interval: 500 },
+    )
+    .toBe(true);
+  const { key } = await cli([
+    "key",
+    "create",
+    "--workspace",
+    code,
+    "--name",
+    "k",
+    "--scopes",
+    "quote,swap,receipts",
+  ]);
+
+  const builderQuote = await api(
+    "GET",
+    `/api/v2/builders/quote?tokenIn=${weth}&tokenOut=${input.tokenOut}&amountIn=${parseEther("1")}&payer=${owner}`,
+    key.secret,
+  );
+  expect(builderQuote.status).toBe(200);
+  expect(builderQuote.body.fees).toMatchObject({ routeBps: 20, builderBps: 10 });
+  const prepared = await api(
+    "POST",
+    "/api/v2/builders/swaps",
+    key.secret,
+    { quoteId: builderQuote.body.quoteId },
+    { "idempotency-key": `${code}-1` },
+  );
+  expect(prepared.status).toBe(200);
+  expect(prepared.body.tx.to).toBe(deployment.contracts.executor.toLowerCase());
+  await send({
+    to: weth,
+    data: encodeFunctionData({ abi: parseAbi(["function deposit() payable"]), functionName: "deposit" }),
+    value: parseEther("1"),
+  });
+  await send({
+    to: weth,
+    data: encodeFunctionData({
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [deployment.contracts.executor, maxUint256],
+    }),
+  });
+  const hash = await send({
+    to: prepared.body.tx.to,
+    data: prepared.body.tx.data,
+    value: BigInt(prepared.body.tx.value),
+    gas: BigInt(prepared.body.tx.gas),
+  });
+  await expect
+    .poll(
+      async () =>
+        (
+          await api("POST", "/api/v2/builders/receipts", key.secret, {
+            quoteId: builderQuote.body.quoteId,
+            hash,
+          })
+        ).body.status,
+      { timeout: 30_000, interval: 500 },
+    )
+    .toBe("finalized");
+}
