@@ -46,9 +46,10 @@ contract Executor is RouteRunner, FeeSettlement {
         TransientSlot.store(LOCK_SLOT, 1);
         _checkTerms(p);
         RouteCodec.validate(route, p.amountIn, p.tokenOut);
-        _pullInput(p.tokenIn, p.amountIn);
         uint256 before = _balanceOfSelf(p.tokenOut);
-        _runRoute(p.tokenIn, route);
+        // ERC-20 input is never parked here: each branch's first hop pulls its share straight from the
+        // caller into the pool (V2 pair, V3 callback, V4 settle) and refuses a token that delivers less.
+        _runRoute(p.tokenIn, p.tokenIn == address(0) ? address(0) : msg.sender, route);
         amountOut = _settle(p, _balanceOfSelf(p.tokenOut) - before);
         TransientSlot.store(LOCK_SLOT, 0);
     }
@@ -61,15 +62,6 @@ contract Executor is RouteRunner, FeeSettlement {
         if (p.amountIn == 0) revert ZeroAmountIn();
         uint256 expectedValue = p.tokenIn == address(0) ? p.amountIn : 0;
         if (msg.value != expectedValue) revert InvalidNativeValue(expectedValue, msg.value);
-    }
-
-    /// @dev Pulls the input from `msg.sender` only, and refuses tokens that deliver a different amount.
-    function _pullInput(address tokenIn, uint256 amountIn) private {
-        if (tokenIn == address(0)) return;
-        uint256 before = SafeTransferLib.balanceOf(tokenIn, address(this));
-        SafeTransferLib.safeTransferFrom(tokenIn, msg.sender, address(this), amountIn);
-        uint256 received = SafeTransferLib.balanceOf(tokenIn, address(this)) - before;
-        if (received != amountIn) revert UnsupportedInputToken(tokenIn, amountIn, received);
     }
 
     function _balanceOfSelf(address token) private view returns (uint256) {

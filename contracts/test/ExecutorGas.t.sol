@@ -5,6 +5,33 @@ import {IExecutor} from "../src/interfaces/IExecutor.sol";
 import {JunctionFixture} from "./utils/JunctionFixture.sol";
 import {Routes} from "./utils/Routes.sol";
 
+/// @dev The official v3-periphery SwapRouter's exact-input single hop (SwapRouter02 pays the same way: the
+///      pool's callback pulls from the caller).
+interface ISwapRouter {
+    struct ExactInputSingleParams {
+        address tokenIn;
+        address tokenOut;
+        uint24 fee;
+        address recipient;
+        uint256 deadline;
+        uint256 amountIn;
+        uint256 amountOutMinimum;
+        uint160 sqrtPriceLimitX96;
+    }
+
+    function exactInputSingle(ExactInputSingleParams calldata params) external payable returns (uint256 amountOut);
+}
+
+interface IV2RouterSwap {
+    function swapExactTokensForTokens(
+        uint256 amountIn,
+        uint256 amountOutMin,
+        address[] calldata path,
+        address to,
+        uint256 deadline
+    ) external returns (uint256[] memory amounts);
+}
+
 /// @notice Deterministic gas of one swap per route shape, for `.gas-snapshot` (`npm run snapshot:contracts`).
 ///         Metering is paused while the terms are built, so each figure is the `swap` call itself (pools
 ///         warm from seeding, storage cold as in a fresh transaction; the 21,000 base and calldata cost of a
@@ -36,6 +63,59 @@ contract ExecutorGasTest is JunctionFixture {
         vm.resumeGasMetering();
         executor.swap{value: value}(p, route);
         vm.pauseGasMetering();
+    }
+
+    /// @dev The same single hops with no fee charged (both caps 0): the settlement record is still made.
+    function test_gas_v2_singleHop_noFees() public {
+        vm.pauseGasMetering();
+        _measure(_noFees(_params(address(tokA), address(tokB), AMOUNT, alice)), Routes.single(AMOUNT, Routes.v2(address(tokB))));
+    }
+
+    function test_gas_v3_singleHop_noFees() public {
+        vm.pauseGasMetering();
+        _measure(
+            _noFees(_params(address(tokA), address(tokB), AMOUNT, alice)), Routes.single(AMOUNT, Routes.v3(address(tokB), 3000))
+        );
+    }
+
+    /// @dev Uniswap's own routers on the same pools and amounts, measured the same way: the reference figures.
+    function test_gas_reference_swapRouter_v3_singleHop() public {
+        vm.pauseGasMetering();
+        ISwapRouter router = ISwapRouter(
+            _deploy(
+                bytes.concat(
+                    vm.getCode(_path("v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json")),
+                    abi.encode(address(v3Factory), address(weth))
+                )
+            )
+        );
+        ISwapRouter.ExactInputSingleParams memory p = ISwapRouter.ExactInputSingleParams(
+            address(tokA), address(tokB), 3000, alice, block.timestamp + 600, AMOUNT, 0, 0
+        );
+        vm.startPrank(alice);
+        tokA.approve(address(router), type(uint256).max);
+        vm.resumeGasMetering();
+        router.exactInputSingle(p);
+        vm.pauseGasMetering();
+        vm.stopPrank();
+    }
+
+    function test_gas_reference_router02_v2_singleHop() public {
+        vm.pauseGasMetering();
+        address[] memory path = new address[](2);
+        (path[0], path[1]) = (address(tokA), address(tokB));
+        vm.startPrank(alice);
+        tokA.approve(address(v2Router), type(uint256).max);
+        vm.resumeGasMetering();
+        IV2RouterSwap(address(v2Router)).swapExactTokensForTokens(AMOUNT, 0, path, alice, block.timestamp + 600);
+        vm.pauseGasMetering();
+        vm.stopPrank();
+    }
+
+    function _noFees(IExecutor.SwapParams memory p) private pure returns (IExecutor.SwapParams memory) {
+        p.maxRouteFeeBps = 0;
+        p.maxBuilderFeeBps = 0;
+        return p;
     }
 
     function test_gas_v2_singleHop() public {

@@ -33,6 +33,8 @@ abstract contract ExecutorBase is IExecutor {
     bytes32 internal constant V3_POOL_SLOT = keccak256("junction.executor.v3.pool");
     /// @dev The token that V3 pool is owed.
     bytes32 internal constant V3_TOKEN_SLOT = keccak256("junction.executor.v3.token");
+    /// @dev Who pays that V3 pool, when not the executor: the swap's caller, on a branch's first hop.
+    bytes32 internal constant V3_PAYER_SLOT = keccak256("junction.executor.v3.payer");
     /// @dev Non-zero between our `unlock` call and the PoolManager's callback.
     bytes32 internal constant V4_UNLOCK_SLOT = keccak256("junction.executor.v4.unlock");
 

@@ -18,20 +18,27 @@ abstract contract RouteRunner is V2Hop, V3Hop, V4Hop {
         uint256 amount;
         bool wrapped;
         bool atPair;
+        /// @dev Who holds the amount when it is not here: the swap's caller before the first hop of an
+        ///      ERC-20 branch (the hop pulls it straight into the pool), else address(0).
+        address payer;
     }
 
-    /// @notice Runs every branch of `route` (already validated by `RouteCodec.validate`).
-    function _runRoute(address tokenIn, bytes calldata route) internal {
+    /// @notice Runs every branch of `route` (already validated by `RouteCodec.validate`); `payer` holds the
+    ///         ERC-20 input (address(0) for native ETH input, already here as `msg.value`).
+    function _runRoute(address tokenIn, address payer, bytes calldata route) internal {
         uint256 branchCount = RouteCodec.u8(route, 1);
         uint256 offset = RouteCodec.HEADER_SIZE;
         for (uint256 b; b < branchCount; ++b) {
-            offset = _runBranch(tokenIn, route, offset);
+            offset = _runBranch(tokenIn, payer, route, offset);
         }
     }
 
     /// @return The offset just past the branch.
-    function _runBranch(address tokenIn, bytes calldata route, uint256 offset) private returns (uint256) {
-        Leg memory leg = Leg(tokenIn, RouteCodec.u128(route, offset), false, false);
+    function _runBranch(address tokenIn, address payer, bytes calldata route, uint256 offset)
+        private
+        returns (uint256)
+    {
+        Leg memory leg = Leg(tokenIn, RouteCodec.u128(route, offset), false, false, payer);
         uint256 hopCount = RouteCodec.u8(route, offset + 16);
         offset += RouteCodec.BRANCH_HEADER_SIZE;
         uint256 h;
@@ -44,8 +51,9 @@ abstract contract RouteRunner is V2Hop, V3Hop, V4Hop {
                     ++h;
                 }
                 if (leg.currency == address(0) && leg.wrapped) _unwrap(leg.amount);
-                (leg.currency, leg.amount) = _swapV4(leg.currency, leg.amount, route[offset:end]);
+                (leg.currency, leg.amount) = _swapV4(leg.currency, leg.amount, leg.payer, route[offset:end]);
                 leg.wrapped = false;
+                leg.payer = address(0);
                 offset = end;
             } else {
                 ++h;
@@ -70,14 +78,15 @@ abstract contract RouteRunner is V2Hop, V3Hop, V4Hop {
             address to = nextKind == RouteCodec.KIND_V2
                 ? _v2Pair(tokenOut, _poolToken(RouteCodec.addr(route, offset + RouteCodec.V2_HOP_SIZE + 1)))
                 : address(this);
-            leg.amount = _swapV2(tokenIn, tokenOut, leg.amount, leg.atPair, to);
+            leg.amount = _swapV2(tokenIn, tokenOut, leg.amount, leg.atPair, leg.payer, to);
             leg.atPair = to != address(this);
             offset += RouteCodec.V2_HOP_SIZE;
         } else {
-            leg.amount = _swapV3(tokenIn, tokenOut, RouteCodec.u24(route, offset + 21), leg.amount);
+            leg.amount = _swapV3(tokenIn, tokenOut, RouteCodec.u24(route, offset + 21), leg.amount, leg.payer);
             leg.atPair = false;
             offset += RouteCodec.V3_HOP_SIZE;
         }
+        leg.payer = address(0);
         leg.currency = currencyOut;
         leg.wrapped = currencyOut == address(0);
         return offset;

@@ -15,8 +15,10 @@ abstract contract V3Hop is ExecutorBase, IUniswapV3SwapCallback {
     uint160 internal constant MIN_SQRT_PRICE_LIMIT = 4295128740;
     uint160 internal constant MAX_SQRT_PRICE_LIMIT = 1461446703485210103287273052203988822378723970341;
 
+    /// @param payer When not address(0), the swap's caller: the callback pulls the input from it straight
+    ///        into the pool, and refuses a token that delivers less.
     /// @return amountOut What the pool sent the executor.
-    function _swapV3(address tokenIn, address tokenOut, uint24 fee, uint256 amountIn)
+    function _swapV3(address tokenIn, address tokenOut, uint24 fee, uint256 amountIn, address payer)
         internal
         returns (uint256 amountOut)
     {
@@ -27,6 +29,7 @@ abstract contract V3Hop is ExecutorBase, IUniswapV3SwapCallback {
         int256 specified = int256(amountIn);
         TransientSlot.store(V3_POOL_SLOT, uint160(pool));
         TransientSlot.store(V3_TOKEN_SLOT, uint160(tokenIn));
+        if (payer != address(0)) TransientSlot.store(V3_PAYER_SLOT, uint160(payer));
         (int256 amount0, int256 amount1) = IUniswapV3Pool(pool).swap(
             address(this),
             zeroForOne,
@@ -34,6 +37,8 @@ abstract contract V3Hop is ExecutorBase, IUniswapV3SwapCallback {
             zeroForOne ? MIN_SQRT_PRICE_LIMIT : MAX_SQRT_PRICE_LIMIT,
             ""
         );
+        // Never left for a later hop: only this hop's callback may pull from the caller.
+        if (payer != address(0)) TransientSlot.store(V3_PAYER_SLOT, 0);
         (int256 paid, int256 received) = zeroForOne ? (amount0, amount1) : (amount1, amount0);
         if (paid != specified) revert PartialFill(amountIn, paid);
         // forge-lint: disable-next-line(unsafe-typecast) exact input fully paid: the pool paid out, received <= 0
@@ -47,6 +52,16 @@ abstract contract V3Hop is ExecutorBase, IUniswapV3SwapCallback {
         if (pool == address(0) || msg.sender != pool) revert UnauthorizedCallback(msg.sender);
         TransientSlot.store(V3_POOL_SLOT, 0);
         uint256 owed = uint256(amount0Delta > 0 ? amount0Delta : amount1Delta);
-        SafeTransferLib.safeTransfer(address(uint160(TransientSlot.load(V3_TOKEN_SLOT))), pool, owed);
+        address token = address(uint160(TransientSlot.load(V3_TOKEN_SLOT)));
+        address payer = address(uint160(TransientSlot.load(V3_PAYER_SLOT)));
+        if (payer == address(0)) {
+            SafeTransferLib.safeTransfer(token, pool, owed);
+            return;
+        }
+        TransientSlot.store(V3_PAYER_SLOT, 0);
+        uint256 before = SafeTransferLib.balanceOf(token, pool);
+        SafeTransferLib.safeTransferFrom(token, payer, pool, owed);
+        uint256 received = SafeTransferLib.balanceOf(token, pool) - before;
+        if (received != owed) revert UnsupportedInputToken(token, owed, received);
     }
 }

@@ -17,17 +17,19 @@ abstract contract V4Hop is ExecutorBase, IUnlockCallback {
     uint160 private constant MIN_SQRT_PRICE_LIMIT = 4295128740;
     uint160 private constant MAX_SQRT_PRICE_LIMIT = 1461446703485210103287273052203988822378723970341;
 
+    /// @param payer When not address(0), the swap's caller: the run's input is pulled from it straight into
+    ///        the PoolManager, and a token that delivers less is refused.
     /// @param hops Consecutive V4 hops, as encoded in the route (27 bytes each).
-    function _swapV4(address currencyIn, uint256 amountIn, bytes calldata hops)
+    function _swapV4(address currencyIn, uint256 amountIn, address payer, bytes calldata hops)
         internal
         returns (address currencyOut, uint256 amountOut)
     {
         TransientSlot.store(V4_UNLOCK_SLOT, 1);
-        bytes memory result = poolManager.unlock(abi.encodePacked(currencyIn, amountIn, hops));
+        bytes memory result = poolManager.unlock(abi.encodePacked(currencyIn, amountIn, payer, hops));
         (currencyOut, amountOut) = abi.decode(result, (address, uint256));
     }
 
-    /// @notice Runs the hops packed in `data` as `currencyIn:address amountIn:uint256 hops`.
+    /// @notice Runs the hops packed in `data` as `currencyIn:address amountIn:uint256 payer:address hops`.
     function unlockCallback(bytes calldata data) external returns (bytes memory) {
         if (msg.sender != address(poolManager) || TransientSlot.load(V4_UNLOCK_SLOT) == 0) {
             revert UnauthorizedCallback(msg.sender);
@@ -35,7 +37,8 @@ abstract contract V4Hop is ExecutorBase, IUnlockCallback {
         TransientSlot.store(V4_UNLOCK_SLOT, 0);
         address currencyIn = RouteCodec.addr(data, 0);
         uint256 amountIn = uint256(bytes32(data[20:52]));
-        bytes calldata hops = data[52:];
+        address payer = RouteCodec.addr(data, 52);
+        bytes calldata hops = data[72:];
 
         address currency = currencyIn;
         uint256 amount = amountIn;
@@ -49,10 +52,15 @@ abstract contract V4Hop is ExecutorBase, IUnlockCallback {
 
         if (currencyIn == address(0)) {
             poolManager.settle{value: amountIn}();
-        } else {
+        } else if (payer == address(0)) {
             poolManager.sync(currencyIn);
             SafeTransferLib.safeTransfer(currencyIn, address(poolManager), amountIn);
             poolManager.settle();
+        } else {
+            poolManager.sync(currencyIn);
+            SafeTransferLib.safeTransferFrom(currencyIn, payer, address(poolManager), amountIn);
+            uint256 paid = poolManager.settle();
+            if (paid != amountIn) revert UnsupportedInputToken(currencyIn, amountIn, paid);
         }
         poolManager.take(currency, address(this), amount);
         return abi.encode(currency, amount);

@@ -81,7 +81,8 @@ interface IExecutor {
     /// @notice A V4 hop names a dynamic or out-of-range fee, or a tick spacing outside 1..32767.
     error InvalidV4PoolKey(uint24 fee, int24 tickSpacing);
 
-    /// @notice Runs `route` for `p`: pulls `p.amountIn` from `msg.sender` (or takes `msg.value`), swaps,
+    /// @notice Runs `route` for `p`: pulls `p.amountIn` from `msg.sender` (each branch's share straight into
+    ///         its first pool; or takes `msg.value`), swaps,
     ///         charges `min(quoted, policy)` fees from the gross output, pays the recipient and records the
     ///         settlement in the SettlementCollector.
     /// @param p The swap terms.
