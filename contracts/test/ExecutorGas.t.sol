@@ -22,6 +22,28 @@ interface ISwapRouter {
     function exactInputSingle(ExactInputSingleParams calldata params) external payable returns (uint256 amountOut);
 }
 
+/// @dev The official Universal Router (its constructor parameters and `execute`), and Permit2's allowance.
+struct RouterParameters {
+    address permit2;
+    address weth9;
+    address v2Factory;
+    address v3Factory;
+    bytes32 pairInitCodeHash;
+    bytes32 poolInitCodeHash;
+    address v4PoolManager;
+    address v3NFTPositionManager;
+    address v4PositionManager;
+    address spokePool;
+}
+
+interface IUniversalRouter {
+    function execute(bytes calldata commands, bytes[] calldata inputs, uint256 deadline) external payable;
+}
+
+interface IPermit2Approve {
+    function approve(address token, address spender, uint160 amount, uint48 expiration) external;
+}
+
 interface IV2RouterSwap {
     function swapExactTokensForTokens(
         uint256 amountIn,
@@ -110,6 +132,85 @@ contract ExecutorGasTest is JunctionFixture {
         IV2RouterSwap(address(v2Router)).swapExactTokensForTokens(AMOUNT, 0, path, alice, block.timestamp + 600);
         vm.pauseGasMetering();
         vm.stopPrank();
+    }
+
+    function test_gas_reference_universalRouter_v3_singleHop() public {
+        vm.pauseGasMetering();
+        bytes memory input =
+            abi.encode(alice, AMOUNT, uint256(0), abi.encodePacked(address(tokA), uint24(3000), address(tokB)), true);
+        _universalRouterSwap(hex"00", input);
+    }
+
+    function test_gas_reference_universalRouter_v2_singleHop() public {
+        vm.pauseGasMetering();
+        address[] memory path = new address[](2);
+        (path[0], path[1]) = (address(tokA), address(tokB));
+        _universalRouterSwap(hex"08", abi.encode(alice, AMOUNT, uint256(0), path, true));
+    }
+
+    /// @dev Deploys the Universal Router on the fixture's Uniswap contracts (Permit2 at its canonical address,
+    ///      from the bytecode Uniswap ships for tests), lets it spend alice's tokA through Permit2, and measures
+    ///      one `execute` of `command`.
+    function _universalRouterSwap(bytes memory command, bytes memory input) private {
+        address permit2 = 0x000000000022D473030F116dDEE9F6B43aC78BA3;
+        vm.etch(permit2, _permit2Runtime());
+        IUniversalRouter router = IUniversalRouter(
+            _deploy(
+                bytes.concat(
+                    vm.getCode(_path("universal-router/artifacts/contracts/UniversalRouter.sol/UniversalRouter.json")),
+                    abi.encode(
+                        RouterParameters(
+                            permit2,
+                            address(weth),
+                            address(v2Factory),
+                            address(v3Factory),
+                            v2InitCodeHash,
+                            v3InitCodeHash,
+                            address(poolManager),
+                            address(0),
+                            address(0),
+                            address(0)
+                        )
+                    )
+                )
+            )
+        );
+        bytes[] memory inputs = new bytes[](1);
+        inputs[0] = input;
+        vm.startPrank(alice);
+        tokA.approve(permit2, type(uint256).max);
+        IPermit2Approve(permit2).approve(address(tokA), address(router), type(uint160).max, type(uint48).max);
+        vm.resumeGasMetering();
+        router.execute(command, inputs, block.timestamp + 600);
+        vm.pauseGasMetering();
+        vm.stopPrank();
+    }
+
+    /// @dev Permit2's runtime code, from the file Uniswap ships for etching it in tests (as the devnet does).
+    function _permit2Runtime() private view returns (bytes memory) {
+        bytes memory source = bytes(vm.readFile(_path("v4-periphery/lib/permit2/test/utils/DeployPermit2.sol")));
+        return vm.parseBytes(_between(source, 'hex"', '"'));
+    }
+
+    function _between(bytes memory text, bytes memory open, bytes memory close) private pure returns (string memory) {
+        uint256 start = _find(text, open, 0) + open.length;
+        uint256 end = _find(text, close, start);
+        bytes memory out = new bytes(end - start);
+        for (uint256 i; i < out.length; ++i) {
+            out[i] = text[start + i];
+        }
+        return string.concat("0x", string(out));
+    }
+
+    function _find(bytes memory text, bytes memory needle, uint256 from) private pure returns (uint256) {
+        for (uint256 i = from; i + needle.length <= text.length; ++i) {
+            bool found = true;
+            for (uint256 j; j < needle.length && found; ++j) {
+                found = text[i + j] == needle[j];
+            }
+            if (found) return i;
+        }
+        revert("not found");
     }
 
     function _noFees(IExecutor.SwapParams memory p) private pure returns (IExecutor.SwapParams memory) {
