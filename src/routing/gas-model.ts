@@ -6,27 +6,28 @@ type PoolKind = "v2" | "v3" | "v4";
  * Search-time gas heuristics (docs/rules.md, comparison rule 17): receipt-informed estimates used only to
  * score routes during the search; the final ranking uses each candidate's full-transaction `eth_estimateGas`.
  *
- * Calibrated 2026-11-22 by least squares on 40 executor swap receipts on the devnet (seed 4663, block 240)
- * with `npm run bench -- gas`: RMS error 13.9k gas, mean 4.3%, worst scenario 13.6% (the guesses these
- * replace: RMS 44.5k, worst 57%). The README's "Gas model" section says what is measured and how to re-run
+ * Calibrated 2026-11-25 by least squares on 40 executor swap receipts on the devnet (seed 4663, block 246)
+ * with `npm run bench -- gas`, after the executor began pulling input straight into the first pool: RMS
+ * error 13.8k gas, mean 4.4%, worst scenario 13.1% (first calibration 2026-11-22: 13.9k; the guesses before
+ * it: RMS 44.5k, worst 57%). The README's "Gas model" section says what is measured and how to re-run
  * it. Receipts are net of refunds, which are capped at a fifth of the gas, so real costs are only roughly
  * additive: these are averages over the scenarios, not per-opcode truths.
  */
 export const GAS_MODEL = {
   /** Intrinsic and calldata gas, entry checks, input pull, fee settlement and the settlement record. */
-  base: 108_200,
+  base: 104_000,
   /** Each branch beyond the first. */
-  branch: 10_400,
-  v2Hop: 57_200,
-  v3Hop: 65_800,
+  branch: 12_300,
+  v2Hop: 55_200,
+  v3Hop: 66_100,
   /** Each V4 pool swap. */
-  v4Hop: 21_400,
+  v4Hop: 19_800,
   /** Once per run of consecutive V4 hops: the PoolManager unlock, settling the input and taking the output. */
-  v4Run: 62_200,
+  v4Run: 63_400,
   /** Each initialized tick a V3 swap crosses (V3 ticks also carry oracle accumulators: more to write than V4). */
-  v3TickCrossed: 58_800,
+  v3TickCrossed: 58_500,
   /** Each initialized tick a V4 swap crosses. */
-  v4TickCrossed: 25_800,
+  v4TickCrossed: 25_200,
 } as const;
 
 export type GasTerm = keyof typeof GAS_MODEL;

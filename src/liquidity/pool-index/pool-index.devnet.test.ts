@@ -13,13 +13,13 @@ import { nonfungiblePositionManagerAbi } from "../../contracts/abis/NonfungibleP
 import { poolManagerAbi } from "../../contracts/abis/PoolManager.ts";
 import { poolModifyLiquidityTestAbi } from "../../contracts/abis/PoolModifyLiquidityTest.ts";
 import { officialBytecode } from "../../contracts/official.ts";
-import { createStore } from "../../store/create-store.ts";
+import { createStore, type Store } from "../../store/create-store.ts";
 import { loadPoolIndex, savePoolIndexSync } from "../../store/repositories/pool-index.ts";
 import { v4PoolId } from "../v4/pool-key.ts";
 import { v2PairAddress, v3PoolAddress } from "./canonical.ts";
 import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "./fallback-probe.ts";
 import { poolRef } from "./pool.ts";
-import { createPoolIndex } from "./pool-index.ts";
+import { createPoolIndex, type PoolIndexPersistence } from "./pool-index.ts";
 import { recoverV4Key } from "./v4-keys.ts";
 
 let devnet: TestDevnet;
@@ -72,15 +72,18 @@ async function createV3Pool(symbolA: string, symbolB: string, fee: number) {
   );
 }
 
+/** The service's persistence of the index (src/service/start-service.ts) on a throwaway database. */
+const persistenceIn = (store: Store): PoolIndexPersistence => ({
+  load: (sinceVersion) => loadPoolIndex(store.db, sinceVersion),
+  save: async (change) => {
+    await savePoolIndexSync(store.db, change);
+  },
+});
+
 describe("pool index", () => {
   it("persists: a new index resumes from the saved block, rolls back what a reorg took, and drops another configuration's", async () => {
     const store = await createStore({ dataDir: null });
-    const persistence = {
-      load: (sinceVersion?: bigint) => loadPoolIndex(store.db, sinceVersion),
-      save: async (change: Parameters<typeof savePoolIndexSync>[1]) => {
-        await savePoolIndexSync(store.db, change);
-      },
-    };
+    const persistence = persistenceIn(store);
     const persisted = (fromBlock: bigint) =>
       createPoolIndex({
         client: devnet.publicClient,
@@ -133,12 +136,7 @@ describe("pool index", () => {
 
   it("reads the indexer's saved index without touching the chain's logs: new pools by version, a reorg's rollback whole", async () => {
     const store = await createStore({ dataDir: null });
-    const persistence = {
-      load: (sinceVersion?: bigint) => loadPoolIndex(store.db, sinceVersion),
-      save: async (change: Parameters<typeof savePoolIndexSync>[1]) => {
-        await savePoolIndexSync(store.db, change);
-      },
-    };
+    const persistence = persistenceIn(store);
     let readerLogs = 0;
     const readerClient = {
       ...devnet.publicClient,
