@@ -18,8 +18,9 @@ import { loadPoolIndex, savePoolIndexSync } from "../../store/repositories/pool-
 import { v4PoolId } from "../v4/pool-key.ts";
 import { v2PairAddress, v3PoolAddress } from "./canonical.ts";
 import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "./fallback-probe.ts";
+import type { PoolIndexPersistence } from "./persistence.ts";
 import { poolRef } from "./pool.ts";
-import { createPoolIndex, type PoolIndexPersistence } from "./pool-index.ts";
+import { createPoolIndex } from "./pool-index.ts";
 import { recoverV4Key } from "./v4-keys.ts";
 
 let devnet: TestDevnet;

@@ -4,6 +4,7 @@ import type { Contracts } from "../../config/deployment.ts";
 import { v4Exclusion, v4PoolId } from "../v4/pool-key.ts";
 import { v2PairAddress, v3PoolAddress } from "./canonical.ts";
 import { INITIALIZE, PAIR_CREATED, POOL_CREATED, V4_MODIFY_LIQUIDITY, V4_SWAP } from "./events.ts";
+import type { PoolIndexPersistence } from "./persistence.ts";
 import { type Discovery, type IndexedPool, type PoolKey, parsePool, poolRef, serializePool } from "./pool.ts";
 import { positionManagerKeys, recoverV4Key } from "./v4-keys.ts";
 
@@ -29,33 +30,6 @@ export type PoolIndexOptions = {
   persistence?: PoolIndexPersistence;
   /** A save that failed (the index keeps serving; the next save rewrites everything). */
   onPersistError?: (error: unknown) => void;
-};
-
-/** Pools as the persistence keeps them: opaque JSON with the block each was learned at. */
-export type PersistedPool = { ref: string; discoveredAt: bigint; pool: string };
-
-/**
- * The persisted index (see src/store/repositories/pool-index.ts): loaded once before the first sync, then
- * every sync's changes saved. `fingerprint` names the configuration (factories, PoolManager, first block):
- * an index saved under another one is discarded.
- */
-export type PoolIndexPersistence = {
-  /**
-   * The saved index; with `sinceVersion` (the `version` of an earlier load), only the pools saved since,
-   * unless a save since took pools back (`full` then says the pools are all of them).
-   */
-  load: (
-    sinceVersion?: bigint,
-  ) => Promise<
-    { fingerprint: string; tips: string; version: bigint; full: boolean; pools: PersistedPool[] } | undefined
-  >;
-  save: (change: {
-    fingerprint: string;
-    tips: string;
-    added: PersistedPool[];
-    rolledBackAfter?: bigint;
-    reset?: boolean;
-  }) => Promise<void>;
 };
 
 export type SyncResult = {
