@@ -30,6 +30,8 @@ export type SearchOptions = {
 const ROUTES_PER_SHAPE = { single: 3, pair: 2, triple: 1 } as const;
 /** Coarse grid winners of each split shape refined at 1% (the grid can misjudge close neighbours). */
 const REFINED_PER_SHAPE = 3;
+/** Marginal-value groups grown from each of the best few paths by that value (see searchRoutes). */
+const PRICED_STARTS = 3;
 /** Shares (%) a candidate partner is tried at when choosing which paths to split over. */
 const PARTNER_SHARES = [1, 10, 33] as const;
 
@@ -41,8 +43,10 @@ const PARTNER_SHARES = [1, 10, 33] as const;
  * the best few paths alone, and from each of those as an anchor, groups grown greedily among the paths using
  * none of the pools already taken: the one adding most when given a 1, 10 or 33% share beside the group, and
  * the one best at an even share. These find the partners that rank low alone (when the best paths share a
- * pool or all end in one bottleneck pool, or a pool can take only a sliver of a draining trade). Grid points
- * may leave a branch empty, so the refinement can grow a branch from nothing.
+ * pool or all end in one bottleneck pool, or a pool can take only a sliver of a draining trade). When the
+ * trade is large enough that splitting matters, groups are also grown by each path's worth at a marginal
+ * price of the input (the allocation's convex dual), which finds draining-size groups of paths that rank
+ * low alone. Grid points may leave a branch empty, so the refinement can grow a branch from nothing.
  *
  * Returns a few of the best routes of each shape (ROUTES_PER_SHAPE), best first, so that simulation, not the
  * gas heuristic alone, decides between close alternatives (rule 17). No global-best guarantee.
@@ -162,6 +166,54 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     if (!threeWay) continue;
     for (const second of evenPartners([anchor], 33, 2))
       for (const third of evenPartners([anchor, second], 33, 1)) addGroup([anchor, second, third]);
+  }
+
+  // Groups priced by the input's marginal value (for trades that drain pools, whose best groups hold paths
+  // that rank low alone): at a price λ per percent of input, a path is worth g(λ) = max over its shares p of
+  // value(p) − λ·p. The groups grown greedily by g(λ) among pool-disjoint paths, with λ bisected so their best
+  // shares add up to the whole input, are the candidates the split's optimum favours (the convex dual of the
+  // allocation). Only when splitting matters: the best path alone loses to itself split in two halves.
+  const bestAlone = singles[0];
+  const half = bestAlone ? value(bestAlone.parts[0]![0].pointAt(50)) : undefined;
+  if (threeWay && bestAlone && half !== undefined && 2n * half > bestAlone.score + bestAlone.score / 200n) {
+    const shares = [5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
+    const table = curves.flatMap((curve) => {
+      const values = shares.map((p) => value(curve.pointAt(p)));
+      return values.some((v) => v !== undefined)
+        ? [{ curve, values: values.map((v) => (v === undefined ? -Infinity : Number(v))) }]
+        : [];
+    });
+    const pricedGroup = (lambda: number, first: number) => {
+      const worth = table
+        .map((row) => {
+          let g = 0;
+          let share = 0;
+          row.values.forEach((v, k) => {
+            if (v - lambda * shares[k]! > g) [g, share] = [v - lambda * shares[k]!, shares[k]!];
+          });
+          return { curve: row.curve, g, share };
+        })
+        .filter((entry) => entry.share > 0)
+        .sort((a, b) => b.g - a.g);
+      const group: typeof worth = worth.slice(first, first + 1);
+      for (const entry of worth) {
+        if (group.length === SEARCH_LIMITS.maxSplitBranches) break;
+        if (disjoint(...group.map((g) => g.curve), entry.curve)) group.push(entry);
+      }
+      return group;
+    };
+    const top = Math.max(...table.map((row) => Math.max(...row.values.map((v, k) => v / shares[k]!))));
+    for (let first = 0; first < PRICED_STARTS; first++) {
+      // λ bisected: a higher price makes every path take less; the group's shares fall through 100%.
+      let [low, high] = [0, top];
+      for (let i = 0; i < 24; i++) {
+        const lambda = (low + high) / 2;
+        const total = pricedGroup(lambda, first).reduce((sum, entry) => sum + entry.share, 0);
+        if (total > 100) low = lambda;
+        else high = lambda;
+      }
+      addGroup(pricedGroup(high, first).map((entry) => entry.curve));
+    }
   }
 
   // Each group's best point on the 10% grid; the best few groups of each shape refined at 1%.
