@@ -206,7 +206,7 @@ async function startLocked(
         logger.info(
           isIndexer
             ? "this process is the indexer: it follows the chain and writes the indexes"
-            : "another process is the indexer: this one reads its indexes",
+            : "this process is not the indexer (another holds the lease, or it is stopping): it reads the saved indexes",
         ),
     });
     reportConsistency(
