@@ -4,23 +4,8 @@ pragma solidity ^0.8.26;
 import {IExecutor} from "../src/interfaces/IExecutor.sol";
 import {JunctionFixture} from "./utils/JunctionFixture.sol";
 import {Routes} from "./utils/Routes.sol";
-
-/// @dev The official v3-periphery SwapRouter's exact-input single hop (SwapRouter02 pays the same way: the
-///      pool's callback pulls from the caller).
-interface ISwapRouter {
-    struct ExactInputSingleParams {
-        address tokenIn;
-        address tokenOut;
-        uint24 fee;
-        address recipient;
-        uint256 deadline;
-        uint256 amountIn;
-        uint256 amountOutMinimum;
-        uint160 sqrtPriceLimitX96;
-    }
-
-    function exactInputSingle(ExactInputSingleParams calldata params) external payable returns (uint256 amountOut);
-}
+// Uniswap's SwapRouter and Router02, as far as they are called here (the devnet's stand-ins call them too).
+import {IStandInV2Router as IV2RouterSwap, IStandInV3Router as ISwapRouter} from "../devnet/aggregators/StandInSwaps.sol";
 
 /// @dev The official Universal Router (its constructor parameters and `execute`), and Permit2's allowance.
 struct RouterParameters {
@@ -44,15 +29,6 @@ interface IPermit2Approve {
     function approve(address token, address spender, uint160 amount, uint48 expiration) external;
 }
 
-interface IV2RouterSwap {
-    function swapExactTokensForTokens(
-        uint256 amountIn,
-        uint256 amountOutMin,
-        address[] calldata path,
-        address to,
-        uint256 deadline
-    ) external returns (uint256[] memory amounts);
-}
 
 /// @notice Deterministic gas of one swap per route shape, for `.gas-snapshot` (`npm run snapshot:contracts`).
 ///         Metering is paused while the terms are built, so each figure is the `swap` call itself (pools

@@ -266,7 +266,8 @@ async function startLocked(
       onSynced: () => {
         lastIndexSync = Date.now();
       },
-      isIndexer: role.claim,
+      // The role renews its lease in the background; the follower only reads the outcome.
+      isIndexer: async () => role!.isIndexer(),
       onError: (error) => logger.warn({ err: error }, "pool index sync failed; retrying"),
     });
     // Activation is picked up from registry events (docs/rules.md, state rule 4): a workspace whose code
