@@ -13,19 +13,20 @@ import { privateKeyToAccount } from "viem/accounts";
 import { createSettlementIndex } from "../src/builders/settlement-index.ts";
 import { junctionChain } from "../src/chain/chain.ts";
 import { nonfungiblePositionManagerAbi } from "../src/contracts/abis/NonfungiblePositionManager.ts";
+import { startAnvil } from "../src/devnet/anvil.ts";
 import type { Devnet } from "../src/devnet/devnet.ts";
 import type { PoolIndexPersistence } from "../src/liquidity/pool-index/persistence.ts";
 import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
 import { buildExecutorSwap } from "../src/routing/executor-calldata.ts";
 import { createStore } from "../src/store/create-store.ts";
 import { loadPoolIndex, savePoolIndexSync } from "../src/store/repositories/pool-index.ts";
+import { startRpcProxy } from "../test/rpc-proxy.ts";
 import { machineLine, table } from "./machine.ts";
 import { median } from "./measure.ts";
 
 /**
- * Blocks added on top of the devnet, with a pool created and a settled swap sent every fifth of the way. 100,000 by default;
- * `BENCH_RESTART_BLOCKS` sets another count: anvil's `anvil_mine` slows down as the chain grows (about
- * 2,000 blocks in 5 s at first, 50 s per 2,000 past 10,000 on this devnet), so 100,000 blocks take hours.
+ * Blocks added on top of the devnet, with a pool created and a settled swap sent every fifth of the way.
+ * 100,000 by default; `BENCH_RESTART_BLOCKS` sets another count.
  */
 const EXTRA_BLOCKS = Number(process.env.BENCH_RESTART_BLOCKS ?? 100_000);
 const POOL_EVERY = Math.max(1, Math.floor(EXTRA_BLOCKS / 5));
@@ -33,35 +34,35 @@ const RUNS = 3;
 
 /**
  * `npm run bench -- restart`: what a start costs the pool index on a long chain, before and after the index
- * was persisted. The devnet grows by EXTRA_BLOCKS blocks with a new V3 pool every fifth of them; then the index syncs
+ * was persisted. The chain grows on a second anvil forking the devnet with `--prune-history`: anvil 1.7
+ * hashes its whole state on every mined block when it does not fork (the seeded devnet then mines about
+ * 20 blocks a second), while a pruned fork mines thousands a second at any height. The fork serves the
+ * devnet's blocks and logs from the devnet and its own from memory: one chain to every client. It grows by EXTRA_BLOCKS blocks with a new V3 pool every fifth of them; then the index syncs
  * from block 0 with no saved state (every start before persistence), once with persistence (the first
  * start: scan and save), and again from the saved state (a restart), and after 1,000 more blocks. Wall
  * time, `eth_getLogs` calls and all RPC requests per sync, on PGlite in memory.
  */
 export async function benchIndexRestart(devnet: Devnet, log: (line: string) => void): Promise<string[]> {
-  const chain = junctionChain(devnet.rpcUrl);
-  const base = http(devnet.rpcUrl, { timeout: 120_000 })({ chain });
-  const counts = { getLogs: 0, requests: 0 };
-  const client = createPublicClient({
-    chain,
-    cacheTime: 0,
-    transport: custom({
-      request: (args: { method: string; params?: unknown }) => {
-        counts.requests++;
-        if (args.method === "eth_getLogs") counts.getLogs++;
-        return base.request(args as never);
-      },
-    }),
-  }) as PublicClient;
+  const fork = await startAnvil({ forkUrl: devnet.rpcUrl, pruneHistory: true });
+  try {
+    return await benchOnChain(devnet, fork.rpcUrl, log);
+  } finally {
+    await fork.stop();
+  }
+}
+
+async function benchOnChain(devnet: Devnet, rpcUrl: string, log: (line: string) => void): Promise<string[]> {
+  const chain = junctionChain(rpcUrl);
+  const { client } = countingClient(rpcUrl);
   const tester = createTestClient({
     chain,
     mode: "anvil",
-    transport: http(devnet.rpcUrl, { timeout: 120_000 }),
+    transport: http(rpcUrl, { timeout: 120_000 }),
   });
   const wallet = createWalletClient({
     chain,
     account: privateKeyToAccount(devnet.manifest.accounts[8]!.privateKey as Hex),
-    transport: http(devnet.rpcUrl),
+    transport: http(rpcUrl),
   });
   const token = (symbol: string) => devnet.manifest.tokens.find((t) => t.symbol === symbol)!.address;
   const pairs = [
@@ -72,9 +73,9 @@ export async function benchIndexRestart(devnet: Devnet, log: (line: string) => v
     ["UNI", "FROG"],
   ] as const;
   for (let mined = 0, i = 0; mined < EXTRA_BLOCKS; mined += POOL_EVERY, i++) {
-    // In slices: one huge anvil_mine call outlasts any request timeout.
-    for (let left = POOL_EVERY - 1; left > 0; left -= 2_000)
-      await tester.mine({ blocks: Math.min(left, 2_000) });
+    // In slices, so progress shows and no call outlasts a request timeout.
+    for (let left = POOL_EVERY - 1; left > 0; left -= 5_000)
+      await tester.mine({ blocks: Math.min(left, 5_000) });
     const [a, b] = pairs[i % pairs.length]!.map(token) as [Hex, Hex];
     const [token0, token1] = BigInt(a) < BigInt(b) ? [a, b] : [b, a];
     const hash = await wallet.sendTransaction({
@@ -110,6 +111,90 @@ export async function benchIndexRestart(devnet: Devnet, log: (line: string) => v
   }
   const height = await client.getBlockNumber();
 
+  // The same starts twice: on the node itself, and behind a proxy refusing log reads over 2,000 blocks as
+  // many hosted endpoints do (the scanner shrinks its ranges to fit), where a rescan costs many round trips.
+  const proxy = await startRpcProxy(rpcUrl);
+  proxy.mode = {
+    kind: "refuse",
+    refuse: (method, params) =>
+      method === "eth_getLogs" && logSpan(params) > LIMITED_RANGE
+        ? { code: -32602, message: `block range is too large, max ${LIMITED_RANGE}` }
+        : undefined,
+  };
+  const rows: string[][] = [];
+  try {
+    for (const [node, url] of [
+      ["anvil", rpcUrl],
+      [`${LIMITED_RANGE.toLocaleString("en-US")}-block log limit`, proxy.url],
+    ] as const) {
+      rows.push(...(await measureStarts({ devnet, node, ...countingClient(url), tester, log })));
+    }
+  } finally {
+    await proxy.close();
+  }
+  return [
+    `### Pool and settlement index start-up on a ${height.toLocaleString("en-US")}-block chain`,
+    "",
+    machineLine(
+      `anvil on loopback (the devnet and a pruned fork growing it), PGlite in memory, median of ${RUNS} runs where repeated`,
+    ),
+    "",
+    ...table(
+      [
+        "Node",
+        "Start",
+        "Synced to block",
+        "Blocks scanned",
+        "Found",
+        "Wall ms",
+        "eth_getLogs",
+        "RPC requests",
+      ],
+      rows,
+    ),
+  ];
+}
+
+const LIMITED_RANGE = 2_000;
+
+function logSpan(params: unknown[]): number {
+  const filter = params[0] as { fromBlock?: string; toBlock?: string } | undefined;
+  if (!filter?.fromBlock?.startsWith("0x") || !filter.toBlock?.startsWith("0x")) return 0;
+  return Number(BigInt(filter.toBlock) - BigInt(filter.fromBlock)) + 1;
+}
+
+/** A client counting what it asks the node: `eth_getLogs` calls and every request. */
+function countingClient(rpcUrl: string) {
+  const chain = junctionChain(rpcUrl);
+  const base = http(rpcUrl, { timeout: 120_000 })({ chain });
+  const counts = { getLogs: 0, requests: 0 };
+  const client = createPublicClient({
+    chain,
+    cacheTime: 0,
+    transport: custom({
+      request: (args: { method: string; params?: unknown }) => {
+        counts.requests++;
+        if (args.method === "eth_getLogs") counts.getLogs++;
+        return base.request(args as never);
+      },
+    }),
+  }) as PublicClient;
+  return { client, counts };
+}
+
+/**
+ * The pool index from block 0 with no saved state, then with persistence (scan and save, restart, restart
+ * after 1,000 more blocks), and the settlement index on an empty database and at a restart.
+ */
+async function measureStarts(bench: {
+  devnet: Devnet;
+  node: string;
+  client: PublicClient;
+  counts: { getLogs: number; requests: number };
+  tester: { mine: (args: { blocks: number }) => Promise<void> };
+  log: (line: string) => void;
+}): Promise<string[][]> {
+  const { devnet, node, client, counts, tester, log } = bench;
   const store = await createStore({ dataDir: null });
   const persistence: PoolIndexPersistence = {
     load: (sinceVersion) => loadPoolIndex(store.db, sinceVersion),
@@ -137,15 +222,16 @@ export async function benchIndexRestart(devnet: Devnet, log: (line: string) => v
     for (let i = 0; i < runs; i++) results.push(await measure(persisted));
     const last = results.at(-1)!;
     rows.push([
+      node,
       name,
       String(last.result.to),
       String(last.result.to - last.result.from + 1n),
-      String(last.pools),
+      `${last.pools} pools`,
       median(results.map((r) => r.ms)).toFixed(0),
       String(last.getLogs),
       String(last.requests),
     ]);
-    log(`restart: ${name} done`);
+    log(`restart: ${node}, ${name} done`);
   };
   // The settlement index over the same chain: a fresh database scans from the collector's deployment;
   // a restart reads its saved block and scans only what finalized since.
@@ -165,6 +251,7 @@ export async function benchIndexRestart(devnet: Devnet, log: (line: string) => v
         const result = await settlements.sync();
         const ms = performance.now() - started;
         rows.push([
+          node,
           name,
           String(result.to),
           String(result.to >= result.from ? result.to - result.from + 1n : 0n),
@@ -179,23 +266,14 @@ export async function benchIndexRestart(devnet: Devnet, log: (line: string) => v
     }
   };
   try {
-    await row("no saved index (every start before persistence)", false, RUNS);
-    await row("first start with persistence: scan and save", true, 1);
-    await row("restart from the saved index", true, RUNS);
+    await row("pool index, no saved index (every start before persistence)", false, RUNS);
+    await row("pool index, first start with persistence: scan and save", true, 1);
+    await row("pool index, restart from the saved index", true, RUNS);
     await tester.mine({ blocks: 1_000 });
-    await row("restart after 1,000 more blocks", true, 1);
+    await row("pool index, restart after 1,000 more blocks", true, 1);
     await settlementRows();
   } finally {
     await store.close();
   }
-  return [
-    `### Pool and settlement index start-up on a ${height.toLocaleString("en-US")}-block chain`,
-    "",
-    machineLine(`anvil on loopback, PGlite in memory, median of ${RUNS} runs where repeated`),
-    "",
-    ...table(
-      ["Start", "Synced to block", "Blocks scanned", "Found", "Wall ms", "eth_getLogs", "RPC requests"],
-      rows,
-    ),
-  ];
+  return rows;
 }

@@ -16,6 +16,13 @@ export type AnvilOptions = {
   hardfork?: string;
   /** A state file (anvil's JSON state, as `--dump-state` writes it) to start from. */
   loadState?: string;
+  /** Fork this node's state and history (anvil reads what it lacks from it, lazily). */
+  forkUrl?: string;
+  /**
+   * Keep no per-block state snapshots: only the latest state answers calls. With a fork, mining then costs
+   * the same at any height (anvil 1.7 otherwise clones its state and, without a fork, hashes it every block).
+   */
+  pruneHistory?: boolean;
   /** Override the binary (else the `@foundry-rs/anvil-<platform>` npm package, or `ANVIL_PATH`). */
   binary?: string;
 };
@@ -76,6 +83,8 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
     "1000000",
   ];
   if (options.loadState) args.push("--load-state", options.loadState);
+  if (options.forkUrl) args.push("--fork-url", options.forkUrl);
+  if (options.pruneHistory) args.push("--prune-history");
   if (options.blockTime && options.blockTime > 0)
     args.push("--block-time", String(options.blockTime), "--mixed-mining");
 
