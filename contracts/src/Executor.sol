@@ -46,12 +46,36 @@ contract Executor is RouteRunner, FeeSettlement {
         TransientSlot.store(LOCK_SLOT, 1);
         _checkTerms(p);
         RouteCodec.validate(route, p.amountIn, p.tokenOut);
-        uint256 before = _balanceOfSelf(p.tokenOut);
-        // ERC-20 input is never parked here: each branch's first hop pulls its share straight from the
-        // caller into the pool (V2 pair, V3 callback, V4 settle) and refuses a token that delivers less.
-        _runRoute(p.tokenIn, p.tokenIn == address(0) ? address(0) : msg.sender, route);
-        amountOut = _settle(p, _balanceOfSelf(p.tokenOut) - before);
+        IBuilderRegistry.FeePolicy memory policy = registry.feePolicy(p.tokenIn, p.tokenOut, p.builderId);
+        (uint16 routeBps, uint16 builderBps) = _chargedBps(p, policy);
+        if (routeBps == 0 && builderBps == 0 && p.tokenOut != address(0)) {
+            amountOut = _swapToRecipient(p, route, policy);
+        } else {
+            uint256 before = _balanceOfSelf(p.tokenOut);
+            _runRoute(p.tokenIn, _payer(p), route, address(this));
+            amountOut = _settle(p, _balanceOfSelf(p.tokenOut) - before, policy);
+        }
         TransientSlot.store(LOCK_SLOT, 0);
+    }
+
+    /// @dev No fee to take: each branch's last pool pays the recipient, and what the recipient received is
+    ///      the output (gross and net alike).
+    function _swapToRecipient(SwapParams calldata p, bytes calldata route, IBuilderRegistry.FeePolicy memory policy)
+        private
+        returns (uint256 amountOut)
+    {
+        uint256 before = SafeTransferLib.balanceOf(p.tokenOut, p.recipient);
+        _runRoute(p.tokenIn, _payer(p), route, p.recipient);
+        amountOut = SafeTransferLib.balanceOf(p.tokenOut, p.recipient) - before;
+        if (amountOut < p.minOut) revert InsufficientOutput(amountOut, p.minOut);
+        _record(p, amountOut, 0, 0, amountOut, policy);
+    }
+
+    /// @dev Who holds the ERC-20 input: the caller. ERC-20 input is never parked here: each branch's first
+    ///      hop pulls its share straight from the caller into the pool (V2 pair, V3 callback, V4 settle) and
+    ///      refuses a token that delivers less. Native input is already here as `msg.value`.
+    function _payer(SwapParams calldata p) private view returns (address) {
+        return p.tokenIn == address(0) ? address(0) : msg.sender;
     }
 
     function _checkTerms(SwapParams calldata p) private view {

@@ -89,21 +89,16 @@ contract SettlementCollector is ISettlementCollector {
         return _claimable[recipient][token];
     }
 
-    /// @dev Emits `Settled` from the ABI encoding of `s`, whose fields are in event order: the first three
-    ///      words are the indexed topics, the other eleven the data. (Fourteen event arguments are too many
-    ///      for the legacy code generator's stack.)
+    /// @dev Emits `Settled` straight from the calldata of `settle`: `s` is a static struct whose fourteen
+    ///      words sit in event order right after the selector, the first three being the indexed topics and
+    ///      the other eleven the data. (Fourteen event arguments are too many for the legacy code
+    ///      generator's stack, and re-encoding them would only copy them again.)
     function _emitSettled(Settlement calldata s) private {
-        bytes memory encoded = abi.encode(s);
         bytes32 topic0 = Settled.selector;
         assembly ("memory-safe") {
-            log4(
-                add(encoded, 0x80),
-                sub(mload(encoded), 0x60),
-                topic0,
-                mload(add(encoded, 0x20)),
-                mload(add(encoded, 0x40)),
-                mload(add(encoded, 0x60))
-            )
+            let data := mload(0x40)
+            calldatacopy(data, add(s, 0x60), 0x160)
+            log4(data, 0x160, topic0, calldataload(s), calldataload(add(s, 0x20)), calldataload(add(s, 0x40)))
         }
     }
 

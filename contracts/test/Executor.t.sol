@@ -219,6 +219,65 @@ contract ExecutorTest is SwapAssertions {
         assertEq(builderWallet.balance, owed);
     }
 
+    // ------------------------------------------------------------------ no fee: the last pools pay the recipient
+
+    function test_noFee_split_lastPoolOfEachBranchPaysRecipient() public {
+        uint256 amountIn = 90_000e18;
+        (uint256 x, uint256 y) = (40_000e18, 35_000e18);
+        uint256 z = amountIn - x - y;
+        uint256 gross = _quoteV2(a, b, x) + _quoteV3(a, b, 3000, y) + _quoteV4(a, b, 3000, 60, z);
+        bytes memory route = Routes.route(
+            Routes.branch(x, Routes.v2(b)), Routes.branch(y, Routes.v3(b, 3000)), Routes.branch(z, Routes.v4(b, 3000, 60))
+        );
+        _swapAndCheck(alice, _noFees(_params(a, b, amountIn, bob)), route, gross, 0, 0);
+    }
+
+    function test_noFee_chainedPairs_lastPairPaysRecipient() public {
+        uint256 amountIn = 2_500e18;
+        address[] memory path = new address[](3);
+        (path[0], path[1], path[2]) = (a, b, c);
+        uint256 gross = v2Router.getAmountsOut(amountIn, path)[2];
+        bytes memory route = Routes.route(Routes.branch(amountIn, Routes.v2(b), Routes.v2(c)));
+        _swapAndCheck(alice, _noFees(_params(a, c, amountIn, bob)), route, gross, 0, 0);
+    }
+
+    function test_noFee_v4Run_takenByRecipient() public {
+        uint256 amountIn = 5_000e18;
+        uint256 gross = _quoteV4(b, c, 500, 10, _quoteV4(a, b, 3000, 60, amountIn));
+        bytes memory route = Routes.route(Routes.branch(amountIn, Routes.v4(b, 3000, 60), Routes.v4(c, 500, 10)));
+        _swapAndCheck(alice, _noFees(_params(a, c, amountIn, bob)), route, gross, 0, 0);
+    }
+
+    function test_noFee_v4ThenV3_onlyTheLastPoolPaysRecipient() public {
+        uint256 amountIn = 3_000e18;
+        uint256 gross = _quoteV3(b, c, 3000, _quoteV4(a, b, 3000, 60, amountIn));
+        bytes memory route = Routes.route(Routes.branch(amountIn, Routes.v4(b, 3000, 60), Routes.v3(c, 3000)));
+        _swapAndCheck(alice, _noFees(_params(a, c, amountIn, bob)), route, gross, 0, 0);
+    }
+
+    function test_noFee_feeOnTransferOutput_outputIsWhatArrives() public {
+        uint256 amountIn = 1_000e18;
+        uint256 arrives = _taxed(_quoteV2(a, address(tax), amountIn)); // the pair pays bob, taxed 1%
+        IExecutor.SwapParams memory p = _noFees(_params(a, address(tax), amountIn, bob));
+        bytes memory route = Routes.single(amountIn, Routes.v2(address(tax)));
+        p.minOut = arrives + 1;
+        vm.expectRevert(abi.encodeWithSelector(IExecutor.InsufficientOutput.selector, arrives, arrives + 1));
+        _swapAs(alice, p, route);
+
+        p.minOut = arrives;
+        uint256 before = tax.balanceOf(bob);
+        vm.recordLogs();
+        assertEq(_swapAs(alice, p, route), arrives);
+        assertEq(tax.balanceOf(bob) - before, arrives);
+        (ISettlementCollector.Settlement memory s, uint256 count) = _settlements(vm.getRecordedLogs());
+        assertEq(count, 1);
+        assertEq(s.grossAmountOut, arrives);
+        assertEq(s.amountOut, arrives);
+        assertEq(s.routeFee + s.builderFee, 0);
+        assertEq(s.policyVersion, registry.policyVersion());
+        _assertExecutorEmpty();
+    }
+
     // ------------------------------------------------------------------ fee-on-transfer output and intermediates
 
     function test_feeOnTransferOutput_minOutOnWhatArrives() public {

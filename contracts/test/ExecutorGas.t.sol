@@ -189,12 +189,6 @@ contract ExecutorGasTest is JunctionFixture {
         revert("not found");
     }
 
-    function _noFees(IExecutor.SwapParams memory p) private pure returns (IExecutor.SwapParams memory) {
-        p.maxRouteFeeBps = 0;
-        p.maxBuilderFeeBps = 0;
-        return p;
-    }
-
     function test_gas_v2_singleHop() public {
         vm.pauseGasMetering();
         _measure(_params(address(tokA), address(tokB), AMOUNT, alice), Routes.single(AMOUNT, Routes.v2(address(tokB))));

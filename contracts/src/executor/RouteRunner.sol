@@ -21,24 +21,27 @@ abstract contract RouteRunner is V2Hop, V3Hop, V4Hop {
         /// @dev Who holds the amount when it is not here: the swap's caller before the first hop of an
         ///      ERC-20 branch (the hop pulls it straight into the pool), else address(0).
         address payer;
+        /// @dev Where the branch's last pool pays (see `_runRoute`).
+        address out;
     }
 
     /// @notice Runs every branch of `route` (already validated by `RouteCodec.validate`); `payer` holds the
     ///         ERC-20 input (address(0) for native ETH input, already here as `msg.value`).
-    function _runRoute(address tokenIn, address payer, bytes calldata route) internal {
+    /// @param out Where each branch's last pool pays its ERC-20 output: the executor, or the recipient when
+    ///        no fee is taken. Native ETH output always ends here (it is unwrapped or taken first).
+    function _runRoute(address tokenIn, address payer, bytes calldata route, address out) internal {
         uint256 branchCount = RouteCodec.u8(route, 1);
         uint256 offset = RouteCodec.HEADER_SIZE;
+        Leg memory start = Leg(tokenIn, 0, false, false, payer, out);
         for (uint256 b; b < branchCount; ++b) {
-            offset = _runBranch(tokenIn, payer, route, offset);
+            offset = _runBranch(start, route, offset);
         }
     }
 
+    /// @param start The route's input currency, payer and output address (its amount is unused).
     /// @return The offset just past the branch.
-    function _runBranch(address tokenIn, address payer, bytes calldata route, uint256 offset)
-        private
-        returns (uint256)
-    {
-        Leg memory leg = Leg(tokenIn, RouteCodec.u128(route, offset), false, false, payer);
+    function _runBranch(Leg memory start, bytes calldata route, uint256 offset) private returns (uint256) {
+        Leg memory leg = Leg(start.currency, RouteCodec.u128(route, offset), false, false, start.payer, start.out);
         uint256 hopCount = RouteCodec.u8(route, offset + 16);
         offset += RouteCodec.BRANCH_HEADER_SIZE;
         uint256 h;
@@ -51,7 +54,8 @@ abstract contract RouteRunner is V2Hop, V3Hop, V4Hop {
                     ++h;
                 }
                 if (leg.currency == address(0) && leg.wrapped) _unwrap(leg.amount);
-                (leg.currency, leg.amount) = _swapV4(leg.currency, leg.amount, leg.payer, route[offset:end]);
+                (leg.currency, leg.amount) =
+                    _swapV4(leg.currency, leg.amount, leg.payer, route[offset:end], h < hopCount ? address(this) : leg.out);
                 leg.wrapped = false;
                 leg.payer = address(0);
                 offset = end;
@@ -64,7 +68,8 @@ abstract contract RouteRunner is V2Hop, V3Hop, V4Hop {
         return offset;
     }
 
-    /// @dev One V2 or V3 hop at `offset`; `nextKind` is the following hop's kind (0 at the branch end).
+    /// @dev One V2 or V3 hop at `offset`; `nextKind` is the following hop's kind (0 at the branch end, where
+    ///      the pool pays `leg.out`).
     function _poolHop(Leg memory leg, bytes calldata route, uint256 offset, uint256 nextKind)
         private
         returns (uint256)
@@ -77,12 +82,19 @@ abstract contract RouteRunner is V2Hop, V3Hop, V4Hop {
             // Chained V2 hops: this pair pays straight into the next one.
             address to = nextKind == RouteCodec.KIND_V2
                 ? _v2Pair(tokenOut, _poolToken(RouteCodec.addr(route, offset + RouteCodec.V2_HOP_SIZE + 1)))
-                : address(this);
+                : nextKind == 0 ? leg.out : address(this);
             leg.amount = _swapV2(tokenIn, tokenOut, leg.amount, leg.atPair, leg.payer, to);
-            leg.atPair = to != address(this);
+            leg.atPair = nextKind == RouteCodec.KIND_V2;
             offset += RouteCodec.V2_HOP_SIZE;
         } else {
-            leg.amount = _swapV3(tokenIn, tokenOut, RouteCodec.u24(route, offset + 21), leg.amount, leg.payer);
+            leg.amount = _swapV3(
+                tokenIn,
+                tokenOut,
+                RouteCodec.u24(route, offset + 21),
+                leg.amount,
+                leg.payer,
+                nextKind == 0 ? leg.out : address(this)
+            );
             leg.atPair = false;
             offset += RouteCodec.V3_HOP_SIZE;
         }

@@ -17,28 +17,32 @@ abstract contract V3Hop is ExecutorBase, IUniswapV3SwapCallback {
 
     /// @param payer When not address(0), the swap's caller: the callback pulls the input from it straight
     ///        into the pool, and refuses a token that delivers less.
-    /// @return amountOut What the pool sent the executor.
-    function _swapV3(address tokenIn, address tokenOut, uint24 fee, uint256 amountIn, address payer)
+    /// @param to Who the pool pays: the executor, or the recipient on a branch's last hop when no fee is taken.
+    /// @return amountOut What the pool sent.
+    function _swapV3(address tokenIn, address tokenOut, uint24 fee, uint256 amountIn, address payer, address to)
         internal
         returns (uint256 amountOut)
     {
         address pool = PoolAddress.v3Pool(v3Factory, v3PoolInitCodeHash, tokenIn, tokenOut, fee);
         if (pool.code.length == 0) revert PoolNotDeployed(pool);
-        bool zeroForOne = tokenIn < tokenOut;
-        // forge-lint: disable-next-line(unsafe-typecast) amounts are uint128 branch amounts or pool outputs
-        int256 specified = int256(amountIn);
         TransientSlot.store(V3_POOL_SLOT, uint160(pool));
         TransientSlot.store(V3_TOKEN_SLOT, uint160(tokenIn));
         if (payer != address(0)) TransientSlot.store(V3_PAYER_SLOT, uint160(payer));
-        (int256 amount0, int256 amount1) = IUniswapV3Pool(pool).swap(
-            address(this),
-            zeroForOne,
-            specified,
-            zeroForOne ? MIN_SQRT_PRICE_LIMIT : MAX_SQRT_PRICE_LIMIT,
-            ""
-        );
+        amountOut = _swapInPool(pool, tokenIn < tokenOut, amountIn, to);
         // Never left for a later hop: only this hop's callback may pull from the caller.
         if (payer != address(0)) TransientSlot.store(V3_PAYER_SLOT, 0);
+    }
+
+    /// @dev The pool's swap with no price limit; reverts unless the whole input was taken.
+    function _swapInPool(address pool, bool zeroForOne, uint256 amountIn, address to)
+        private
+        returns (uint256 amountOut)
+    {
+        // forge-lint: disable-next-line(unsafe-typecast) amounts are uint128 branch amounts or pool outputs
+        int256 specified = int256(amountIn);
+        (int256 amount0, int256 amount1) = IUniswapV3Pool(pool).swap(
+            to, zeroForOne, specified, zeroForOne ? MIN_SQRT_PRICE_LIMIT : MAX_SQRT_PRICE_LIMIT, ""
+        );
         (int256 paid, int256 received) = zeroForOne ? (amount0, amount1) : (amount1, amount0);
         if (paid != specified) revert PartialFill(amountIn, paid);
         // forge-lint: disable-next-line(unsafe-typecast) exact input fully paid: the pool paid out, received <= 0

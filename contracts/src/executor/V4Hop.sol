@@ -20,16 +20,19 @@ abstract contract V4Hop is ExecutorBase, IUnlockCallback {
     /// @param payer When not address(0), the swap's caller: the run's input is pulled from it straight into
     ///        the PoolManager, and a token that delivers less is refused.
     /// @param hops Consecutive V4 hops, as encoded in the route (27 bytes each).
-    function _swapV4(address currencyIn, uint256 amountIn, address payer, bytes calldata hops)
+    /// @param to Who takes the run's output: the executor, or the recipient on a branch's last run when no
+    ///        fee is taken.
+    function _swapV4(address currencyIn, uint256 amountIn, address payer, bytes calldata hops, address to)
         internal
         returns (address currencyOut, uint256 amountOut)
     {
         TransientSlot.store(V4_UNLOCK_SLOT, 1);
-        bytes memory result = poolManager.unlock(abi.encodePacked(currencyIn, amountIn, payer, hops));
+        bytes memory result = poolManager.unlock(abi.encodePacked(currencyIn, amountIn, payer, to, hops));
         (currencyOut, amountOut) = abi.decode(result, (address, uint256));
     }
 
-    /// @notice Runs the hops packed in `data` as `currencyIn:address amountIn:uint256 payer:address hops`.
+    /// @notice Runs the hops packed in `data` as `currencyIn:address amountIn:uint256 payer:address to:address
+    ///         hops`.
     function unlockCallback(bytes calldata data) external returns (bytes memory) {
         if (msg.sender != address(poolManager) || TransientSlot.load(V4_UNLOCK_SLOT) == 0) {
             revert UnauthorizedCallback(msg.sender);
@@ -38,7 +41,8 @@ abstract contract V4Hop is ExecutorBase, IUnlockCallback {
         address currencyIn = RouteCodec.addr(data, 0);
         uint256 amountIn = uint256(bytes32(data[20:52]));
         address payer = RouteCodec.addr(data, 52);
-        bytes calldata hops = data[72:];
+        address to = RouteCodec.addr(data, 72);
+        bytes calldata hops = data[92:];
 
         address currency = currencyIn;
         uint256 amount = amountIn;
@@ -50,6 +54,14 @@ abstract contract V4Hop is ExecutorBase, IUnlockCallback {
             currency = next;
         }
 
+        _payRun(currencyIn, amountIn, payer);
+        poolManager.take(currency, to, amount);
+        return abi.encode(currency, amount);
+    }
+
+    /// @dev Settles the run's input with the PoolManager: native ETH held here, an ERC-20 from here, or an
+    ///      ERC-20 pulled straight from `payer`, which must arrive whole.
+    function _payRun(address currencyIn, uint256 amountIn, address payer) private {
         if (currencyIn == address(0)) {
             poolManager.settle{value: amountIn}();
         } else if (payer == address(0)) {
@@ -62,8 +74,6 @@ abstract contract V4Hop is ExecutorBase, IUnlockCallback {
             uint256 paid = poolManager.settle();
             if (paid != amountIn) revert UnsupportedInputToken(currencyIn, amountIn, paid);
         }
-        poolManager.take(currency, address(this), amount);
-        return abi.encode(currency, amount);
     }
 
     /// @dev One exact-input swap in the hook-free pool (currencyIn, currencyOut, fee, tickSpacing).

@@ -294,6 +294,13 @@ abstract contract JunctionFixture is Test {
         });
     }
 
+    /// @dev The same swap with both fee caps at zero: no fee can be charged.
+    function _noFees(IExecutor.SwapParams memory p) internal pure returns (IExecutor.SwapParams memory) {
+        p.maxRouteFeeBps = 0;
+        p.maxBuilderFeeBps = 0;
+        return p;
+    }
+
     function _swapAs(address user, IExecutor.SwapParams memory p, bytes memory route) internal returns (uint256) {
         vm.prank(user);
         return executor.swap{value: p.tokenIn == NATIVE ? p.amountIn : 0}(p, route);
