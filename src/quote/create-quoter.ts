@@ -7,6 +7,7 @@ import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "../liquidity/pool-i
 import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { loadPoolStates } from "../liquidity/read/load-pool-states.ts";
+import { StateHints } from "../liquidity/read/state-hints.ts";
 import { WIDENED_WINDOW_TICKS } from "../liquidity/read/word-window.ts";
 import type { QuoteProvider } from "../providers/provider.ts";
 import type { Edge } from "../routing/edge.ts";
@@ -80,6 +81,8 @@ type Block = PinnedBlock;
 export function createQuoter(deps: QuoterDeps) {
   const { client, index, contracts } = deps;
   const weth = contracts.weth9;
+  // Where each pool's price and ticks were at the last quote: its next load reads them in one round.
+  const hints = new StateHints();
 
   /** A node failure anywhere in the pipeline is UpstreamUnavailableError; our own errors pass through. */
   return function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
@@ -289,7 +292,9 @@ export function createQuoter(deps: QuoterDeps) {
     const { pools: loads } = await loadPoolStates(client, pools, {
       blockNumber,
       v4PoolManager: contracts.v4PoolManager,
+      hints: hints.map,
     });
+    hints.record(loads);
     const edges: Edge[] = [];
     const usable: IndexedPool[] = [];
     loads.forEach((load, i) => {

@@ -5,6 +5,7 @@ import { junctionChain } from "../../chain/chain.ts";
 import type { ManifestPool } from "../../devnet/manifest.ts";
 import { countRequests } from "./count-requests.ts";
 import { extendPoolStates, loadPoolStates, type PoolRef, poolRefId } from "./load-pool-states.ts";
+import { StateHints } from "./state-hints.ts";
 
 let devnet: TestDevnet;
 beforeAll(async () => {
@@ -52,14 +53,9 @@ describe("loadPoolStates", () => {
     const pools = refs(devnet.manifest.pools).filter((p) => p.kind !== "v2");
     const options = { blockNumber, v4PoolManager: devnet.manifest.contracts.v4PoolManager };
     const first = await loadPoolStates(client, pools, options);
-    const hints = new Map(
-      first.pools.flatMap((load) =>
-        load.status === "loaded" && load.snapshot.kind !== "v2"
-          ? [[poolRefId(load.snapshot), load.snapshot]]
-          : [],
-      ),
-    );
-    const second = await loadPoolStates(client, pools, { ...options, hints });
+    const hints = new StateHints();
+    hints.record(first.pools);
+    const second = await loadPoolStates(client, pools, { ...options, hints: hints.map });
     expect(second.stats.roundTrips).toBe(1);
     expect(second.pools).toEqual(first.pools);
   });

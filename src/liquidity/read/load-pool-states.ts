@@ -9,6 +9,7 @@ import { isHookFreeStaticFee, type V4PoolRef, v4Reads } from "../v4/read-state.t
 import type { V4PoolSnapshot } from "../v4/snapshot.ts";
 import { ConcentratedLoader, type PendingRead, type PoolLoadFailure } from "./concentrated-loader.ts";
 import { DEPLOYLESS_LIMITS, type ReadLimits, type ReadStats, runReads } from "./run-reads.ts";
+import type { StateHint } from "./state-hints.ts";
 import { DEFAULT_WINDOW_TICKS, growWindow } from "./word-window.ts";
 
 export type PoolRef = V2PoolRef | V3PoolRef | V4PoolRef;
@@ -22,15 +23,14 @@ export type LoadOptions = {
   blockNumber: bigint;
   /** The V4 PoolManager whose storage holds the V4 pools (without it V4 pools are `unsupported`). */
   v4PoolManager?: Address;
-  /** A deployed Multicall3; without one, viem's deployless multicall is used. */
-  multicallAddress?: Address;
   /** Ticks either side of the price whose bitmap words are read (`DEFAULT_WINDOW_TICKS`). */
   windowTicks?: number;
   /**
-   * Earlier snapshots (any block) by `poolRefId`: their tick and initialized ticks are read speculatively in
-   * the first round, which saves one or two rounds when the bitmap near the price has not changed.
+   * What earlier loads saw (any block), by `poolRefId` (`StateHints` keeps them): the window around that
+   * tick and those initialized ticks are read speculatively in the first round, which saves one or two
+   * rounds when the bitmap near the price has not changed.
    */
-  hints?: ReadonlyMap<string, { tick: number; liquidityNet?: ReadonlyMap<number, bigint> }>;
+  hints?: ReadonlyMap<string, StateHint>;
   limits?: Partial<ReadLimits>;
 };
 
@@ -49,7 +49,7 @@ type Job = { plan: () => PendingRead[]; result: () => PoolLoad };
  * Loads the swap state of many pools of every kind at one pinned block, all pools sharing each round:
  * round 1 reads V2 reserves and V3/V4 slot0 and liquidity (plus, for hinted pools, their bitmap window and
  * ticks), round 2 the bitmap words around each price, round 3 the initialized ticks those words reveal.
- * Each round's view calls go in multicalls sized to the request and response limits and its V4 slots in
+ * Each round's view calls go in deployless `PoolLens` calls sized to the request and response limits and its V4 slots in
  * `extsload` calls, all sent together. Pools are answered in input order; one unreadable pool fails alone
  * (`unreadable`, `notInitialized`, or `unsupported` for hooked and dynamic-fee V4 pools,
  * docs/rules.md, comparison rule 10), while a request the node did not execute rejects the whole load.
@@ -58,7 +58,7 @@ type Job = { plan: () => PendingRead[]; result: () => PoolLoad };
  * or state is reused across blocks (docs/rules.md, comparison rule 14).
  */
 export async function loadPoolStates(
-  client: Pick<PublicClient, "multicall" | "readContract">,
+  client: Pick<PublicClient, "call" | "readContract">,
   pools: readonly PoolRef[],
   options: LoadOptions,
 ): Promise<{ pools: PoolLoad[]; stats: ReadStats }> {
@@ -75,7 +75,7 @@ export async function loadPoolStates(
  * shared by all of them.
  */
 export async function extendPoolStates(
-  client: Pick<PublicClient, "multicall" | "readContract">,
+  client: Pick<PublicClient, "call" | "readContract">,
   requests: readonly { snapshot: V3PoolSnapshot | V4PoolSnapshot; missing: MissingState }[],
   options: Omit<LoadOptions, "blockNumber" | "hints">,
 ): Promise<{ pools: PoolLoad[]; stats: ReadStats }> {
@@ -100,7 +100,7 @@ export async function extendPoolStates(
 }
 
 async function run(
-  client: Pick<PublicClient, "multicall" | "readContract">,
+  client: Pick<PublicClient, "call" | "readContract">,
   jobs: Job[],
   options: LoadOptions,
 ): Promise<{ pools: PoolLoad[]; stats: ReadStats }> {
@@ -110,7 +110,6 @@ async function run(
     blockNumber: options.blockNumber,
     limits: { ...DEPLOYLESS_LIMITS, ...options.limits },
     stats,
-    ...(options.multicallAddress ? { multicallAddress: options.multicallAddress } : {}),
   };
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const pending = jobs.flatMap((job) => job.plan());
@@ -130,7 +129,7 @@ function jobFor(pool: PoolRef, options: LoadOptions): Job {
   if (pool.kind === "v2") return v2Job(pool, options.blockNumber);
   if (pool.kind === "v4" && !isHookFreeStaticFee(pool)) return failedJob("unsupported");
   const hint = options.hints?.get(poolRefId(pool));
-  const seedHint = hint && { tick: hint.tick, ticks: hint.liquidityNet?.keys() ?? [] };
+  const seedHint = hint && { tick: hint.tick, ticks: hint.initializedTicks ?? [] };
   if (pool.kind === "v3")
     return concentratedJob(
       { kind: "v3", address: pool.address, fee: pool.fee, tickSpacing: pool.tickSpacing },

@@ -39,6 +39,38 @@ function mappingSlot(key: Hex, slot: Hex): Hex {
 const int256 = (value: number): Hex => encodeAbiParameters([{ type: "int256" }], [BigInt(value)]);
 
 /**
+ * Storage slots are pure functions of the pool id and the word or tick, and hashing them was a third of a
+ * quote's local CPU (a V4 pool's window is tens of words and ticks, each a keccak in JavaScript): they are
+ * remembered, most recently used last, up to `SLOT_MEMO_SIZE`. Addresses of storage, never its contents.
+ */
+const SLOT_MEMO_SIZE = 100_000;
+const slotMemo = new Map<string, Hex>();
+
+function poolSlot(poolId: Hex, offset: bigint, key: number): Hex {
+  const id = `${poolId}${offset}:${key}`;
+  let slot = slotMemo.get(id);
+  if (slot === undefined) {
+    slot = mappingSlot(int256(key), slotOf(poolStateSlot(poolId) + offset));
+    if (slotMemo.size >= SLOT_MEMO_SIZE) slotMemo.delete(slotMemo.keys().next().value!);
+  } else slotMemo.delete(id);
+  slotMemo.set(id, slot);
+  return slot;
+}
+
+const stateSlots = new Map<Hex, bigint>();
+
+/** `v4PoolStateSlot`, remembered per pool id (bounded like the slot memo). */
+function poolStateSlot(poolId: Hex): bigint {
+  let slot = stateSlots.get(poolId);
+  if (slot === undefined) {
+    slot = v4PoolStateSlot(poolId);
+    if (stateSlots.size >= SLOT_MEMO_SIZE) stateSlots.delete(stateSlots.keys().next().value!);
+    stateSlots.set(poolId, slot);
+  }
+  return slot;
+}
+
+/**
  * The V4 reads the swap needs, as PoolManager storage slots (computed as StateLibrary does), so that one
  * `extsload(bytes32[])` serves every V4 pool of a round.
  */
@@ -49,25 +81,25 @@ export const v4Reads = {
   ): Read<{ sqrtPriceX96: bigint; tick: number; protocolFee: number; lpFee: number }> => ({
     kind: "slot",
     poolManager,
-    slot: slotOf(v4PoolStateSlot(poolId)),
+    slot: slotOf(poolStateSlot(poolId)),
     decode: (value) => decodeSlot0(hexToBigInt(value)),
   }),
   liquidity: (poolManager: Address, poolId: Hex): Read<bigint> => ({
     kind: "slot",
     poolManager,
-    slot: slotOf(v4PoolStateSlot(poolId) + LIQUIDITY_OFFSET),
+    slot: slotOf(poolStateSlot(poolId) + LIQUIDITY_OFFSET),
     decode: (value) => hexToBigInt(value) & maxUint128,
   }),
   word: (poolManager: Address, poolId: Hex, wordPos: number): Read<bigint> => ({
     kind: "slot",
     poolManager,
-    slot: mappingSlot(int256(wordPos), slotOf(v4PoolStateSlot(poolId) + TICK_BITMAP_OFFSET)),
+    slot: poolSlot(poolId, TICK_BITMAP_OFFSET, wordPos),
     decode: (value) => hexToBigInt(value),
   }),
   liquidityNet: (poolManager: Address, poolId: Hex, tick: number): Read<bigint> => ({
     kind: "slot",
     poolManager,
-    slot: mappingSlot(int256(tick), slotOf(v4PoolStateSlot(poolId) + TICKS_OFFSET)),
+    slot: poolSlot(poolId, TICKS_OFFSET, tick),
     // TickInfo's first slot: liquidityGross in the low 128 bits, liquidityNet (int128) in the high 128.
     decode: (value) => BigInt.asIntN(128, hexToBigInt(value) >> 128n),
   }),
