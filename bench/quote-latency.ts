@@ -9,6 +9,7 @@ import { QuoteError } from "../src/quote/quote-types.ts";
 import { selectPools } from "../src/quote/select-pools.ts";
 import { createFixtures } from "../src/simulation/fixtures.ts";
 import { machineLine, table } from "./machine.ts";
+import { percentile } from "./measure.ts";
 import { longestChain, type RecordedRequest, recordRequests, roundTrips } from "./rpc-recorder.ts";
 
 /** Pairs quoted: direct pools, native ETH in and out, and tokens two or three hops apart. */
@@ -84,6 +85,8 @@ type Sample = {
   selectMs: number;
   stages: { ms: number; networkMs: number }[];
   methods: Map<string, number>;
+  /** Milliseconds each request of a method was in flight, for the per-method table. */
+  durations: Map<string, number[]>;
   log: RecordedRequest[];
 };
 
@@ -164,7 +167,11 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
       const ended = performance.now();
       const requests = recorder.log.slice(first);
       const methods = new Map<string, number>();
-      for (const r of requests) methods.set(r.method, (methods.get(r.method) ?? 0) + 1);
+      const durations = new Map<string, number[]>();
+      for (const r of requests) {
+        methods.set(r.method, (methods.get(r.method) ?? 0) + 1);
+        durations.set(r.method, [...(durations.get(r.method) ?? []), r.end - r.start]);
+      }
       samples.push({
         label: `${from}→${to}`,
         usd,
@@ -179,6 +186,7 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
         selectMs,
         stages: stageTimes(requests, stageOf, started, ended),
         methods,
+        durations,
         log: requests.map((r) => ({ ...r, start: r.start - started, end: r.end - started })),
       });
     }
@@ -313,8 +321,16 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
     ),
     "",
     ...table(
-      ["JSON-RPC method", "Requests per quote (mean)"],
-      [...methodTotals].map(([method, count]) => [method, (count / ok.length).toFixed(2)]),
+      ["JSON-RPC method", "Requests per quote (mean)", "In flight p50 (ms)", "In flight p90 (ms)"],
+      [...methodTotals].map(([method, count]) => {
+        const times = ok.flatMap((s) => s.durations.get(method) ?? []);
+        return [
+          method,
+          (count / ok.length).toFixed(2),
+          percentile(times, 50).toFixed(1),
+          percentile(times, 90).toFixed(1),
+        ];
+      }),
     ),
     "",
     ...table(

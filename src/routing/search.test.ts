@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { poolRef, type V2Pool } from "../liquidity/pool-index/pool.ts";
 import { edgesOf } from "./edge.ts";
 import { quotePath } from "./path-curve.ts";
-import { enumeratePaths } from "./paths.ts";
+import { enumeratePaths, type Path } from "./paths.ts";
 import { searchRoutes } from "./split-search.ts";
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
@@ -153,6 +153,42 @@ describe("split search", () => {
     expect(top!.amountOut).toBeGreaterThanOrEqual(bestOut);
   });
 
+  // A trade three times the deep pool's reserves: the two small pools at a better price each take about 3%.
+  // The 10% grid lands far from that (its ±9% refinement window cannot reach it); the 1% climb gets there.
+  it("climbs to the best 1% allocation far from its grid point", () => {
+    const pools = [
+      v2(A, B, 3000n * E18, 3000n * E18),
+      v2(A, B, 100n * E18, 110n * E18),
+      v2(A, B, 100n * E18, 110n * E18),
+    ];
+    const paths = enumeratePaths(pools.flat(), A, B, WETH);
+    const amountIn = 10_000n * E18;
+    const [top] = searchRoutes(paths, { amountIn });
+    expect(top!.amountOut).toBeGreaterThanOrEqual(bestWholePercentSplit(paths, amountIn, 3));
+    expect(top!.branches).toHaveLength(3);
+  });
+
+  // Every pair with the deepest pool scores the same at its best grid point (100% and 0%); only the small
+  // pool at the best price is worth its 1%. Ranked with the empty branch given 1%, that pair is refined.
+  it("tells apart groups whose best grid point leaves a branch empty", () => {
+    const reserves: [bigint, bigint][] = [
+      [155n, 162n],
+      [5213n, 5838n],
+      [483n, 483n],
+      [31n, 35n],
+      [6012n, 6553n],
+    ];
+    const paths = enumeratePaths(
+      reserves.flatMap(([r0, r1]) => v2(A, B, r0 * E18, r1 * E18)),
+      A,
+      B,
+      WETH,
+    );
+    const amountIn = 47n * E18;
+    const [top] = searchRoutes(paths, { amountIn });
+    expect(top!.amountOut).toBeGreaterThanOrEqual(bestWholePercentSplit(paths, amountIn, 2));
+  });
+
   it("hands on a few routes of each shape for simulation to decide between, not one", () => {
     const edges = [
       ...v2(A, B, 1000n * E18, 1000n * E18),
@@ -170,3 +206,31 @@ describe("split search", () => {
     );
   });
 });
+
+/** The best allocation of whole percents over any `branches` of the (single-hop) paths, exactly quoted. */
+function bestWholePercentSplit(paths: readonly Path[], amountIn: bigint, branches: 2 | 3): bigint {
+  const out = (path: Path, percent: number, rest?: bigint) =>
+    quotePath(path, rest ?? (amountIn * BigInt(percent)) / 100n)?.amountOut ?? -1n;
+  let best = 0n;
+  for (const [i, a] of paths.entries())
+    for (const [j, b] of paths.entries()) {
+      if (j <= i) continue;
+      for (let x = 1; x < 100; x++) {
+        const ax = (amountIn * BigInt(x)) / 100n;
+        if (branches === 2) {
+          const total = out(a, x) + out(b, 0, amountIn - ax);
+          if (total > best) best = total;
+          continue;
+        }
+        for (const [k, c] of paths.entries()) {
+          if (k <= j) continue;
+          for (let y = 1; x + y < 100; y++) {
+            const ay = (amountIn * BigInt(y)) / 100n;
+            const total = out(a, x) + out(b, y) + out(c, 0, amountIn - ax - ay);
+            if (total > best) best = total;
+          }
+        }
+      }
+    }
+  return best;
+}

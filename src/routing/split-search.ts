@@ -1,7 +1,10 @@
+import { climbAllocation } from "./allocation-climb.ts";
+import { gridPoints, refine, slivers, wholePercents } from "./allocation-grid.ts";
 import { GAS_MODEL } from "./gas-model.ts";
 import { SEARCH_LIMITS } from "./limits.ts";
 import { lazyPathCurve, type PathPoint, quotePath, shareOf } from "./path-curve.ts";
 import { type Path, poolsOf } from "./paths.ts";
+import { pricedGroups } from "./priced-groups.ts";
 
 export type RouteBranch = { path: Path; amountIn: bigint; amountOut: bigint; ticksCrossed: number[] };
 
@@ -30,8 +33,10 @@ export type SearchOptions = {
 const ROUTES_PER_SHAPE = { single: 3, pair: 2, triple: 1 } as const;
 /** Coarse grid winners of each split shape refined at 1% (the grid can misjudge close neighbours). */
 const REFINED_PER_SHAPE = 3;
-/** Marginal-value groups grown from each of the best few paths by that value (see searchRoutes). */
-const PRICED_STARTS = 3;
+/** Groups of greatest worth at the input's marginal price kept at each end of its bracket (priced-groups.ts). */
+const PRICED_GROUPS = 4;
+/** Shares (%) each path's worth at a marginal price is read at; small ones find pools that take a sliver. */
+const PRICED_SHARES = [1, 2, 3, 5, 7, 10, 15, 20, 25, 30, 40, 50, 60, 70, 80, 90, 100] as const;
 /** Shares (%) a candidate partner is tried at when choosing which paths to split over. */
 const PARTNER_SHARES = [1, 10, 33] as const;
 
@@ -44,9 +49,14 @@ const PARTNER_SHARES = [1, 10, 33] as const;
  * none of the pools already taken: the one adding most when given a 1, 10 or 33% share beside the group, and
  * the one best at an even share. These find the partners that rank low alone (when the best paths share a
  * pool or all end in one bottleneck pool, or a pool can take only a sliver of a draining trade). When the
- * trade is large enough that splitting matters, groups are also grown by each path's worth at a marginal
- * price of the input (the allocation's convex dual), which finds draining-size groups of paths that rank
- * low alone. Grid points may leave a branch empty, so the refinement can grow a branch from nothing.
+ * trade is large enough that splitting matters, the groups of greatest worth at a marginal price of the
+ * input (the allocation's convex dual, priced-groups.ts) are added too, which finds draining-size groups of
+ * paths that rank low alone. Grid points may leave a branch empty, so the refinement can grow a branch from
+ * nothing; such a point is ranked with the empty branch given 1%, so groups differing only there do not tie.
+ *
+ * The refined points, and the priced groups from the shares their price gives them, are then climbed in
+ * moves of 8% down to 1% between branches (allocation-climb.ts): for concave curves that ends at the best
+ * whole-percent allocation of the group, however far from the grid point it lies.
  *
  * Returns a few of the best routes of each shape (ROUTES_PER_SHAPE), best first, so that simulation, not the
  * gas heuristic alone, decides between close alternatives (rule 17). No global-best guarantee.
@@ -169,50 +179,26 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   }
 
   // Groups priced by the input's marginal value (for trades that drain pools, whose best groups hold paths
-  // that rank low alone): at a price λ per percent of input, a path is worth g(λ) = max over its shares p of
-  // value(p) − λ·p. The groups grown greedily by g(λ) among pool-disjoint paths, with λ bisected so their best
-  // shares add up to the whole input, are the candidates the split's optimum favours (the convex dual of the
-  // allocation). Only when splitting matters: the best path alone loses to itself split in two halves.
+  // that rank low alone), each with the shares it takes at that price as a start for the 1% climb. Only when
+  // splitting matters: the best path alone loses to itself split in two halves.
   const bestAlone = singles[0];
   const half = bestAlone ? value(bestAlone.parts[0]![0].pointAt(50)) : undefined;
+  const pricedStarts: Scored[] = [];
   if (threeWay && bestAlone && half !== undefined && 2n * half > bestAlone.score + bestAlone.score / 200n) {
-    const shares = [5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100];
-    const table = curves.flatMap((curve) => {
-      const values = shares.map((p) => value(curve.pointAt(p)));
-      return values.some((v) => v !== undefined)
-        ? [{ curve, values: values.map((v) => (v === undefined ? -Infinity : Number(v))) }]
-        : [];
+    const rows = curves.flatMap((curve) => {
+      const values = PRICED_SHARES.map((p) => value(curve.pointAt(p)));
+      if (values.every((v) => v === undefined)) return [];
+      return [
+        { curve, pools: curve.pools, values: values.map((v) => (v === undefined ? -Infinity : Number(v))) },
+      ];
     });
-    const pricedGroup = (lambda: number, first: number) => {
-      const worth = table
-        .map((row) => {
-          let g = 0;
-          let share = 0;
-          row.values.forEach((v, k) => {
-            if (v - lambda * shares[k]! > g) [g, share] = [v - lambda * shares[k]!, shares[k]!];
-          });
-          return { curve: row.curve, g, share };
-        })
-        .filter((entry) => entry.share > 0)
-        .sort((a, b) => b.g - a.g);
-      const group: typeof worth = worth.slice(first, first + 1);
-      for (const entry of worth) {
-        if (group.length === SEARCH_LIMITS.maxSplitBranches) break;
-        if (disjoint(...group.map((g) => g.curve), entry.curve)) group.push(entry);
-      }
-      return group;
-    };
-    const top = Math.max(...table.map((row) => Math.max(...row.values.map((v, k) => v / shares[k]!))));
-    for (let first = 0; first < PRICED_STARTS; first++) {
-      // λ bisected: a higher price makes every path take less; the group's shares fall through 100%.
-      let [low, high] = [0, top];
-      for (let i = 0; i < 24; i++) {
-        const lambda = (low + high) / 2;
-        const total = pricedGroup(lambda, first).reduce((sum, entry) => sum + entry.share, 0);
-        if (total > 100) low = lambda;
-        else high = lambda;
-      }
-      addGroup(pricedGroup(high, first).map((entry) => entry.curve));
+    for (const { members, shares } of pricedGroups(rows, PRICED_SHARES, {
+      maxBranches: SEARCH_LIMITS.maxSplitBranches,
+      count: PRICED_GROUPS,
+    })) {
+      addGroup(members);
+      const { parts, score } = scoreParts(members, wholePercents(shares));
+      if (score !== undefined) pricedStarts.push({ parts, score });
     }
   }
 
@@ -221,7 +207,8 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   const step = SEARCH_LIMITS.splitRefinementBps / 100;
   const coarse: Record<2 | 3, Scored[]> = { 2: [], 3: [] };
   for (const group of groups.values()) {
-    const found = best(gridPoints(group.length, grid, true).map((percents) => scoreParts(group, percents)));
+    const onGrid = best(gridPoints(group.length, grid, true).map((percents) => scoreParts(group, percents)));
+    const found = onGrid && best([onGrid, ...slivers(onGrid.parts, step).map((p) => scoreParts(group, p))]);
     if (found) coarse[group.length as 2 | 3].push(found);
   }
   function scoreParts(
@@ -231,14 +218,25 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     const parts = group.map((curve, i) => [curve, percents[i]!] as [Curve, number]);
     return { parts, score: scoreOf(parts) };
   }
-  // A refined point that still leaves a branch empty is a smaller shape, already among the others.
-  const refined = (shape: 2 | 3) =>
-    sortByScore(
-      sortByScore(coarse[shape])
+  // Refined, then climbed in 1% moves (with the priced starts); a point that still leaves a branch empty is
+  // a smaller shape, already among the others. One route per group, its best.
+  const refined = (shape: 2 | 3) => {
+    const routes = new Map<string, Scored>();
+    for (const found of [
+      ...sortByScore(coarse[shape])
         .slice(0, REFINED_PER_SHAPE)
-        .map((start) => refine(start, scoreOf, step, grid))
-        .filter(({ parts }) => parts.every(([, percent]) => percent > 0)),
-    );
+        .map((start) => refine(start, scoreOf, step, grid)),
+      ...pricedStarts.filter((start) => start.parts.length === shape),
+    ].map((start) => climbAllocation(start, scoreOf))) {
+      if (found.parts.some(([, percent]) => percent <= 0)) continue;
+      const key = found.parts
+        .map(([curve]) => curve.index)
+        .sort((a, b) => a - b)
+        .join(",");
+      if (!routes.has(key) || routes.get(key)!.score < found.score) routes.set(key, found);
+    }
+    return sortByScore([...routes.values()]);
+  };
 
   const chosen = [
     ...singles.slice(0, ROUTES_PER_SHAPE.single),
@@ -257,58 +255,8 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     .sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : 0));
 }
 
-/**
- * Every allocation of 100% over `branches` shares, each a positive multiple of `grid`; `withEmpty` also
- * allows empty shares, so refinement can grow a branch from nothing (a pool that takes only a sliver).
- */
-function gridPoints(branches: number, grid: number, withEmpty = false): number[][] {
-  if (branches === 1) return [[100]];
-  const points: number[][] = [];
-  const visit = (chosen: number[], left: number) => {
-    if (chosen.length === branches - 1) {
-      if (withEmpty || left > 0) points.push([...chosen, left]);
-      return;
-    }
-    for (let p = withEmpty ? 0 : grid; withEmpty ? p <= left : p < left; p += grid)
-      visit([...chosen, p], left - p);
-  };
-  visit([], 100);
-  return points;
-}
-
 function sortByScore<T extends { score: bigint }>(items: T[]): T[] {
   return [...items].sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : 0));
-}
-
-/** 1% local search around a grid point: each share moves within ±(grid - step), the last takes the rest. */
-function refine<C>(
-  start: { parts: [C, number][]; score: bigint },
-  scoreOf: (parts: [C, number][]) => bigint | undefined,
-  step: number,
-  grid: number,
-): { parts: [C, number][]; score: bigint } {
-  let bestParts = start.parts;
-  let bestScore = start.score;
-  const curves = start.parts.map(([curve]) => curve);
-  const free = start.parts.slice(0, -1).map(([, percent]) => percent);
-  const visit = (index: number, chosen: number[]) => {
-    if (index === free.length) {
-      const last = 100 - chosen.reduce((sum, p) => sum + p, 0);
-      if (last < step) return;
-      const parts = curves.map((curve, i) => [curve, i < chosen.length ? chosen[i]! : last] as [C, number]);
-      const score = scoreOf(parts);
-      if (score !== undefined && score > bestScore) {
-        bestScore = score;
-        bestParts = parts;
-      }
-      return;
-    }
-    for (let p = free[index]! - grid + step; p <= free[index]! + grid - step; p += step) {
-      if (p >= step) visit(index + 1, [...chosen, p]);
-    }
-  };
-  visit(0, []);
-  return { parts: bestParts, score: bestScore };
 }
 
 /**

@@ -1,0 +1,112 @@
+/** One path's values (output, less gas where converted) at the shares the price search reads. */
+export type PricedRow<C> = {
+  curve: C;
+  pools: ReadonlySet<string>;
+  /** The value at each of `shares` (index for index); -Infinity where the path cannot fill that share. */
+  values: readonly number[];
+};
+
+/** A group of pool-disjoint paths and the share (%) each would take at the price it was found at. */
+export type PricedGroup<C> = { members: C[]; shares: number[] };
+
+type Worth = { row: number; g: number; share: number };
+
+/**
+ * The groups the split's optimum favours, found by the input's marginal price (the allocation's convex dual,
+ * docs/rules.md, comparison rule 6): at a price λ per percent of input a path is worth
+ * g(λ) = max over its shares p of value(p) − λ·p, and a group of pool-disjoint paths Σ g. λ is bisected
+ * until the group of greatest worth (found exactly, by branch and bound over the paths sorted by worth)
+ * takes the whole input; the `count` best groups of full size at either end of the final bracket are
+ * returned. A path that ranks low alone (a small pool at a good price, one sharing a pool with the best
+ * path) is found here when its worth beside the others is high.
+ *
+ * The values are floats: they only choose which groups the search tries; every amount is re-quoted exactly.
+ */
+export function pricedGroups<C>(
+  rows: readonly PricedRow<C>[],
+  shares: readonly number[],
+  options: { maxBranches: number; count: number },
+): PricedGroup<C>[] {
+  const { maxBranches, count } = options;
+  const disjoint = (a: number, b: number) => {
+    const [small, large] = [rows[a]!.pools, rows[b]!.pools];
+    for (const pool of small) if (large.has(pool)) return false;
+    return true;
+  };
+  const worthAt = (lambda: number): Worth[] =>
+    rows
+      .map((row, index) => {
+        let [g, share] = [0, 0];
+        row.values.forEach((v, k) => {
+          if (v - lambda * shares[k]! > g) [g, share] = [v - lambda * shares[k]!, shares[k]!];
+        });
+        return { row: index, g, share };
+      })
+      .filter((entry) => entry.share > 0)
+      .sort((a, b) => b.g - a.g);
+  const best = (lambda: number, size: number | undefined, limit: number) =>
+    bestGroups(worthAt(lambda), disjoint, maxBranches, size, limit);
+
+  // At the highest average rate any path gets, no path is worth anything; at 0, every path takes its most.
+  let low = 0;
+  let high = Math.max(0, ...rows.flatMap((row) => row.values.map((v, k) => v / shares[k]!)));
+  for (let i = 0; i < 24; i++) {
+    const lambda = (low + high) / 2;
+    const [top] = best(lambda, undefined, 1);
+    const total = top ? top.reduce((sum, entry) => sum + entry.share, 0) : 0;
+    if (total > 100) low = lambda;
+    else high = lambda;
+  }
+  const groups = new Map<string, PricedGroup<C>>();
+  for (const lambda of [low, high]) {
+    const found = best(lambda, maxBranches, count);
+    for (const group of found.length > 0 ? found : best(lambda, undefined, 1)) {
+      if (group.length < 2) continue;
+      const key = group
+        .map((entry) => entry.row)
+        .sort((a, b) => a - b)
+        .join(",");
+      if (!groups.has(key))
+        groups.set(key, {
+          members: group.map((entry) => rows[entry.row]!.curve),
+          shares: group.map((entry) => entry.share),
+        });
+    }
+  }
+  return [...groups.values()];
+}
+
+/**
+ * The `limit` pool-disjoint groups of greatest total worth, of `size` members (any size up to `maxBranches`
+ * when undefined), best first. `worth` is sorted by g, highest first, so a group's total is bounded by its
+ * sum so far plus its free slots times the next g: once that cannot beat the last kept, no later one can.
+ */
+function bestGroups(
+  worth: readonly Worth[],
+  disjoint: (a: number, b: number) => boolean,
+  maxBranches: number,
+  size: number | undefined,
+  limit: number,
+): Worth[][] {
+  const kept: { group: Worth[]; total: number }[] = [];
+  const floor = () => (kept.length < limit ? 0 : kept[kept.length - 1]!.total);
+  const keep = (group: Worth[], total: number) => {
+    if (total <= floor()) return;
+    kept.push({ group, total });
+    kept.sort((a, b) => b.total - a.total);
+    if (kept.length > limit) kept.pop();
+  };
+  const visit = (group: Worth[], total: number, from: number) => {
+    const slots = (size ?? maxBranches) - group.length;
+    for (let i = from; i < worth.length; i++) {
+      const entry = worth[i]!;
+      if (total + slots * entry.g <= floor()) break;
+      if (!group.every((member) => disjoint(member.row, entry.row))) continue;
+      const grown = [...group, entry];
+      if (size === undefined || grown.length === size) keep(grown, total + entry.g);
+      if (grown.length < (size ?? maxBranches)) visit(grown, total + entry.g, i + 1);
+    }
+  };
+  visit([], 0, 0);
+  return kept.map((entry) => entry.group);
+}
