@@ -81,9 +81,39 @@ function main() {
   }
   // solc-js returns the standard JSON output as a string; errors are reported inside it,
   // and like native solc the process still exits 0.
-  const output = solc.compile(input, { import: makeImportCallback(opts.searchPaths) });
+  const output = compileInBatches(solc, input, makeImportCallback(opts.searchPaths));
   // No process.exit(): let Node flush a large stdout pipe before exiting.
   process.stdout.write(output);
+}
+
+// Files whose output one solc-js call generates. A clean build of every contract and test in one call
+// crashes the wasm compiler ("memory access out of bounds") once the suite passes about 95 files; in
+// batches each call parses every source but generates code for a few, and the outputs merge exactly
+// (the same sources, so the same source ids).
+const OUTPUT_BATCH = 24;
+
+function compileInBatches(solc, input, importCallback) {
+  const parsed = JSON.parse(input);
+  const selection = parsed.settings?.outputSelection ?? {};
+  const files = Object.keys(selection);
+  if (files.length <= OUTPUT_BATCH || "*" in selection) return solc.compile(input, { import: importCallback });
+  const merged = { contracts: {}, sources: {}, errors: [] };
+  const seen = new Set();
+  for (let start = 0; start < files.length; start += OUTPUT_BATCH) {
+    const batch = Object.fromEntries(files.slice(start, start + OUTPUT_BATCH).map((file) => [file, selection[file]]));
+    const request = { ...parsed, settings: { ...parsed.settings, outputSelection: batch } };
+    const output = JSON.parse(solc.compile(JSON.stringify(request), { import: importCallback }));
+    Object.assign(merged.contracts, output.contracts ?? {});
+    Object.assign(merged.sources, output.sources ?? {});
+    for (const error of output.errors ?? []) {
+      const key = error.formattedMessage ?? error.message;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      merged.errors.push(error);
+    }
+  }
+  if (merged.errors.length === 0) delete merged.errors;
+  return JSON.stringify(merged);
 }
 
 main();
