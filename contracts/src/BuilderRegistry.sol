@@ -249,6 +249,15 @@ contract BuilderRegistry is IBuilderRegistry {
     }
 
     /// @inheritdoc IBuilderRegistry
+    function recordPolicy(bytes32 builderId) external view returns (address builderRecipient, uint64 policyVersion_) {
+        Config memory config = _config;
+        policyVersion_ = config.policyVersion;
+        if (!config.commissioned) return (address(0), policyVersion_);
+        Builder storage b = _builders[builderId];
+        if (b.enabled) builderRecipient = b.recipient;
+    }
+
+    /// @inheritdoc IBuilderRegistry
     /// @dev The schedule (or the enabled builder's override) whether or not the registry is commissioned;
     ///      `feePolicy` is what the executor charges.
     function routeFeeBps(address tokenIn, address tokenOut, bytes32 builderId)

@@ -46,7 +46,7 @@ contract Executor is RouteRunner, FeeSettlement {
         TransientSlot.store(LOCK_SLOT, 1);
         _checkTerms(p);
         RouteCodec.validate(route, p.amountIn, p.tokenOut);
-        IBuilderRegistry.FeePolicy memory policy = registry.feePolicy(p.tokenIn, p.tokenOut, p.builderId);
+        IBuilderRegistry.FeePolicy memory policy = _policy(p);
         (uint16 routeBps, uint16 builderBps) = _chargedBps(p, policy);
         if (routeBps == 0 && builderBps == 0 && p.tokenOut != address(0)) {
             amountOut = _swapToRecipient(p, route, policy);
@@ -56,6 +56,16 @@ contract Executor is RouteRunner, FeeSettlement {
             amountOut = _settle(p, _balanceOfSelf(p.tokenOut) - before, policy);
         }
         TransientSlot.store(LOCK_SLOT, 0);
+    }
+
+    /// @dev The registry's policy for the swap. With both quoted caps at zero no fee can be charged whatever
+    ///      it says, so only what the settlement record names is read (no pair fee lookup).
+    function _policy(SwapParams calldata p) private view returns (IBuilderRegistry.FeePolicy memory policy) {
+        if (p.maxRouteFeeBps == 0 && p.maxBuilderFeeBps == 0) {
+            (policy.builderRecipient, policy.policyVersion) = registry.recordPolicy(p.builderId);
+        } else {
+            policy = registry.feePolicy(p.tokenIn, p.tokenOut, p.builderId);
+        }
     }
 
     /// @dev No fee to take: each branch's last pool pays the recipient, and what the recipient received is

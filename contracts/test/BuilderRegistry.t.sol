@@ -390,6 +390,25 @@ contract BuilderRegistryTest is Test {
         assertEq(registry.feePolicy(tokenA, tokenB, id).builderFeeCapBps, 50);
     }
 
+    /// @dev `recordPolicy` names what `feePolicy` names, in every builder state, commissioned or not.
+    function test_recordPolicy_matchesFeePolicy() public {
+        bytes32[3] memory builders = [id, keccak256("nobody"), bytes32(0)];
+        for (uint256 round; round < 3; ++round) {
+            vm.startPrank(gov);
+            if (round == 1) registry.setBuilderEnabled(id, false);
+            if (round == 2) registry.setCommissioned(false);
+            vm.stopPrank();
+            for (uint256 i; i < builders.length; ++i) {
+                IBuilderRegistry.FeePolicy memory full = registry.feePolicy(tokenA, tokenB, builders[i]);
+                (address recipient, uint64 version) = registry.recordPolicy(builders[i]);
+                assertEq(recipient, full.builderRecipient);
+                assertEq(version, full.policyVersion);
+            }
+        }
+        (address enabledRecipient,) = registry.recordPolicy(id);
+        assertEq(enabledRecipient, address(0), "suspended, then uncommissioned");
+    }
+
     function test_feePolicy_unknownAndZeroBuilder_notPaid() public view {
         assertEq(registry.feePolicy(tokenA, tokenB, keccak256("nobody")).builderFeeCapBps, 0);
         assertEq(registry.feePolicy(tokenA, tokenB, bytes32(0)).builderFeeCapBps, 0);

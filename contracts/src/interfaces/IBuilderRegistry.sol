@@ -118,6 +118,10 @@ interface IBuilderRegistry {
         view
         returns (FeePolicy memory);
 
+    /// @notice What a swap's settlement record names when no fee can be charged (both quoted caps zero):
+    ///         `feePolicy`'s `builderRecipient` and `policyVersion`, without reading the pair's fee.
+    function recordPolicy(bytes32 builderId) external view returns (address builderRecipient, uint64 policyVersion);
+
     /// @notice The service fee for the pair and builder, and the schedule's current version.
     function routeFeeBps(address tokenIn, address tokenOut, bytes32 builderId)
         external

@@ -82,6 +82,12 @@ abstract contract SwapAssertions is JunctionFixture {
         assertEq(s.builderFee, builderFee, "event builderFee");
         assertEq(s.amountOut, net, "event amountOut");
         assertEq(s.policyVersion, registry.policyVersion(), "event policyVersion");
+        _assertBuilderRecipient(p, s.builderRecipient);
+    }
+
+    /// @dev The event names whom the registry's policy would pay, whichever policy read the executor made.
+    function _assertBuilderRecipient(IExecutor.SwapParams memory p, address recorded) internal view {
+        assertEq(recorded, registry.feePolicy(p.tokenIn, p.tokenOut, p.builderId).builderRecipient, "event builderRecipient");
     }
 
     /// @notice The last `Settled` event in `logs`, and how many there were.
