@@ -96,11 +96,14 @@ function compileInBatches(solc, input, importCallback) {
   const parsed = JSON.parse(input);
   const selection = parsed.settings?.outputSelection ?? {};
   const files = Object.keys(selection);
-  if (files.length <= OUTPUT_BATCH || "*" in selection) return solc.compile(input, { import: importCallback });
+  if (files.length <= OUTPUT_BATCH || "*" in selection)
+    return solc.compile(input, { import: importCallback });
   const merged = { contracts: {}, sources: {}, errors: [] };
   const seen = new Set();
   for (let start = 0; start < files.length; start += OUTPUT_BATCH) {
-    const batch = Object.fromEntries(files.slice(start, start + OUTPUT_BATCH).map((file) => [file, selection[file]]));
+    const batch = Object.fromEntries(
+      files.slice(start, start + OUTPUT_BATCH).map((file) => [file, selection[file]]),
+    );
     const request = { ...parsed, settings: { ...parsed.settings, outputSelection: batch } };
     const output = JSON.parse(solc.compile(JSON.stringify(request), { import: importCallback }));
     Object.assign(merged.contracts, output.contracts ?? {});
