@@ -69,14 +69,19 @@ contract ExecutorTest is SwapAssertions {
     }
 
     function test_split_threeBranches_v2_v3_v4() public {
-        uint256 amountIn = 90_000e18;
+        (uint256 amountIn, bytes memory route, uint256 gross) = _threeBranchSplit();
+        _swapAndCheck(alice, _params(a, b, amountIn, alice), route, gross, AB_ROUTE_FEE, BUILDER_FEE);
+    }
+
+    /// @dev 90,000 A to B over the V2 pair, the 0.3% V3 pool and the 0.3% V4 pool, and its exact gross.
+    function _threeBranchSplit() private returns (uint256 amountIn, bytes memory route, uint256 gross) {
+        amountIn = 90_000e18;
         (uint256 x, uint256 y) = (40_000e18, 35_000e18);
         uint256 z = amountIn - x - y;
-        uint256 gross = _quoteV2(a, b, x) + _quoteV3(a, b, 3000, y) + _quoteV4(a, b, 3000, 60, z);
-        bytes memory route = Routes.route(
+        gross = _quoteV2(a, b, x) + _quoteV3(a, b, 3000, y) + _quoteV4(a, b, 3000, 60, z);
+        route = Routes.route(
             Routes.branch(x, Routes.v2(b)), Routes.branch(y, Routes.v3(b, 3000)), Routes.branch(z, Routes.v4(b, 3000, 60))
         );
-        _swapAndCheck(alice, _params(a, b, amountIn, alice), route, gross, AB_ROUTE_FEE, BUILDER_FEE);
     }
 
     function test_nativeIn_v4_nativePool() public {
@@ -222,13 +227,7 @@ contract ExecutorTest is SwapAssertions {
     // ------------------------------------------------------------------ no fee: the last pools pay the recipient
 
     function test_noFee_split_lastPoolOfEachBranchPaysRecipient() public {
-        uint256 amountIn = 90_000e18;
-        (uint256 x, uint256 y) = (40_000e18, 35_000e18);
-        uint256 z = amountIn - x - y;
-        uint256 gross = _quoteV2(a, b, x) + _quoteV3(a, b, 3000, y) + _quoteV4(a, b, 3000, 60, z);
-        bytes memory route = Routes.route(
-            Routes.branch(x, Routes.v2(b)), Routes.branch(y, Routes.v3(b, 3000)), Routes.branch(z, Routes.v4(b, 3000, 60))
-        );
+        (uint256 amountIn, bytes memory route, uint256 gross) = _threeBranchSplit();
         _swapAndCheck(alice, _noFees(_params(a, b, amountIn, bob)), route, gross, 0, 0);
     }
 
