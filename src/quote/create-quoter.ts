@@ -1,26 +1,25 @@
-import { type Address, type PublicClient, zeroHash } from "viem";
+import type { Address, PublicClient } from "viem";
 import { gasPriceAt } from "../chain/gas-price.ts";
 import { type PinnedBlock, pinBlock } from "../chain/pin-block.ts";
 import { fromNode } from "../chain/upstream-error.ts";
 import type { Contracts } from "../config/deployment.ts";
-import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "../liquidity/pool-index/fallback-probe.ts";
+import { mergeWithinCap } from "../liquidity/pool-index/fallback-probe.ts";
 import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
-import { loadPoolStates } from "../liquidity/read/load-pool-states.ts";
-import { StateHints } from "../liquidity/read/state-hints.ts";
 import { WIDENED_WINDOW_TICKS } from "../liquidity/read/word-window.ts";
 import type { QuoteProvider } from "../providers/provider.ts";
 import type { Edge } from "../routing/edge.ts";
 import { buildExecutorSwap } from "../routing/executor-calldata.ts";
-import { enumeratePaths, type Path } from "../routing/paths.ts";
+import type { Path } from "../routing/paths.ts";
 import { searchRoutes } from "../routing/split-search.ts";
-import { executorHops, executorRoute } from "../routing/to-executor-route.ts";
+import { executorRoute } from "../routing/to-executor-route.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
 import { assessCandidate } from "./assess-candidate.ts";
 import { readFeeTerms } from "./fee-terms.ts";
 import { gasConversion } from "./gas-conversion.ts";
 import { QUOTE_LIMITS } from "./limits.ts";
+import { createMarketReader } from "./market-reader.ts";
 import { type ProviderOutcome, providerCandidates, providersAsked } from "./provider-candidates.ts";
 import {
   type Assessment,
@@ -34,7 +33,7 @@ import {
 } from "./quote-types.ts";
 import { rankCandidates } from "./rank.ts";
 import { selectPools } from "./select-pools.ts";
-import { type Misses, watchedEdges, widenPools } from "./widen-pools.ts";
+import { type Misses, widenPools } from "./widen-pools.ts";
 
 export type QuoterDeps = {
   client: PublicClient;
@@ -81,8 +80,7 @@ type Block = PinnedBlock;
 export function createQuoter(deps: QuoterDeps) {
   const { client, index, contracts } = deps;
   const weth = contracts.weth9;
-  // Where each pool's price and ticks were at the last quote: its next load reads them in one round.
-  const hints = new StateHints();
+  const { loadEdges, executablePaths, probeFallback } = createMarketReader(deps);
 
   /** A node failure anywhere in the pipeline is UpstreamUnavailableError; our own errors pass through. */
   return function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
@@ -282,56 +280,6 @@ export function createQuoter(deps: QuoterDeps) {
       },
       warnings,
     };
-  }
-
-  async function loadEdges(
-    pools: IndexedPool[],
-    blockNumber: bigint,
-    misses: Misses,
-  ): Promise<{ edges: Edge[]; pools: IndexedPool[] }> {
-    const { pools: loads } = await loadPoolStates(client, pools, {
-      blockNumber,
-      v4PoolManager: contracts.v4PoolManager,
-      hints: hints.map,
-    });
-    hints.record(loads);
-    const edges: Edge[] = [];
-    const usable: IndexedPool[] = [];
-    loads.forEach((load, i) => {
-      if (load.status !== "loaded") return;
-      usable.push(pools[i]!);
-      edges.push(...watchedEdges(pools[i]!, load.snapshot, misses));
-    });
-    return { edges, pools: usable };
-  }
-
-  function executablePaths(edges: Edge[], tokenIn: Address, tokenOut: Address): Path[] {
-    return enumeratePaths(edges, tokenIn, tokenOut, weth).filter((path) =>
-      executorHops(path, tokenIn, tokenOut, weth),
-    );
-  }
-
-  async function probeFallback(
-    tokenIn: Address,
-    tokenOut: Address,
-    blockNumber: bigint,
-  ): Promise<{ keys: number; pools: IndexedPool[] }> {
-    const asToken = (token: Address) => (BigInt(token) === 0n ? weth : token);
-    const keys = fallbackV4Keys(asToken(tokenIn), asToken(tokenOut), weth);
-    const found = await probeV4Keys(client, contracts.v4PoolManager, keys, blockNumber);
-    const pools = found.map(
-      ({ key, poolId }): IndexedPool => ({
-        kind: "v4",
-        poolId,
-        key,
-        token0: key.currency0,
-        token1: key.currency1,
-        fee: key.fee,
-        tickSpacing: key.tickSpacing,
-        discovery: { block: blockNumber, blockHash: zeroHash, via: "probe" },
-      }),
-    );
-    return { keys: keys.length, pools };
   }
 
   /** Builds a direct-pool candidate's complete calldata, or nothing when the executor could not run it. */

@@ -1,0 +1,74 @@
+import { type Address, type PublicClient, zeroHash } from "viem";
+import type { Contracts } from "../config/deployment.ts";
+import { fallbackV4Keys, probeV4Keys } from "../liquidity/pool-index/fallback-probe.ts";
+import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
+import { loadPoolStates } from "../liquidity/read/load-pool-states.ts";
+import { StateHints } from "../liquidity/read/state-hints.ts";
+import type { Edge } from "../routing/edge.ts";
+import { enumeratePaths, type Path } from "../routing/paths.ts";
+import { executorHops } from "../routing/to-executor-route.ts";
+import { type Misses, watchedEdges } from "./widen-pools.ts";
+
+/**
+ * Reads what the search needs of pools at a pinned block: their state as edges (pools that fail to load
+ * drop out), the executable paths over them, and the fallback V4 keys probed when nothing connects. Keeps,
+ * across quotes, where each pool's price and initialized ticks were (`StateHints`, positions only), so the
+ * next load reads them in its first round.
+ */
+export function createMarketReader(deps: { client: PublicClient; contracts: Contracts }) {
+  const { client, contracts } = deps;
+  const weth = contracts.weth9;
+  const hints = new StateHints();
+
+  async function loadEdges(
+    pools: IndexedPool[],
+    blockNumber: bigint,
+    misses: Misses,
+  ): Promise<{ edges: Edge[]; pools: IndexedPool[] }> {
+    const { pools: loads } = await loadPoolStates(client, pools, {
+      blockNumber,
+      v4PoolManager: contracts.v4PoolManager,
+      hints: hints.map,
+    });
+    hints.record(loads);
+    const edges: Edge[] = [];
+    const usable: IndexedPool[] = [];
+    loads.forEach((load, i) => {
+      if (load.status !== "loaded") return;
+      usable.push(pools[i]!);
+      edges.push(...watchedEdges(pools[i]!, load.snapshot, misses));
+    });
+    return { edges, pools: usable };
+  }
+
+  function executablePaths(edges: Edge[], tokenIn: Address, tokenOut: Address): Path[] {
+    return enumeratePaths(edges, tokenIn, tokenOut, weth).filter((path) =>
+      executorHops(path, tokenIn, tokenOut, weth),
+    );
+  }
+
+  async function probeFallback(
+    tokenIn: Address,
+    tokenOut: Address,
+    blockNumber: bigint,
+  ): Promise<{ keys: number; pools: IndexedPool[] }> {
+    const asToken = (token: Address) => (BigInt(token) === 0n ? weth : token);
+    const keys = fallbackV4Keys(asToken(tokenIn), asToken(tokenOut), weth);
+    const found = await probeV4Keys(client, contracts.v4PoolManager, keys, blockNumber);
+    const pools = found.map(
+      ({ key, poolId }): IndexedPool => ({
+        kind: "v4",
+        poolId,
+        key,
+        token0: key.currency0,
+        token1: key.currency1,
+        fee: key.fee,
+        tickSpacing: key.tickSpacing,
+        discovery: { block: blockNumber, blockHash: zeroHash, via: "probe" },
+      }),
+    );
+    return { keys: keys.length, pools };
+  }
+
+  return { loadEdges, executablePaths, probeFallback };
+}
