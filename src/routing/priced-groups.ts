@@ -33,17 +33,22 @@ export function pricedGroups<C>(
     for (const pool of small) if (large.has(pool)) return false;
     return true;
   };
-  const worthAt = (lambda: number): Worth[] =>
-    rows
-      .map((row, index) => {
-        let [g, share] = [0, 0];
-        row.values.forEach((v, k) => {
-          if (v - lambda * shares[k]! > g) [g, share] = [v - lambda * shares[k]!, shares[k]!];
-        });
-        return { row: index, g, share };
-      })
-      .filter((entry) => entry.share > 0)
-      .sort((a, b) => b.g - a.g);
+  // Plain loops: this runs for every path at each of the bisection's 26 prices.
+  const worthAt = (lambda: number): Worth[] => {
+    const worth: Worth[] = [];
+    rows.forEach((row, index) => {
+      let [g, share] = [0, 0];
+      for (let k = 0; k < shares.length; k++) {
+        const w = row.values[k]! - lambda * shares[k]!;
+        if (w > g) {
+          g = w;
+          share = shares[k]!;
+        }
+      }
+      if (share > 0) worth.push({ row: index, g, share });
+    });
+    return worth.sort((a, b) => b.g - a.g);
+  };
   const best = (lambda: number, size: number | undefined, limit: number) =>
     bestGroups(worthAt(lambda), disjoint, maxBranches, size, limit);
 

@@ -99,7 +99,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     .map((entry) => entry.curve);
   const top = ranked.slice(0, options.splitCandidates ?? 8);
   const disjoint = (...group: Curve[]) =>
-    group.every((a, i) => group.slice(i + 1).every((b) => [...a.pools].every((pool) => !b.pools.has(pool))));
+    group.every((a, i) => group.slice(i + 1).every((b) => !sharesPool(a.pools, b.pools)));
 
   // The groups to split over, each once (keyed by its paths), with at most maxSplitBranches members.
   const groups = new Map<string, Curve[]>();
@@ -130,32 +130,26 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
       return rest === undefined ? [] : [{ p, rest: rest - gasToOut(GAS_MODEL.branch) }];
     });
     const scored = curves.flatMap((curve) => {
-      if ([...curve.pools].some((pool) => used.has(pool))) return [];
+      if (sharesPool(curve.pools, used)) return [];
       let gain: bigint | undefined;
       for (const { p, rest } of rests) {
         const added = value(curve.pointAt(p));
         if (added !== undefined && (gain === undefined || rest + added > gain)) gain = rest + added;
       }
-      return gain === undefined ? [] : [{ curve, gain }];
+      return gain === undefined ? [] : [{ curve, score: gain }];
     });
-    return scored
-      .sort((a, b) => (a.gain > b.gain ? -1 : a.gain < b.gain ? 1 : 0))
-      .slice(0, count)
-      .map((entry) => entry.curve);
+    return topByScore(scored, count).map((entry) => entry.curve);
   };
   // The best paths alone at an even share (`percent`) that use none of the pools of `taken`: partners for a
   // trade so large that no path takes most of it.
   const evenPartners = (taken: Curve[], percent: number, count: number): Curve[] => {
     const used = new Set(taken.flatMap((curve) => [...curve.pools]));
-    return ranked
-      .flatMap((curve) => {
-        if ([...curve.pools].some((pool) => used.has(pool))) return [];
-        const v = value(curve.pointAt(percent));
-        return v === undefined ? [] : [{ curve, v }];
-      })
-      .sort((a, b) => (a.v > b.v ? -1 : a.v < b.v ? 1 : 0))
-      .slice(0, count)
-      .map((entry) => entry.curve);
+    const scored = ranked.flatMap((curve) => {
+      if (sharesPool(curve.pools, used)) return [];
+      const v = value(curve.pointAt(percent));
+      return v === undefined ? [] : [{ curve, score: v }];
+    });
+    return topByScore(scored, count).map((entry) => entry.curve);
   };
   const threeWay = SEARCH_LIMITS.maxSplitBranches >= 3;
   for (const anchor of top) {
@@ -253,6 +247,26 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     )
     .filter((route): route is SearchedRoute => route !== undefined)
     .sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : 0));
+}
+
+/** Whether the two pool sets share a pool (no copies: this runs for every path, many times a search). */
+function sharesPool(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  for (const pool of a) if (b.has(pool)) return true;
+  return false;
+}
+
+/** `sortByScore(items).slice(0, count)` without sorting them all: the same items, in the same order. */
+function topByScore<T extends { score: bigint }>(items: readonly T[], count: number): T[] {
+  const top: T[] = [];
+  for (const item of items) {
+    if (top.length === count && item.score <= top[top.length - 1]!.score) continue;
+    // After every item scoring at least as much: ties keep their input order, as a stable sort does.
+    let at = top.length;
+    while (at > 0 && top[at - 1]!.score < item.score) at--;
+    top.splice(at, 0, item);
+    if (top.length > count) top.pop();
+  }
+  return top;
 }
 
 function sortByScore<T extends { score: bigint }>(items: T[]): T[] {
