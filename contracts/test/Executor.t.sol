@@ -259,11 +259,7 @@ contract ExecutorTest is SwapAssertions {
         uint256 arrives = _taxed(_quoteV2(a, address(tax), amountIn)); // the pair pays bob, taxed 1%
         IExecutor.SwapParams memory p = _noFees(_params(a, address(tax), amountIn, bob));
         bytes memory route = Routes.single(amountIn, Routes.v2(address(tax)));
-        p.minOut = arrives + 1;
-        vm.expectRevert(abi.encodeWithSelector(IExecutor.InsufficientOutput.selector, arrives, arrives + 1));
-        _swapAs(alice, p, route);
-
-        p.minOut = arrives;
+        _expectRefusedAbove(p, route, arrives);
         uint256 before = tax.balanceOf(bob);
         vm.recordLogs();
         assertEq(_swapAs(alice, p, route), arrives);
@@ -288,11 +284,7 @@ contract ExecutorTest is SwapAssertions {
         uint256 sent = gross - routeFee - builderFee;
         uint256 arrives = _taxed(sent);
         bytes memory route = Routes.single(amountIn, Routes.v2(address(tax)));
-        p.minOut = arrives + 1;
-        vm.expectRevert(abi.encodeWithSelector(IExecutor.InsufficientOutput.selector, arrives, arrives + 1));
-        _swapAs(alice, p, route);
-
-        p.minOut = arrives;
+        _expectRefusedAbove(p, route, arrives);
         uint256 before = tax.balanceOf(bob);
         vm.expectEmit(address(collector));
         emit ISettlementCollector.FeeShortfall(address(tax), routeFee + builderFee, _taxed(routeFee + builderFee));
@@ -326,6 +318,15 @@ contract ExecutorTest is SwapAssertions {
         uint256 gross = _quoteV2(address(tax), b, taxIntoPair);
         bytes memory route = Routes.route(Routes.branch(amountIn, Routes.v2(address(tax)), Routes.v2(b)));
         _swapAndCheck(alice, _params(a, b, amountIn, alice), route, gross, AB_ROUTE_FEE, BUILDER_FEE);
+    }
+
+    /// @dev A minimum one wei above what `arrives` is refused with InsufficientOutput(arrives, arrives + 1);
+    ///      leaves `p.minOut` at `arrives`, for the swap that must succeed.
+    function _expectRefusedAbove(IExecutor.SwapParams memory p, bytes memory route, uint256 arrives) private {
+        p.minOut = arrives + 1;
+        vm.expectRevert(abi.encodeWithSelector(IExecutor.InsufficientOutput.selector, arrives, arrives + 1));
+        _swapAs(alice, p, route);
+        p.minOut = arrives;
     }
 
     /// @dev What arrives of `amount` TAX: the token burns floor(amount * 1%).

@@ -41,34 +41,30 @@ const int256 = (value: number): Hex => encodeAbiParameters([{ type: "int256" }],
 /**
  * Storage slots are pure functions of the pool id and the word or tick, and hashing them was a third of a
  * quote's local CPU (a V4 pool's window is tens of words and ticks, each a keccak in JavaScript): they are
- * remembered, most recently used last, up to `SLOT_MEMO_SIZE`. Addresses of storage, never its contents.
+ * remembered, most recently used last, up to `SLOT_MEMO_SIZE` each. Addresses of storage, never its contents.
  */
 const SLOT_MEMO_SIZE = 100_000;
-const slotMemo = new Map<string, Hex>();
-
-function poolSlot(poolId: Hex, offset: bigint, key: number): Hex {
-  const id = `${poolId}${offset}:${key}`;
-  let slot = slotMemo.get(id);
-  if (slot === undefined) {
-    slot = mappingSlot(int256(key), slotOf(poolStateSlot(poolId) + offset));
-    if (slotMemo.size >= SLOT_MEMO_SIZE) slotMemo.delete(slotMemo.keys().next().value!);
-  } else slotMemo.delete(id);
-  slotMemo.set(id, slot);
-  return slot;
-}
-
 const stateSlots = new Map<Hex, bigint>();
+const entrySlots = new Map<string, Hex>();
 
-/** `v4PoolStateSlot`, remembered per pool id (bounded like the slot memo). */
-function poolStateSlot(poolId: Hex): bigint {
-  let slot = stateSlots.get(poolId);
-  if (slot === undefined) {
-    slot = v4PoolStateSlot(poolId);
-    if (stateSlots.size >= SLOT_MEMO_SIZE) stateSlots.delete(stateSlots.keys().next().value!);
-    stateSlots.set(poolId, slot);
-  }
-  return slot;
+function remembered<K, V>(memo: Map<K, V>, key: K, compute: () => V): V {
+  let value = memo.get(key);
+  if (value === undefined) {
+    value = compute();
+    if (memo.size >= SLOT_MEMO_SIZE) memo.delete(memo.keys().next().value!);
+  } else memo.delete(key);
+  memo.set(key, value);
+  return value;
 }
+
+/** `v4PoolStateSlot`, remembered per pool id. */
+const poolStateSlot = (poolId: Hex): bigint => remembered(stateSlots, poolId, () => v4PoolStateSlot(poolId));
+
+/** The slot of `key` in the mapping at `offset` of the pool's state (its bitmap words or ticks), remembered. */
+const poolSlot = (poolId: Hex, offset: bigint, key: number): Hex =>
+  remembered(entrySlots, `${poolId}${offset}:${key}`, () =>
+    mappingSlot(int256(key), slotOf(poolStateSlot(poolId) + offset)),
+  );
 
 /**
  * The V4 reads the swap needs, as PoolManager storage slots (computed as StateLibrary does), so that one
