@@ -58,13 +58,14 @@ contract Executor is RouteRunner, FeeSettlement {
         TransientSlot.store(LOCK_SLOT, 0);
     }
 
-    /// @dev The registry's policy for the swap. With both quoted caps at zero no fee can be charged whatever
-    ///      it says, so only what the settlement record names is read (no pair fee lookup).
+    /// @dev The registry's policy for the swap, read only as far as the swap needs it. With both quoted caps
+    ///      at zero no fee can be charged whatever it says: an attributed swap reads what its settlement record
+    ///      names (no pair fee lookup), an unattributed one reads nothing (it is not recorded, see `_record`).
     function _policy(SwapParams calldata p) private view returns (IBuilderRegistry.FeePolicy memory policy) {
-        if (p.maxRouteFeeBps == 0 && p.maxBuilderFeeBps == 0) {
-            (policy.builderRecipient, policy.policyVersion) = registry.recordPolicy(p.builderId);
-        } else {
+        if (p.maxRouteFeeBps != 0 || p.maxBuilderFeeBps != 0) {
             policy = registry.feePolicy(p.tokenIn, p.tokenOut, p.builderId);
+        } else if (p.builderId != bytes32(0)) {
+            (policy.builderRecipient, policy.policyVersion) = registry.recordPolicy(p.builderId);
         }
     }
 
@@ -78,7 +79,7 @@ contract Executor is RouteRunner, FeeSettlement {
         _runRoute(p.tokenIn, _payer(p), route, p.recipient);
         amountOut = SafeTransferLib.balanceOf(p.tokenOut, p.recipient) - before;
         if (amountOut < p.minOut) revert InsufficientOutput(amountOut, p.minOut);
-        _record(p, amountOut, 0, 0, amountOut, policy);
+        if (p.builderId != bytes32(0)) _record(p, amountOut, 0, 0, amountOut, policy);
     }
 
     /// @dev Who holds the ERC-20 input: the caller. ERC-20 input is never parked here: each branch's first

@@ -254,6 +254,49 @@ contract ExecutorTest is SwapAssertions {
         _swapAndCheck(alice, _noFees(_params(a, c, amountIn, bob)), route, gross, 0, 0);
     }
 
+    /// @dev Unattributed and charging nothing: no registry read, no collector call, no event.
+    function test_noFee_unattributed_notRecorded() public {
+        uint256 amountIn = 1_000e18;
+        IExecutor.SwapParams memory p = _noFees(_params(a, b, amountIn, bob));
+        p.builderId = bytes32(0);
+        _expectUnrecorded(p, Routes.single(amountIn, Routes.v3(b, 3000)), _quoteV3(a, b, 3000, amountIn));
+    }
+
+    /// @dev Native output takes the settling path (unwrap, then pay): unattributed and uncharged, it is not
+    ///      recorded either.
+    function test_noFee_unattributed_nativeOutput_notRecorded() public {
+        uint256 amountIn = 2_000e18;
+        IExecutor.SwapParams memory p = _noFees(_params(a, NATIVE, amountIn, bob));
+        p.builderId = bytes32(0);
+        _expectUnrecorded(p, Routes.single(amountIn, Routes.v4(NATIVE, 3000, 60)), _quoteV4(a, NATIVE, 3000, 60, amountIn));
+    }
+
+    /// @dev The recipient gets the whole output, and neither the registry nor the collector is called.
+    function _expectUnrecorded(IExecutor.SwapParams memory p, bytes memory route, uint256 gross) private {
+        uint256 before = _balance(p.tokenOut, p.recipient);
+        vm.expectCall(address(registry), "", 0);
+        vm.expectCall(address(collector), "", 0);
+        vm.recordLogs();
+        assertEq(_swapAs(alice, p, route), gross);
+        assertEq(_balance(p.tokenOut, p.recipient) - before, gross);
+        (, uint256 count) = _settlements(vm.getRecordedLogs());
+        assertEq(count, 0);
+        _assertExecutorEmpty();
+    }
+
+    /// @dev Quoted caps non-zero but nothing charged (uncommissioned registry): unattributed, so not recorded;
+    ///      attributed, recorded with both fees 0.
+    function test_uncommissioned_recordedOnlyWhenAttributed() public {
+        uint256 amountIn = 1_000e18;
+        vm.prank(gov);
+        registry.setCommissioned(false);
+        IExecutor.SwapParams memory p = _params(a, b, amountIn, alice);
+        p.builderId = bytes32(0);
+        _swapAndCheck(alice, p, Routes.single(amountIn, Routes.v2(b)), _quoteV2(a, b, amountIn), 0, 0);
+        p.builderId = builderId;
+        _swapAndCheck(alice, p, Routes.single(amountIn, Routes.v2(b)), _quoteV2(a, b, amountIn), 0, 0);
+    }
+
     function test_noFee_feeOnTransferOutput_outputIsWhatArrives() public {
         uint256 amountIn = 1_000e18;
         uint256 arrives = _taxed(_quoteV2(a, address(tax), amountIn)); // the pair pays bob, taxed 1%

@@ -29,13 +29,20 @@ interface IPermit2Approve {
     function approve(address token, address spender, uint160 amount, uint48 expiration) external;
 }
 
-
 /// @notice Deterministic gas of one swap per route shape, for `.gas-snapshot` (`npm run snapshot:contracts`).
-///         Metering is paused while the terms are built, so each figure is the `swap` call itself (pools
-///         warm from seeding, storage cold as in a fresh transaction; the 21,000 base and calldata cost of a
-///         real transaction are not included). Every swap carries both fees and the demo-style builder.
+///         Metering is paused while the terms are built, so each figure is the `swap` call itself: every
+///         account and slot it touches starts cold, as in a fresh transaction (what `setUp` touched is not
+///         warm in the test), for the executor and Uniswap's routers alike; the 21,000 base and calldata cost
+///         of a real transaction are not included. Unless named otherwise a swap carries both fees and the
+///         demo builder.
 contract ExecutorGasTest is JunctionFixture {
     uint256 internal constant AMOUNT = 1_000e18;
+    address internal constant PERMIT2 = 0x000000000022D473030F116dDEE9F6B43aC78BA3;
+
+    /// @dev Uniswap's own routers on the same pools, deployed and approved in `setUp` like the executor, so
+    ///      every contract and slot a measured call touches starts cold for all of them alike.
+    ISwapRouter internal swapRouter;
+    IUniversalRouter internal universalRouter;
 
     /// @dev One earlier swap into each output token, so the collector's credit slots are non-zero: the
     ///      figures are a steady-state swap's, not the first ever (whose three fresh fee slots cost ~45k more).
@@ -53,6 +60,7 @@ contract ExecutorGasTest is JunctionFixture {
             vm.prank(bob);
             executor.swap(_params(tokenIn, outs[i], 1e18, bob), route);
         }
+        _deployReferenceRouters();
     }
 
     function _measure(IExecutor.SwapParams memory p, bytes memory route) internal {
@@ -63,7 +71,14 @@ contract ExecutorGasTest is JunctionFixture {
         vm.pauseGasMetering();
     }
 
-    /// @dev The same single hops with no fee charged (both caps 0): the settlement record is still made.
+    /// @dev An unattributed swap with no fee charged (both caps 0, no builder): nothing is recorded.
+    function _unattributed(IExecutor.SwapParams memory p) internal pure returns (IExecutor.SwapParams memory) {
+        p = _noFees(p);
+        p.builderId = bytes32(0);
+        return p;
+    }
+
+    /// @dev The same single hops with no fee charged (both caps 0) for the demo builder: still recorded.
     function test_gas_v2_singleHop_noFees() public {
         vm.pauseGasMetering();
         _measure(_noFees(_params(address(tokA), address(tokB), AMOUNT, alice)), Routes.single(AMOUNT, Routes.v2(address(tokB))));
@@ -76,38 +91,42 @@ contract ExecutorGasTest is JunctionFixture {
         );
     }
 
+    /// @dev And unattributed: the swap alone, comparable with Uniswap's routers.
+    function test_gas_v2_singleHop_unattributed() public {
+        vm.pauseGasMetering();
+        _measure(
+            _unattributed(_params(address(tokA), address(tokB), AMOUNT, alice)), Routes.single(AMOUNT, Routes.v2(address(tokB)))
+        );
+    }
+
+    function test_gas_v3_singleHop_unattributed() public {
+        vm.pauseGasMetering();
+        _measure(
+            _unattributed(_params(address(tokA), address(tokB), AMOUNT, alice)),
+            Routes.single(AMOUNT, Routes.v3(address(tokB), 3000))
+        );
+    }
+
     /// @dev Uniswap's own routers on the same pools and amounts, measured the same way: the reference figures.
     function test_gas_reference_swapRouter_v3_singleHop() public {
         vm.pauseGasMetering();
-        ISwapRouter router = ISwapRouter(
-            _deploy(
-                bytes.concat(
-                    vm.getCode(_path("v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json")),
-                    abi.encode(address(v3Factory), address(weth))
-                )
-            )
-        );
         ISwapRouter.ExactInputSingleParams memory p = ISwapRouter.ExactInputSingleParams(
             address(tokA), address(tokB), 3000, alice, block.timestamp + 600, AMOUNT, 0, 0
         );
-        vm.startPrank(alice);
-        tokA.approve(address(router), type(uint256).max);
+        vm.prank(alice);
         vm.resumeGasMetering();
-        router.exactInputSingle(p);
+        swapRouter.exactInputSingle(p);
         vm.pauseGasMetering();
-        vm.stopPrank();
     }
 
     function test_gas_reference_router02_v2_singleHop() public {
         vm.pauseGasMetering();
         address[] memory path = new address[](2);
         (path[0], path[1]) = (address(tokA), address(tokB));
-        vm.startPrank(alice);
-        tokA.approve(address(v2Router), type(uint256).max);
+        vm.prank(alice);
         vm.resumeGasMetering();
         IV2RouterSwap(address(v2Router)).swapExactTokensForTokens(AMOUNT, 0, path, alice, block.timestamp + 600);
         vm.pauseGasMetering();
-        vm.stopPrank();
     }
 
     function test_gas_reference_universalRouter_v3_singleHop() public {
@@ -124,19 +143,35 @@ contract ExecutorGasTest is JunctionFixture {
         _universalRouterSwap(hex"08", abi.encode(alice, AMOUNT, uint256(0), path, true));
     }
 
-    /// @dev Deploys the Universal Router on the fixture's Uniswap contracts (Permit2 at its canonical address,
-    ///      from the bytecode Uniswap ships for tests), lets it spend alice's tokA through Permit2, and measures
-    ///      one `execute` of `command`.
+    /// @dev One `execute` of `command` on the Universal Router, spending alice's tokA through Permit2.
     function _universalRouterSwap(bytes memory command, bytes memory input) private {
-        address permit2 = 0x000000000022D473030F116dDEE9F6B43aC78BA3;
-        vm.etch(permit2, _permit2Runtime());
-        IUniversalRouter router = IUniversalRouter(
+        bytes[] memory inputs = new bytes[](1);
+        inputs[0] = input;
+        vm.prank(alice);
+        vm.resumeGasMetering();
+        universalRouter.execute(command, inputs, block.timestamp + 600);
+        vm.pauseGasMetering();
+    }
+
+    /// @dev SwapRouter and the Universal Router (Permit2 at its canonical address, from the
+    ///      bytecode Uniswap ships for tests), from the official artifacts, each allowed to spend alice's tokA.
+    function _deployReferenceRouters() private {
+        swapRouter = ISwapRouter(
+            _deploy(
+                bytes.concat(
+                    vm.getCode(_path("v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json")),
+                    abi.encode(address(v3Factory), address(weth))
+                )
+            )
+        );
+        vm.etch(PERMIT2, _permit2Runtime());
+        universalRouter = IUniversalRouter(
             _deploy(
                 bytes.concat(
                     vm.getCode(_path("universal-router/artifacts/contracts/UniversalRouter.sol/UniversalRouter.json")),
                     abi.encode(
                         RouterParameters(
-                            permit2,
+                            PERMIT2,
                             address(weth),
                             address(v2Factory),
                             address(v3Factory),
@@ -151,14 +186,11 @@ contract ExecutorGasTest is JunctionFixture {
                 )
             )
         );
-        bytes[] memory inputs = new bytes[](1);
-        inputs[0] = input;
         vm.startPrank(alice);
-        tokA.approve(permit2, type(uint256).max);
-        IPermit2Approve(permit2).approve(address(tokA), address(router), type(uint160).max, type(uint48).max);
-        vm.resumeGasMetering();
-        router.execute(command, inputs, block.timestamp + 600);
-        vm.pauseGasMetering();
+        tokA.approve(address(swapRouter), type(uint256).max);
+        tokA.approve(address(v2Router), type(uint256).max);
+        tokA.approve(PERMIT2, type(uint256).max);
+        IPermit2Approve(PERMIT2).approve(address(tokA), address(universalRouter), type(uint160).max, type(uint48).max);
         vm.stopPrank();
     }
 

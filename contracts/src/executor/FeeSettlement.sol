@@ -10,7 +10,9 @@ import {ExecutorBase} from "./ExecutorBase.sol";
 /// @title FeeSettlement
 /// @notice Splits the gross output: the service fee and the builder fee, each `min(quoted bps, registry
 ///         policy, 50)` of the gross, go to the SettlementCollector; the rest goes to the recipient, whose
-///         receipt is measured and checked against `minOut`. Every swap, charged or not, is recorded.
+///         receipt is measured and checked against `minOut`. A swap is recorded (one `Settled` event) when it
+///         is attributed to a builder or charges a fee: an unattributed swap that charges nothing has nothing
+///         to settle and no builder history to appear in, so it spends no gas on a record.
 abstract contract FeeSettlement is ExecutorBase {
     /// @return routeBps The service fee charged: `min(quoted, policy, 50)`.
     /// @return builderBps The builder fee charged, likewise.
@@ -34,7 +36,9 @@ abstract contract FeeSettlement is ExecutorBase {
         uint256 builderFee = FeeMath.fee(gross, builderBps);
         amountOut = _pay(p.tokenOut, p.recipient, gross - routeFee - builderFee);
         if (amountOut < p.minOut) revert InsufficientOutput(amountOut, p.minOut);
-        _record(p, gross, routeFee, builderFee, amountOut, policy);
+        if (routeBps != 0 || builderBps != 0 || p.builderId != bytes32(0)) {
+            _record(p, gross, routeFee, builderFee, amountOut, policy);
+        }
     }
 
     /// @dev Sends `amount` and returns what `to` received: its balance change for an ERC-20 (a

@@ -84,7 +84,8 @@ interface IExecutor {
     /// @notice Runs `route` for `p`: pulls `p.amountIn` from `msg.sender` (each branch's share straight into
     ///         its first pool; or takes `msg.value`), swaps,
     ///         charges `min(quoted, policy)` fees from the gross output, pays the recipient and records the
-    ///         settlement in the SettlementCollector.
+    ///         settlement in the SettlementCollector when the swap is attributed (`p.builderId` non-zero) or
+    ///         charges a fee; an unattributed swap that charges nothing is not recorded.
     /// @param p The swap terms.
     /// @param route The route, encoded as described in `contracts/ROUTE_ENCODING.md`.
     /// @return amountOut What the recipient received (balance change for ERC-20, amount sent for ETH).

@@ -3,8 +3,9 @@ pragma solidity ^0.8.26;
 
 /// @title ISettlementCollector
 /// @notice "The reviewed collector": receives the service and builder fees from authorised executors, keeps
-///         them claimable per (recipient, token), and emits exactly one `Settled` event per swap. The
-///         service's settlement history is read from these events alone.
+///         them claimable per (recipient, token), and emits exactly one `Settled` event per recorded swap
+///         (every swap attributed to a builder or charging a fee). The service's settlement history is read
+///         from these events alone.
 interface ISettlementCollector {
     /// @notice One swap's settlement: every field of the service's history settlement entry, in the order
     ///         of the `Settled` event (its three indexed fields first).

@@ -221,7 +221,13 @@ contract ExecutorHandler is Test {
         uint256 amountOut
     ) internal {
         (SettledData memory d, uint256 count) = _settled();
-        if (count != 1) ++violationsAccounting;
+        // Recorded exactly once when attributed or charged; an unattributed swap that charges nothing is not.
+        bool recorded = p.builderId != bytes32(0) || routeBps != 0 || builderBps != 0;
+        if (count != (recorded ? 1 : 0)) ++violationsAccounting;
+        if (!recorded) {
+            _checkNoCredits(p, b);
+            return;
+        }
         uint256 gross = d.grossAmountOut;
         // Each fee is exactly floor(gross * min(quoted, policy, 50) / 10000): never above its cap nor the quote.
         if (d.routeFee != (gross * routeBps) / 10_000 || d.builderFee != (gross * builderBps) / 10_000) ++violationsFees;
@@ -245,6 +251,12 @@ contract ExecutorHandler is Test {
         // A disabled, unknown or absent builder is never paid.
         bool paid = p.builderId == env.builderId && modelBuilderEnabled;
         if (!paid && (d.builderFee != 0 || builderCredit != 0)) ++violationsUnpaidBuilder;
+    }
+
+    /// @dev An unrecorded swap pays no fee: nothing is credited to anyone.
+    function _checkNoCredits(IExecutor.SwapParams memory p, Before memory b) internal {
+        if (env.collector.claimable(env.builderWallet, p.tokenOut) != b.builder) ++violationsAccounting;
+        if (env.collector.claimable(env.treasury, p.tokenOut) != b.treasury) ++violationsAccounting;
     }
 
     function _settled() internal returns (SettledData memory d, uint256 count) {
