@@ -66,7 +66,7 @@ const STAGES = [
   "state load",
   "search (CPU: edges, paths, split search, calldata)",
   "simulation (fixtures, eth_call, eth_estimateGas)",
-  "reorg check, response",
+  "rank, response",
 ] as const;
 
 type Sample = {
@@ -380,8 +380,9 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
 /**
  * Splits one quote's wall time into the contiguous stages of `STAGES` at the edges of its requests: the
  * first block read ends pinning; state-load reads bound the load; the gap until the first simulation read
- * is local search work; simulation reads bound the simulation; the rest is the final block check. For
- * each stage: its duration and the part of it with a request in flight.
+ * is local search work; simulation reads (the canonical-block check rides with them) bound the
+ * simulation; the rest is ranking and the response. For each stage: its duration and the part of it with
+ * a request in flight.
  */
 function stageTimes(
   requests: readonly RecordedRequest[],

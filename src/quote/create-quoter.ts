@@ -112,17 +112,24 @@ export function createQuoter(deps: QuoterDeps) {
           ? "no verified pool path connects the pair for this amount"
           : `${request.provider} offered no route for the pair and amount`,
       );
-    const assessments = await timed(timings, "simulate", () =>
-      Promise.all(
-        candidates.map((candidate) =>
-          assessCandidate(deps, request, candidate, {
-            block,
-            gasPrice: market.gasPrice,
-            gasToOut: market.gasToOut,
-          }),
+    // The canonical-block check rides in the simulations' round trip: the node answers it as it runs them,
+    // so a reorg of the quote block before the simulations ran is caught without a round trip of its own.
+    const [assessments, canonical] = await timed(timings, "simulate", () =>
+      Promise.all([
+        Promise.all(
+          candidates.map((candidate) =>
+            assessCandidate(deps, request, candidate, {
+              block,
+              gasPrice: market.gasPrice,
+              gasToOut: market.gasToOut,
+            }),
+          ),
         ),
-      ),
+        client.getBlock({ blockNumber: block.number }),
+      ]),
     );
+    if (canonical.hash !== block.hash)
+      throw new QuoteError("BLOCK_REORGED", "the quote block was reorged during assessment; ask again");
     const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, assessments));
     deps.onTimings?.(timings);
     return { ...result, timings };
@@ -233,7 +240,7 @@ export function createQuoter(deps: QuoterDeps) {
     };
   }
 
-  /** Stage 5: rank, select, and check the block was not reorged while assessing. */
+  /** Stage 5: rank and select (the block was checked canonical with the simulations). */
   async function rankAndSelect(
     request: QuoteRequest,
     block: Block,
@@ -248,9 +255,6 @@ export function createQuoter(deps: QuoterDeps) {
         "every candidate reverted when simulated at the quote block",
       );
     }
-    const now = await client.getBlock({ blockNumber: block.number });
-    if (now.hash !== block.hash)
-      throw new QuoteError("BLOCK_REORGED", "the quote block was reorged during assessment; ask again");
 
     const { fees, gasToOut } = market;
     const warnings: string[] = [];

@@ -97,6 +97,20 @@ describe("public quote: upstream failures are 503 with a closed reason", () => {
     });
   });
 
+  it("answers 409 BLOCK_REORGED when the quote block stopped being canonical while candidates were assessed", async () => {
+    // The node now names another block at the quote block's height: a reorg replaced it.
+    proxy.mode = {
+      kind: "rewrite",
+      rewrite: (method, params, result) =>
+        method === "eth_getBlockByNumber" && params[0] !== "latest" && result
+          ? { ...(result as object), hash: `0x${"ab".repeat(32)}` }
+          : result,
+    };
+    const response = await quote("1000000000000000000", token("LINK"), token("DAI"));
+    expect(response.status).toBe(409);
+    expect(((await response.json()) as ErrorBody).error.code).toBe("BLOCK_REORGED");
+  });
+
   it("answers 503 rpc-unavailable without the node's words when it fails", async () => {
     proxy.mode = { kind: "http-error", status: 502 };
     const response = await quote("1000000000000000000");
