@@ -48,21 +48,33 @@ export function edgesOf(
   });
 }
 
+/**
+ * One direction's quotes, each amount quoted once: paths that share their first hops reach those hops with
+ * the same amounts (a split search reads hundreds of paths at the same shares of one input), so every
+ * later read is a lookup. The memo lives as long as the edge, which is built from one block's snapshot for
+ * one quote (docs/rules.md, comparison rule 14: nothing outlives the quote). A quote that ran short of
+ * loaded state is not kept, so each such read still reports what was missing.
+ */
 function hopQuoter(
   snapshot: PoolSnapshot,
   zeroForOne: boolean,
   onIncomplete: ((missing: MissingState) => void) | undefined,
 ): (amountIn: bigint) => HopQuote {
   const quote = exactQuoter(snapshot, zeroForOne, onIncomplete);
+  const quoted = new Map<bigint, HopQuote>();
   return (amountIn) => {
+    const known = quoted.get(amountIn);
+    if (known) return known;
+    let hop: HopQuote;
     try {
-      return quote(amountIn);
+      hop = quote(amountIn);
     } catch (error) {
       // The pool itself would refuse the amount (V3 int256, V4 int128): not a route, not a failure.
-      if (error instanceof SwapMathError && error.code === "invalidAmount")
-        return { ok: false, reason: "amount-out-of-range" };
-      throw error;
+      if (!(error instanceof SwapMathError && error.code === "invalidAmount")) throw error;
+      hop = { ok: false, reason: "amount-out-of-range" };
     }
+    if (hop.ok || hop.reason !== "incomplete-state") quoted.set(amountIn, hop);
+    return hop;
   };
 }
 

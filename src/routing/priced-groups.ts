@@ -28,10 +28,20 @@ export function pricedGroups<C>(
   options: { maxBranches: number; count: number },
 ): PricedGroup<C>[] {
   const { maxBranches, count } = options;
+  // Each pair compared once for all the bisection's prices: 0 not yet, 1 disjoint, 2 sharing a pool.
+  const pairs = new Uint8Array(rows.length * rows.length);
   const disjoint = (a: number, b: number) => {
-    const [small, large] = [rows[a]!.pools, rows[b]!.pools];
-    for (const pool of small) if (large.has(pool)) return false;
-    return true;
+    const at = a * rows.length + b;
+    if (pairs[at] === 0) {
+      pairs[at] = 1;
+      const [small, large] = [rows[a]!.pools, rows[b]!.pools];
+      for (const pool of small)
+        if (large.has(pool)) {
+          pairs[at] = 2;
+          break;
+        }
+    }
+    return pairs[at] === 1;
   };
   // Plain loops: this runs for every path at each of the bisection's 26 prices.
   const worthAt = (lambda: number): Worth[] => {

@@ -63,22 +63,35 @@ const PARTNER_SHARES = [1, 10, 33] as const;
  */
 export function searchRoutes(paths: readonly Path[], options: SearchOptions): SearchedRoute[] {
   const { amountIn } = options;
-  const gasToOut = options.gasToOut ?? (() => 0n);
-  const curves = paths.map((path, index) => ({
-    index,
-    path,
+  const gasToOut = rememberedGasCost(options.gasToOut);
+  const curves = paths.map((path, index) => {
     // Quoted on demand: most paths are read at 100%, 50% and 33% only (ranking), a few at many grid points.
-    pointAt: lazyPathCurve(path, amountIn),
-    pools: new Set(poolsOf(path)),
-  }));
-  const value = (point: PathPoint) => (point ? point.amountOut - gasToOut(point.gas) : undefined);
+    const pointAt = lazyPathCurve(path, amountIn);
+    const values = new Map<number, bigint | undefined>();
+    return {
+      index,
+      path,
+      pointAt,
+      /** The path's value at `percent` (output less gas), computed once: scoring reads it many times. */
+      valueAt: (percent: number): bigint | undefined => {
+        if (values.has(percent)) return values.get(percent);
+        const v = value(pointAt(percent));
+        values.set(percent, v);
+        return v;
+      },
+      pools: new Set(poolsOf(path)),
+    };
+  });
+  function value(point: PathPoint): bigint | undefined {
+    return point ? point.amountOut - gasToOut(point.gas) : undefined;
+  }
 
   type Curve = (typeof curves)[number];
   type Scored = { parts: [Curve, number][]; score: bigint };
   const scoreOf = (parts: [Curve, number][]): bigint | undefined => {
     let total = -gasToOut(GAS_MODEL.base + (parts.length - 1) * GAS_MODEL.branch);
     for (const [curve, percent] of parts) {
-      const v = value(curve.pointAt(percent));
+      const v = curve.valueAt(percent);
       if (v === undefined) return undefined;
       total += v;
     }
@@ -93,7 +106,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   );
 
   const ranked = curves
-    .map((curve) => ({ curve, rank: maxOf([100, 50, 33].map((p) => value(curve.pointAt(p)))) }))
+    .map((curve) => ({ curve, rank: maxOf([100, 50, 33].map((p) => curve.valueAt(p))) }))
     .filter((entry) => entry.rank !== undefined)
     .sort((a, b) => (a.rank! > b.rank! ? -1 : a.rank! < b.rank! ? 1 : 0))
     .map((entry) => entry.curve);
@@ -133,7 +146,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
       if (sharesPool(curve.pools, used)) return [];
       let gain: bigint | undefined;
       for (const { p, rest } of rests) {
-        const added = value(curve.pointAt(p));
+        const added = curve.valueAt(p);
         if (added !== undefined && (gain === undefined || rest + added > gain)) gain = rest + added;
       }
       return gain === undefined ? [] : [{ curve, score: gain }];
@@ -146,7 +159,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     const used = new Set(taken.flatMap((curve) => [...curve.pools]));
     const scored = ranked.flatMap((curve) => {
       if (sharesPool(curve.pools, used)) return [];
-      const v = value(curve.pointAt(percent));
+      const v = curve.valueAt(percent);
       return v === undefined ? [] : [{ curve, score: v }];
     });
     return topByScore(scored, count).map((entry) => entry.curve);
@@ -176,11 +189,11 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   // that rank low alone), each with the shares it takes at that price as a start for the 1% climb. Only when
   // splitting matters: the best path alone loses to itself split in two halves.
   const bestAlone = singles[0];
-  const half = bestAlone ? value(bestAlone.parts[0]![0].pointAt(50)) : undefined;
+  const half = bestAlone ? bestAlone.parts[0]![0].valueAt(50) : undefined;
   const pricedStarts: Scored[] = [];
   if (threeWay && bestAlone && half !== undefined && 2n * half > bestAlone.score + bestAlone.score / 200n) {
     const rows = curves.flatMap((curve) => {
-      const values = PRICED_SHARES.map((p) => value(curve.pointAt(p)));
+      const values = PRICED_SHARES.map((p) => curve.valueAt(p));
       if (values.every((v) => v === undefined)) return [];
       return [
         { curve, pools: curve.pools, values: values.map((v) => (v === undefined ? -Infinity : Number(v))) },
@@ -247,6 +260,23 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     )
     .filter((route): route is SearchedRoute => route !== undefined)
     .sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : 0));
+}
+
+/**
+ * The gas cost in output units, each gas figure converted once (scoring converts the same few figures
+ * thousands of times a search); zero without a conversion (rank by output alone).
+ */
+function rememberedGasCost(gasToOut: ((gas: number) => bigint) | undefined): (gas: number) => bigint {
+  if (!gasToOut) return () => 0n;
+  const costs = new Map<number, bigint>();
+  return (gas) => {
+    let cost = costs.get(gas);
+    if (cost === undefined) {
+      cost = gasToOut(gas);
+      costs.set(gas, cost);
+    }
+    return cost;
+  };
 }
 
 /** Whether the two pool sets share a pool (no copies: this runs for every path, many times a search). */
