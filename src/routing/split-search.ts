@@ -142,27 +142,40 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
       const rest = scoreOf(taken.map(([c, share], i) => [c, i === largest ? share - p : share]));
       return rest === undefined ? [] : [{ p, rest: rest - gasToOut(GAS_MODEL.branch) }];
     });
-    const scored = curves.flatMap((curve) => {
-      if (sharesPool(curve.pools, used)) return [];
+    const top = new TopByScore<Curve>(count);
+    for (const curve of curves) {
+      if (sharesPool(curve.pools, used)) continue;
       let gain: bigint | undefined;
       for (const { p, rest } of rests) {
         const added = curve.valueAt(p);
         if (added !== undefined && (gain === undefined || rest + added > gain)) gain = rest + added;
       }
-      return gain === undefined ? [] : [{ curve, score: gain }];
-    });
-    return topByScore(scored, count).map((entry) => entry.curve);
+      if (gain !== undefined) top.offer(curve, gain);
+    }
+    return top.items();
   };
   // The best paths alone at an even share (`percent`) that use none of the pools of `taken`: partners for a
-  // trade so large that no path takes most of it.
+  // trade so large that no path takes most of it. The paths are ranked at each share once (a stable sort of
+  // `ranked`, so ties keep its order) and walked until `count` qualify.
+  const byValueAt = new Map<number, Curve[]>();
   const evenPartners = (taken: Curve[], percent: number, count: number): Curve[] => {
+    let order = byValueAt.get(percent);
+    if (!order) {
+      order = sortByScore(
+        ranked.flatMap((curve) => {
+          const score = curve.valueAt(percent);
+          return score === undefined ? [] : [{ curve, score }];
+        }),
+      ).map((entry) => entry.curve);
+      byValueAt.set(percent, order);
+    }
     const used = new Set(taken.flatMap((curve) => [...curve.pools]));
-    const scored = ranked.flatMap((curve) => {
-      if (sharesPool(curve.pools, used)) return [];
-      const v = curve.valueAt(percent);
-      return v === undefined ? [] : [{ curve, score: v }];
-    });
-    return topByScore(scored, count).map((entry) => entry.curve);
+    const found: Curve[] = [];
+    for (const curve of order) {
+      if (found.length === count) break;
+      if (!sharesPool(curve.pools, used)) found.push(curve);
+    }
+    return found;
   };
   const threeWay = SEARCH_LIMITS.maxSplitBranches >= 3;
   for (const anchor of top) {
@@ -285,18 +298,27 @@ function sharesPool(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
   return false;
 }
 
-/** `sortByScore(items).slice(0, count)` without sorting them all: the same items, in the same order. */
-function topByScore<T extends { score: bigint }>(items: readonly T[], count: number): T[] {
-  const top: T[] = [];
-  for (const item of items) {
-    if (top.length === count && item.score <= top[top.length - 1]!.score) continue;
-    // After every item scoring at least as much: ties keep their input order, as a stable sort does.
+/**
+ * The `count` best of the items offered, as `sortByScore(all).slice(0, count)` would give them (ties in the
+ * order offered, as a stable sort keeps them), without keeping or sorting the rest.
+ */
+class TopByScore<T> {
+  private readonly top: { item: T; score: bigint }[] = [];
+  constructor(private readonly count: number) {}
+
+  offer(item: T, score: bigint): void {
+    const { top, count } = this;
+    if (top.length === count && score <= top[top.length - 1]!.score) return;
+    // After every item scoring at least as much: ties keep their offering order.
     let at = top.length;
-    while (at > 0 && top[at - 1]!.score < item.score) at--;
-    top.splice(at, 0, item);
+    while (at > 0 && top[at - 1]!.score < score) at--;
+    top.splice(at, 0, { item, score });
     if (top.length > count) top.pop();
   }
-  return top;
+
+  items(): T[] {
+    return this.top.map((entry) => entry.item);
+  }
 }
 
 function sortByScore<T extends { score: bigint }>(items: T[]): T[] {

@@ -33,6 +33,8 @@ export class ConcentratedLoader {
   /** Every word read, zeros included. */
   private readonly words = new Map<number, bigint>();
   private readonly ticks = new Map<number, bigint>();
+  /** The set bits of each bitmap word read, found once (the word is read once and never changes). */
+  private readonly setBits = new Map<number, readonly number[]>();
   private readonly requested = new Set<string>();
 
   constructor(
@@ -141,11 +143,23 @@ export class ConcentratedLoader {
   /** Ticks whose bits are set in the words of `window` read so far. */
   private *initializedTicks(window: WordRange): Generator<number> {
     for (let word = window.from; word <= window.to; word++) {
-      let bits = this.words.get(word) ?? 0n;
-      for (let bit = 0; bits !== 0n; bit++, bits >>= 1n) {
-        if (bits & 1n) yield (word * 256 + bit) * this.tickSpacing;
-      }
+      for (const bit of this.bitsOf(word)) yield (word * 256 + bit) * this.tickSpacing;
     }
+  }
+
+  /** The set bits of a word read so far, lowest first (none for a word not read yet). */
+  private bitsOf(word: number): readonly number[] {
+    const known = this.setBits.get(word);
+    if (known) return known;
+    const value = this.words.get(word);
+    if (value === undefined) return [];
+    // Scanning the binary digits costs no bigint shift per bit.
+    const binary = value.toString(2);
+    const bits: number[] = [];
+    for (let i = binary.length - 1; i >= 0; i--)
+      if (binary.charCodeAt(i) === 49) bits.push(binary.length - 1 - i);
+    this.setBits.set(word, bits);
+    return bits;
   }
 
   private settle(outcome: ReadOutcome<unknown>, apply: (value: unknown) => void): void {
