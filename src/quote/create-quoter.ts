@@ -33,6 +33,7 @@ import {
 } from "./quote-types.ts";
 import { rankCandidates } from "./rank.ts";
 import { selectPools } from "./select-pools.ts";
+import { simulationShortlist } from "./simulation-shortlist.ts";
 import { type Misses, widenPools } from "./widen-pools.ts";
 
 export type QuoterDeps = {
@@ -215,7 +216,7 @@ export function createQuoter(deps: QuoterDeps) {
       signal.throwIfAborted();
       routes = search(market);
     }
-    const own = routes.flatMap(
+    const own = simulationShortlist(routes, market.gasToOut).flatMap(
       (route, i) => serviceCandidate(request, route, i, market.fees, block.timestamp) ?? [],
     );
     return { market, own };
