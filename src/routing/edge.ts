@@ -1,4 +1,4 @@
-import { type Address, zeroAddress } from "viem";
+import type { Address } from "viem";
 import type { MissingState } from "../liquidity/concentrated/pool-state.ts";
 import { SwapMathError } from "../liquidity/math/errors.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
@@ -105,5 +105,8 @@ function exactQuoter(
 
 /** Routing treats native ETH and WETH as one asset: the executor wraps and unwraps between hops. */
 export function assetKey(token: Address, weth: Address): string {
-  return token === zeroAddress || BigInt(token) === 0n ? weth.toLowerCase() : token.toLowerCase();
+  return ZERO_ADDRESS.test(token) ? weth.toLowerCase() : token.toLowerCase();
 }
+
+/** The zero address in any spelling (no number parsed: path enumeration asks this for every edge it walks). */
+const ZERO_ADDRESS = /^0x0{40}$/i;

@@ -36,12 +36,19 @@ export function pathCurve(path: Path, amountIn: bigint): PathPoint[] {
  * same values. The split search reads most paths at three percents only, so it builds few whole curves.
  */
 export function lazyPathCurve(path: Path, amountIn: bigint): (percent: number) => PathPoint {
-  const points = new Map<number, PathPoint>([[0, { amountOut: 0n, ticksCrossed: [], gas: 0 }]]);
+  // Indexed by percent; `null` until quoted (`undefined` is a quote: the path cannot fill that share).
+  const points: (PathPoint | null)[] = new Array(101).fill(null);
+  points[0] = { amountOut: 0n, ticksCrossed: [], gas: 0 };
   return (percent) => {
-    if (points.has(percent)) return points.get(percent);
+    const known = isWholePercent(percent) ? points[percent]! : null;
+    if (known !== null) return known;
     const amount = shareOf(amountIn, percent);
     const point = amount > 0n ? quotePath(path, amount) : undefined;
-    points.set(percent, point);
+    if (isWholePercent(percent)) points[percent] = point;
     return point;
   };
 }
+
+/** Whether `percent` is a whole percent from 0 to 100: an index of a path's table of points. */
+export const isWholePercent = (percent: number): boolean =>
+  Number.isInteger(percent) && percent >= 0 && percent <= 100;

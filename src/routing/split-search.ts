@@ -2,7 +2,7 @@ import { climbAllocation } from "./allocation-climb.ts";
 import { gridPoints, refine, slivers, wholePercents } from "./allocation-grid.ts";
 import { GAS_MODEL } from "./gas-model.ts";
 import { SEARCH_LIMITS } from "./limits.ts";
-import { lazyPathCurve, type PathPoint, quotePath, shareOf } from "./path-curve.ts";
+import { isWholePercent, lazyPathCurve, type PathPoint, quotePath, shareOf } from "./path-curve.ts";
 import { type Path, poolsOf } from "./paths.ts";
 import { pricedGroups } from "./priced-groups.ts";
 
@@ -64,22 +64,36 @@ const PARTNER_SHARES = [1, 10, 33] as const;
 export function searchRoutes(paths: readonly Path[], options: SearchOptions): SearchedRoute[] {
   const { amountIn } = options;
   const gasToOut = rememberedGasCost(options.gasToOut);
+  // Pools numbered, so that disjointness checks compare a path's one to three numbers.
+  const poolNumbers = new Map<string, number>();
+  const numberOf = (pool: string) => {
+    let n = poolNumbers.get(pool);
+    if (n === undefined) {
+      n = poolNumbers.size;
+      poolNumbers.set(pool, n);
+    }
+    return n;
+  };
   const curves = paths.map((path, index) => {
     // Quoted on demand: most paths are read at 100%, 50% and 33% only (ranking), a few at many grid points.
     const pointAt = lazyPathCurve(path, amountIn);
-    const values = new Map<number, bigint | undefined>();
+    const values: (bigint | undefined | typeof NOT_READ)[] = new Array(101).fill(NOT_READ);
+    const pools = poolsOf(path);
     return {
       index,
       path,
       pointAt,
       /** The path's value at `percent` (output less gas), computed once: scoring reads it many times. */
       valueAt: (percent: number): bigint | undefined => {
-        if (values.has(percent)) return values.get(percent);
+        if (!isWholePercent(percent)) return value(pointAt(percent));
+        const known = values[percent];
+        if (known !== NOT_READ) return known;
         const v = value(pointAt(percent));
-        values.set(percent, v);
+        values[percent] = v;
         return v;
       },
-      pools: new Set(poolsOf(path)),
+      pools: new Set(pools),
+      poolNumbers: pools.map(numberOf),
     };
   });
   function value(point: PathPoint): bigint | undefined {
@@ -112,7 +126,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     .map((entry) => entry.curve);
   const top = ranked.slice(0, options.splitCandidates ?? 8);
   const disjoint = (...group: Curve[]) =>
-    group.every((a, i) => group.slice(i + 1).every((b) => !sharesPool(a.pools, b.pools)));
+    group.every((a, i) => group.slice(i + 1).every((b) => !sharesPool(a.poolNumbers, b.poolNumbers)));
 
   // The groups to split over, each once (keyed by its paths), with at most maxSplitBranches members.
   const groups = new Map<string, Curve[]>();
@@ -135,7 +149,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   // from the group's largest branch, p among PARTNER_SHARES, scored at its best p. Small shares count, so a
   // pool that can take only a sliver of the trade (a drained one) is still found.
   const partners = (taken: [Curve, number][], count: number): Curve[] => {
-    const used = new Set(taken.flatMap(([curve]) => [...curve.pools]));
+    const used = taken.flatMap(([curve]) => curve.poolNumbers);
     const largest = taken.reduce((most, part, i) => (part[1] > taken[most]![1] ? i : most), 0);
     // What the group scores with p taken from its largest branch (a branch's gas included).
     const rests = PARTNER_SHARES.filter((p) => p < taken[largest]![1]).flatMap((p) => {
@@ -144,7 +158,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     });
     const top = new TopByScore<Curve>(count);
     for (const curve of curves) {
-      if (sharesPool(curve.pools, used)) continue;
+      if (sharesPool(curve.poolNumbers, used)) continue;
       let gain: bigint | undefined;
       for (const { p, rest } of rests) {
         const added = curve.valueAt(p);
@@ -169,11 +183,11 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
       ).map((entry) => entry.curve);
       byValueAt.set(percent, order);
     }
-    const used = new Set(taken.flatMap((curve) => [...curve.pools]));
+    const used = taken.flatMap((curve) => curve.poolNumbers);
     const found: Curve[] = [];
     for (const curve of order) {
       if (found.length === count) break;
-      if (!sharesPool(curve.pools, used)) found.push(curve);
+      if (!sharesPool(curve.poolNumbers, used)) found.push(curve);
     }
     return found;
   };
@@ -292,11 +306,14 @@ function rememberedGasCost(gasToOut: ((gas: number) => bigint) | undefined): (ga
   };
 }
 
-/** Whether the two pool sets share a pool (no copies: this runs for every path, many times a search). */
-function sharesPool(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  for (const pool of a) if (b.has(pool)) return true;
+/** Whether two lists of pool numbers (a path's one to three, or a group's up to nine) share a pool. */
+function sharesPool(a: readonly number[], b: readonly number[]): boolean {
+  for (const pool of a) if (b.includes(pool)) return true;
   return false;
 }
+
+/** A path value not computed yet (`undefined` is a value: the path cannot fill that share). */
+const NOT_READ = Symbol("not read");
 
 /**
  * The `count` best of the items offered, as `sortByScore(all).slice(0, count)` would give them (ties in the
