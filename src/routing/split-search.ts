@@ -156,7 +156,7 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
       const rest = scoreOf(taken.map(([c, share], i) => [c, i === largest ? share - p : share]));
       return rest === undefined ? [] : [{ p, rest: rest - gasToOut(GAS_MODEL.branch) }];
     });
-    const top = new TopByScore<Curve>(count);
+    const chosen = new TopByScore<Curve>(count);
     for (const curve of curves) {
       if (sharesPool(curve.poolNumbers, used)) continue;
       let gain: bigint | undefined;
@@ -164,9 +164,9 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
         const added = curve.valueAt(p);
         if (added !== undefined && (gain === undefined || rest + added > gain)) gain = rest + added;
       }
-      if (gain !== undefined) top.offer(curve, gain);
+      if (gain !== undefined) chosen.offer(curve, gain);
     }
-    return top.items();
+    return chosen.items();
   };
   // The best paths alone at an even share (`percent`) that use none of the pools of `taken`: partners for a
   // trade so large that no path takes most of it. The paths are ranked at each share once (a stable sort of
