@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import { junctionChain } from "../src/chain/chain.ts";
 import { coalescingTransport } from "../src/chain/coalescing-transport.ts";
@@ -193,6 +194,25 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
     }
   }
 
+  // Every quote's figures as JSON, for looking into the slow ones (`BENCH_LATENCY_SAMPLES=<file>`).
+  const dump = process.env.BENCH_LATENCY_SAMPLES;
+  if (dump)
+    writeFileSync(
+      dump,
+      JSON.stringify(
+        samples.map(({ label, usd, outcome, ms, pools, paths, hops, roundTrips, stages }) => ({
+          label,
+          usd: String(usd),
+          outcome,
+          ms,
+          pools,
+          paths,
+          hops,
+          roundTrips,
+          stages: Object.fromEntries(STAGES.map((stage, i) => [stage, stages[i]!.ms])),
+        })),
+      ),
+    );
   const ok = samples.filter((s) => s.outcome === "ok");
   const quantiles = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -362,15 +382,30 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
     ),
     "",
     ...table(
-      ["Size", "Quotes", "p50 (ms)", "p99 (ms)", "Not ok"],
+      [
+        "Size",
+        "Quotes",
+        "p50 (ms)",
+        "p99 (ms)",
+        "State load p50 / p99 (ms)",
+        "Search p50 / p99 (ms)",
+        "Not ok",
+      ],
       SIZES_USD.map((usd) => {
         const group = samples.filter((s) => s.usd === usd);
         const good = group.filter((s) => s.outcome === "ok");
+        const spread = (values: number[]) => {
+          const q = quantiles(values);
+          return `${q.p50.toFixed(1)} / ${q.p99.toFixed(1)}`;
+        };
+        const stage = (name: (typeof STAGES)[number]) => good.map((s) => s.stages[STAGES.indexOf(name)]!.ms);
         return [
           usd === 0n ? "dust ($0.01)" : `$${usd.toLocaleString("en-US")}`,
           String(group.length),
           good.length ? quantiles(good.map((s) => s.ms)).p50.toFixed(1) : "-",
           good.length ? quantiles(good.map((s) => s.ms)).p99.toFixed(1) : "-",
+          good.length ? spread(stage("state load")) : "-",
+          good.length ? spread(stage("search (CPU: edges, paths, split search, calldata)")) : "-",
           String(group.length - good.length),
         ];
       }),

@@ -33,7 +33,7 @@ import {
 } from "./quote-types.ts";
 import { rankCandidates } from "./rank.ts";
 import { selectPools } from "./select-pools.ts";
-import { simulationShortlist } from "./simulation-shortlist.ts";
+import { SIMULATION_MARGIN_GAS, simulationShortlist } from "./simulation-shortlist.ts";
 import { type Misses, widenPools } from "./widen-pools.ts";
 
 export type QuoterDeps = {
@@ -204,6 +204,7 @@ export function createQuoter(deps: QuoterDeps) {
       const started = performance.now();
       const routes = searchRoutes(market.paths, {
         amountIn: request.amountIn,
+        proposeWithinGas: SIMULATION_MARGIN_GAS,
         ...(market.gasToOut ? { gasToOut: market.gasToOut } : {}),
       });
       timings.search += performance.now() - started;

@@ -8,6 +8,7 @@ import type { V3PoolSnapshot } from "../liquidity/v3/snapshot.ts";
 import { v3ExactInPath } from "../liquidity/v3/swap.ts";
 import type { V4PoolSnapshot } from "../liquidity/v4/snapshot.ts";
 import { v4ExactInPath } from "../liquidity/v4/swap.ts";
+import { v4SwapFee } from "../liquidity/v4/swap-fee.ts";
 
 export type PoolSnapshot = V2PoolSnapshot | V3PoolSnapshot | V4PoolSnapshot;
 
@@ -24,6 +25,11 @@ export type Edge = {
   tokenOut: Address;
   zeroForOne: boolean;
   quote: (amountIn: bigint) => HopQuote;
+  /**
+   * The output per unit of input at zero input, after the pool's fee (a float): the best average rate any
+   * amount gets, since a pool's output is concave in its input and rounds down (`spotRate`).
+   */
+  spotRate: number;
 };
 
 /**
@@ -44,8 +50,29 @@ export function edgesOf(
       tokenOut: zeroForOne ? pool.token1 : pool.token0,
       zeroForOne,
       quote,
+      spotRate: spotRate(snapshot, zeroForOne),
     };
   });
+}
+
+/**
+ * The marginal rate of a swap at zero input: output per unit of input after the fee, at the current price.
+ * Every exact swap gets at most this average rate: the price only moves against the trade as it fills (a
+ * V2 curve, ticks crossed), and the pools round every amount in their own favour. A float, exact to about
+ * 1e-15 relative: callers bounding with it leave a margin.
+ */
+export function spotRate(snapshot: PoolSnapshot, zeroForOne: boolean): number {
+  if (snapshot.kind === "v2") {
+    const [reserveIn, reserveOut] = zeroForOne
+      ? [snapshot.reserve0, snapshot.reserve1]
+      : [snapshot.reserve1, snapshot.reserve0];
+    return reserveIn > 0n ? (0.997 * Number(reserveOut)) / Number(reserveIn) : 0;
+  }
+  const feePips = snapshot.kind === "v3" ? snapshot.fee : Number(v4SwapFee(snapshot, zeroForOne));
+  const sqrtPrice = Number(snapshot.sqrtPriceX96) / 2 ** 96;
+  const price = sqrtPrice * sqrtPrice; // token1 per token0
+  if (price === 0) return 0;
+  return (zeroForOne ? price : 1 / price) * (1 - feePips / 1_000_000);
 }
 
 /**

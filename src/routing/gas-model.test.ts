@@ -17,6 +17,7 @@ function edge(kind: IndexedPool["kind"], ticks: number, n: number): Edge {
     tokenOut: addr(n + 1),
     zeroForOne: true,
     quote: (amountIn) => ({ ok: true, amountOut: amountIn, ticksCrossed: kind === "v2" ? 0 : ticks }),
+    spotRate: 1,
   };
 }
 const path = (...kinds: IndexedPool["kind"][]): Path => kinds.map((kind, i) => edge(kind, i + 1, i));

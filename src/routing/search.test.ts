@@ -1,7 +1,7 @@
 import { type Address, zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import { poolRef, type V2Pool } from "../liquidity/pool-index/pool.ts";
-import { edgesOf } from "./edge.ts";
+import { type Edge, edgesOf } from "./edge.ts";
 import { quotePath } from "./path-curve.ts";
 import { enumeratePaths, type Path } from "./paths.ts";
 import { searchRoutes } from "./split-search.ts";
@@ -204,6 +204,40 @@ describe("split search", () => {
     expect(new Set(routes.map((r) => r.branches.map((b) => poolRef(b.path[0]!.pool)).join())).size).toBe(
       routes.length,
     );
+  });
+
+  // Two deep pools and a trade whose price impact is far below the gas of a second branch: the spot-rate
+  // ceiling proves no split can win, so no path is quoted at any share but the whole input.
+  it("proves a small trade needs no split and quotes each path at the whole input only", () => {
+    const quoted: bigint[] = [];
+    const counting = (edges: Edge[]) =>
+      edges.map((edge) => ({
+        ...edge,
+        quote: (amount: bigint) => {
+          quoted.push(amount);
+          return edge.quote(amount);
+        },
+      }));
+    const edges = [
+      ...counting(v2(A, B, 1000n * E18, 1000n * E18)),
+      ...counting(v2(A, B, 900n * E18, 900n * E18)),
+    ];
+    const paths = enumeratePaths(edges, A, B, WETH);
+    const gasToOut = (gas: number) => BigInt(gas) * 10n ** 10n; // a branch (12.3k gas) ≈ 1.2e14 of B
+    const routes = searchRoutes(paths, { amountIn: E18 / 1000n, gasToOut });
+    expect(routes.map((r) => r.branches.length)).toEqual([1, 1]);
+    expect(new Set(quoted)).toEqual(new Set([E18 / 1000n]));
+
+    // A trade where splitting loses by less than the margin the caller simulates within: splits searched.
+    quoted.length = 0;
+    searchRoutes(paths, { amountIn: E18 / 2n, gasToOut, proposeWithinGas: 200_000 });
+    expect(new Set(quoted).size).toBeGreaterThan(1);
+    // Without that margin the same trade is proven single (its impact, ~2.5e14 of B, is less than a branch
+    // and a hop's gas, 6.75e14).
+    quoted.length = 0;
+    const proven = searchRoutes(paths, { amountIn: E18 / 2n, gasToOut });
+    expect(new Set(quoted)).toEqual(new Set([E18 / 2n]));
+    expect(proven.map((r) => r.branches.length)).toEqual([1, 1]);
   });
 });
 

@@ -5,6 +5,7 @@ import { SEARCH_LIMITS } from "./limits.ts";
 import { isWholePercent, lazyPathCurve, type PathPoint, quotePath, shareOf } from "./path-curve.ts";
 import { type Path, poolsOf } from "./paths.ts";
 import { pricedGroups } from "./priced-groups.ts";
+import { splitCeiling } from "./split-ceiling.ts";
 
 export type RouteBranch = { path: Path; amountIn: bigint; amountOut: bigint; ticksCrossed: number[] };
 
@@ -27,6 +28,12 @@ export type SearchOptions = {
   gasToOut?: (gas: number) => bigint;
   /** Paths whose every pool-disjoint pair and triple is tried, ranked by how well they do alone. */
   splitCandidates?: number;
+  /**
+   * Gas within which a route scoring behind the best is still worth proposing (the caller simulates such
+   * close routes: SIMULATION_MARGIN_GAS). Splits are not searched at all when the most any split could
+   * score is further behind the best path alone than this. 0 when not given.
+   */
+  proposeWithinGas?: number;
 };
 
 /** How many routes of each shape the search hands on to be simulated (distinct paths or path groups). */
@@ -118,6 +125,16 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
       return score === undefined ? [] : [{ parts: [[curve, 100]], score }];
     }),
   );
+
+  // A trade small enough that no split can pay for its extra branch: the best paths alone are the answer,
+  // proven without quoting any path at a share (most quotes are of this kind).
+  const bestAlone = singles[0];
+  if (
+    bestAlone &&
+    splitCeiling(curves, amountIn, gasToOut) <
+      Number(bestAlone.score - gasToOut(options.proposeWithinGas ?? 0))
+  )
+    return exactRoutes(singles.slice(0, ROUTES_PER_SHAPE.single), amountIn, gasToOut);
 
   const ranked = curves
     .map((curve) => ({ curve, rank: maxOf([100, 50, 33].map((p) => curve.valueAt(p))) }))
@@ -215,7 +232,6 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   // Groups priced by the input's marginal value (for trades that drain pools, whose best groups hold paths
   // that rank low alone), each with the shares it takes at that price as a start for the 1% climb. Only when
   // splitting matters: the best path alone loses to itself split in two halves.
-  const bestAlone = singles[0];
   const half = bestAlone ? bestAlone.parts[0]![0].valueAt(50) : undefined;
   const pricedStarts: Scored[] = [];
   if (threeWay && bestAlone && half !== undefined && 2n * half > bestAlone.score + bestAlone.score / 200n) {
@@ -277,6 +293,15 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     ...refined(2).slice(0, ROUTES_PER_SHAPE.pair),
     ...refined(3).slice(0, ROUTES_PER_SHAPE.triple),
   ];
+  return exactRoutes(chosen, amountIn, gasToOut);
+}
+
+/** The chosen allocations (each branch's curve and percent) re-quoted at exact amounts, best first. */
+function exactRoutes(
+  chosen: readonly { parts: readonly (readonly [{ path: Path }, number])[] }[],
+  amountIn: bigint,
+  gasToOut: (gas: number) => bigint,
+): SearchedRoute[] {
   return chosen
     .map(({ parts }) =>
       exactRoute(
