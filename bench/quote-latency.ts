@@ -79,6 +79,10 @@ type Sample = {
   /** What the search looked at (`QuoteResult.search`). */
   pools: number;
   paths: number;
+  /** Concentrated pools read past their first window (`QuoteResult.search.widenedPools`). */
+  widened: number;
+  /** The selected candidate's gross output (before the service fee), for comparing versions. */
+  amountOut: bigint;
   ms: number;
   requests: number;
   roundTrips: number;
@@ -156,11 +160,13 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
       const first = recorder.log.length;
       const started = performance.now();
       let outcome = "ok";
-      let [hops, pools, paths] = [0, 0, 0];
+      let [hops, pools, paths, widened] = [0, 0, 0, 0];
+      let amountOut = 0n;
       try {
         const result = await quote({ tokenIn, tokenOut, amountIn }, new AbortController().signal);
         hops = Math.max(...result.selected.branches.map((b) => b.hops.length));
-        ({ pools, paths } = result.search);
+        ({ pools, paths, widenedPools: widened } = result.search);
+        amountOut = result.selected.grossAmountOut;
         if (result.selected.simulation.status !== "simulated") outcome = result.selected.simulation.status;
       } catch (error) {
         if (!(error instanceof QuoteError)) throw error;
@@ -181,6 +187,8 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
         hops,
         pools,
         paths,
+        widened,
+        amountOut,
         ms: ended - started,
         requests: requests.length,
         ...roundTrips(requests),
@@ -200,17 +208,21 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
     writeFileSync(
       dump,
       JSON.stringify(
-        samples.map(({ label, usd, outcome, ms, pools, paths, hops, roundTrips, stages }) => ({
-          label,
-          usd: String(usd),
-          outcome,
-          ms,
-          pools,
-          paths,
-          hops,
-          roundTrips,
-          stages: Object.fromEntries(STAGES.map((stage, i) => [stage, stages[i]!.ms])),
-        })),
+        samples.map(
+          ({ label, usd, outcome, amountOut, ms, pools, paths, widened, hops, roundTrips, stages }) => ({
+            label,
+            usd: String(usd),
+            outcome,
+            amountOut: String(amountOut),
+            widened,
+            ms,
+            pools,
+            paths,
+            hops,
+            roundTrips,
+            stages: Object.fromEntries(STAGES.map((stage, i) => [stage, stages[i]!.ms])),
+          }),
+        ),
       ),
     );
   const ok = samples.filter((s) => s.outcome === "ok");

@@ -190,7 +190,8 @@ export function createQuoter(deps: QuoterDeps) {
   /**
    * Stage 3: Junction's own split search over the paths, each route built into executor calldata. When the
    * search found pools whose quotes ran past their loaded ticks (a large trade), those pools are read
-   * WIDENED_WINDOW_TICKS wide at the same block and the search runs once more.
+   * WIDENED_WINDOW_TICKS wide at the same block and the search runs once more; the first search stops as
+   * soon as ranking the paths has found them, before its split search, whose work would be redone.
    */
   async function searchOwnCandidates(
     request: QuoteRequest,
@@ -199,23 +200,25 @@ export function createQuoter(deps: QuoterDeps) {
     signal: AbortSignal,
     timings: StageTimings,
   ): Promise<{ market: Market; own: Candidate[] }> {
-    const search = (market: Market) => {
+    const search = (market: Market, widenFirst: boolean) => {
       market.misses.clear();
       const started = performance.now();
       const routes = searchRoutes(market.paths, {
         amountIn: request.amountIn,
         proposeWithinGas: SIMULATION_MARGIN_GAS,
         ...(market.gasToOut ? { gasToOut: market.gasToOut } : {}),
+        // Pools already found short are read wider before the split search, which would only run again.
+        ...(widenFirst ? { abandon: () => market.misses.size > 0 } : {}),
       });
       timings.search += performance.now() - started;
       return routes;
     };
     let market = loaded;
-    let routes = search(market);
+    let routes = search(market, true);
     if (market.misses.size > 0) {
       market = await timed(timings, "state", () => extendMarket(request, loaded, WIDENED_WINDOW_TICKS));
       signal.throwIfAborted();
-      routes = search(market);
+      routes = search(market, false);
     }
     const own = simulationShortlist(routes, market.gasToOut).flatMap(
       (route, i) => serviceCandidate(request, route, i, market.fees, block.timestamp) ?? [],

@@ -239,6 +239,25 @@ describe("split search", () => {
     expect(new Set(quoted)).toEqual(new Set([E18 / 2n]));
     expect(proven.map((r) => r.branches.length)).toEqual([1, 1]);
   });
+
+  it("stops with no routes once paths are ranked when the caller abandons the search", () => {
+    const quoted: bigint[] = [];
+    const edges = [...v2(A, B, 1000n * E18, 1000n * E18), ...v2(A, B, 900n * E18, 900n * E18)].map(
+      (edge) => ({
+        ...edge,
+        quote: (amount: bigint) => {
+          quoted.push(amount);
+          return edge.quote(amount);
+        },
+      }),
+    );
+    const paths = enumeratePaths(edges, A, B, WETH);
+    const amountIn = 200n * E18;
+    expect(searchRoutes(paths, { amountIn, abandon: () => true })).toEqual([]);
+    // The whole input, a half and a third: ranking only, no split grid.
+    expect(new Set(quoted)).toEqual(new Set([amountIn, amountIn / 2n, (amountIn * 33n) / 100n]));
+    expect(searchRoutes(paths, { amountIn, abandon: () => false })[0]!.branches).toHaveLength(2);
+  });
 });
 
 /** The best allocation of whole percents over any `branches` of the (single-hop) paths, exactly quoted. */

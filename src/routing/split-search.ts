@@ -34,6 +34,12 @@ export type SearchOptions = {
    * score is further behind the best path alone than this. 0 when not given.
    */
   proposeWithinGas?: number;
+  /**
+   * Asked once every path has been quoted at the shares that rank it (the whole input, a half, a third):
+   * true stops the search there with no routes, for a caller that will search again over other state (its
+   * pools' quotes ran past their loaded ticks, and it reads them wider first).
+   */
+  abandon?: () => boolean;
 };
 
 /** How many routes of each shape the search hands on to be simulated (distinct paths or path groups). */
@@ -134,13 +140,16 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     splitCeiling(curves, amountIn, gasToOut) <
       Number(bestAlone.score - gasToOut(options.proposeWithinGas ?? 0))
   )
-    return exactRoutes(singles.slice(0, ROUTES_PER_SHAPE.single), amountIn, gasToOut);
+    return options.abandon?.()
+      ? []
+      : exactRoutes(singles.slice(0, ROUTES_PER_SHAPE.single), amountIn, gasToOut);
 
   const ranked = curves
     .map((curve) => ({ curve, rank: maxOf([100, 50, 33].map((p) => curve.valueAt(p))) }))
     .filter((entry) => entry.rank !== undefined)
     .sort((a, b) => (a.rank! > b.rank! ? -1 : a.rank! < b.rank! ? 1 : 0))
     .map((entry) => entry.curve);
+  if (options.abandon?.()) return [];
   const top = ranked.slice(0, options.splitCandidates ?? 8);
   const disjoint = (...group: Curve[]) =>
     group.every((a, i) => group.slice(i + 1).every((b) => !sharesPool(a.poolNumbers, b.poolNumbers)));
