@@ -61,7 +61,11 @@ export async function runReads(
   const slotGroups = new Map<Address, { read: SlotRead; index: number }[]>();
   reads.forEach((read, index) => {
     if (read.kind === "view") views.push({ read, index });
-    else slotGroups.set(read.poolManager, [...(slotGroups.get(read.poolManager) ?? []), { read, index }]);
+    else {
+      const group = slotGroups.get(read.poolManager);
+      if (group) group.push({ read, index });
+      else slotGroups.set(read.poolManager, [{ read, index }]);
+    }
   });
 
   const requests: Promise<void>[] = [];
