@@ -34,7 +34,7 @@ import {
 import { rankCandidates } from "./rank.ts";
 import { selectPools } from "./select-pools.ts";
 import { SIMULATION_MARGIN_GAS, simulationShortlist } from "./simulation-shortlist.ts";
-import { type Misses, widenPools } from "./widen-pools.ts";
+import type { Misses } from "./widen-pools.ts";
 
 export type QuoterDeps = {
   client: PublicClient;
@@ -81,7 +81,7 @@ type Block = PinnedBlock;
 export function createQuoter(deps: QuoterDeps) {
   const { client, index, contracts } = deps;
   const weth = contracts.weth9;
-  const { loadEdges, executablePaths, probeFallback } = createMarketReader(deps);
+  const { loadEdges, executablePaths, probeFallback, widen } = createMarketReader(deps);
 
   /** A node failure anywhere in the pipeline is UpstreamUnavailableError; our own errors pass through. */
   return function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
@@ -228,10 +228,7 @@ export function createQuoter(deps: QuoterDeps) {
 
   /** The market with the pools it found short reloaded `windowTicks` either side, their edges and paths anew. */
   async function extendMarket(request: QuoteRequest, market: Market, windowTicks: number): Promise<Market> {
-    const replaced = await widenPools(client, market.misses, {
-      v4PoolManager: contracts.v4PoolManager,
-      windowTicks,
-    });
+    const replaced = await widen(market.misses, windowTicks);
     const edges = [
       ...market.edges.filter((edge) => !replaced.has(poolRef(edge.pool))),
       ...[...replaced.values()].flat(),

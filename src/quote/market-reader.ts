@@ -7,18 +7,21 @@ import { StateHints } from "../liquidity/read/state-hints.ts";
 import type { Edge } from "../routing/edge.ts";
 import { enumeratePaths, type Path } from "../routing/paths.ts";
 import { executorHops } from "../routing/to-executor-route.ts";
-import { type Misses, watchedEdges } from "./widen-pools.ts";
+import { type Misses, watchedEdges, widenPools } from "./widen-pools.ts";
 
 /**
  * Reads what the search needs of pools at a pinned block: their state as edges (pools that fail to load
- * drop out), the executable paths over them, and the fallback V4 keys probed when nothing connects. Keeps,
- * across quotes, where each pool's price and initialized ticks were (`StateHints`, positions only), so the
- * next load reads them in its first round.
+ * drop out), the executable paths over them, the fallback V4 keys probed when nothing connects, and pools
+ * read wider for large trades. Keeps, across quotes, where each pool's price and initialized ticks were
+ * (`StateHints`, positions only, one set for first loads and one for widenings), so the next load or
+ * widening reads them in its first round.
  */
 export function createMarketReader(deps: { client: PublicClient; contracts: Contracts }) {
   const { client, contracts } = deps;
   const weth = contracts.weth9;
   const hints = new StateHints();
+  // Apart from `hints`: a widened pool's ticks far from the price would only weigh on every small quote.
+  const widenHints = new StateHints();
 
   async function loadEdges(
     pools: IndexedPool[],
@@ -70,5 +73,14 @@ export function createMarketReader(deps: { client: PublicClient; contracts: Cont
     return { keys: keys.length, pools };
   }
 
-  return { loadEdges, executablePaths, probeFallback };
+  /** The pools of `misses` read `windowTicks` wide (`widenPools`), with what their earlier widenings saw. */
+  function widen(misses: Misses, windowTicks: number): Promise<Map<string, Edge[]>> {
+    return widenPools(client, misses, {
+      v4PoolManager: contracts.v4PoolManager,
+      windowTicks,
+      hints: widenHints,
+    });
+  }
+
+  return { loadEdges, executablePaths, probeFallback, widen };
 }

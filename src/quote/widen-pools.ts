@@ -2,6 +2,7 @@ import type { Address, PublicClient } from "viem";
 import type { MissingState } from "../liquidity/concentrated/pool-state.ts";
 import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
 import { extendPoolStates, type PoolSnapshot } from "../liquidity/read/load-pool-states.ts";
+import type { StateHints } from "../liquidity/read/state-hints.ts";
 import type { V3PoolSnapshot } from "../liquidity/v3/snapshot.ts";
 import type { V4PoolSnapshot } from "../liquidity/v4/snapshot.ts";
 import { type Edge, edgesOf } from "../routing/edge.ts";
@@ -23,16 +24,22 @@ export function watchedEdges(pool: IndexedPool, snapshot: PoolSnapshot, misses: 
 
 /**
  * Reads the pools of `misses` `windowTicks` past their price at their snapshots' block and returns their new
- * edges by pool (still watched). A pool that cannot be read wider is left out: it keeps its edges, and its
+ * edges by pool (still watched). `hints` (what earlier widenings of the same pools saw, positions only)
+ * lets their ticks be read with the words, in one round trip instead of two; the loads are recorded in it. A pool that cannot be read wider is left out: it keeps its edges, and its
  * large quotes stay unusable, never guessed.
  */
 export async function widenPools(
   client: PublicClient,
   misses: Misses,
-  options: { v4PoolManager: Address; windowTicks: number },
+  options: { v4PoolManager: Address; windowTicks: number; hints?: StateHints },
 ): Promise<Map<string, Edge[]>> {
   const requests = [...misses.values()];
-  const { pools: loads } = await extendPoolStates(client, requests, options);
+  const { hints, ...extend } = options;
+  const { pools: loads } = await extendPoolStates(client, requests, {
+    ...extend,
+    ...(hints ? { hints: hints.map } : {}),
+  });
+  hints?.record(loads);
   const widened = new Map<string, Edge[]>();
   loads.forEach((load, i) => {
     if (load.status !== "loaded") return;

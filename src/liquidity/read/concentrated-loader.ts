@@ -36,12 +36,15 @@ export class ConcentratedLoader {
   /** The set bits of each bitmap word read, found once (the word is read once and never changes). */
   private readonly setBits = new Map<number, readonly number[]>();
   private readonly requested = new Set<string>();
+  /** Whether a round has been planned (the first reads a hint's ticks). */
+  private planned = false;
 
   constructor(
     private readonly reads: ConcentratedReads,
     private readonly tickSpacing: number,
     private readonly windowTicks: number,
     private readonly options: {
+      /** Where the price and initialized ticks were at an earlier load (with a seed: an earlier widening). */
       hint?: { tick: number; ticks?: Iterable<number> };
       /** An earlier load at the same block to extend (V4 snapshots carry their fees along). */
       seed?: ConcentratedPoolState & { lpFee?: number; protocolFee?: number };
@@ -102,7 +105,9 @@ export class ConcentratedLoader {
           want(`w${word}`, this.reads.word(word), (value) => this.words.set(word, value));
       }
     }
-    const ticks = new Set(this.slot0 === undefined ? (this.options.hint?.ticks ?? []) : []);
+    // A hint's ticks are read once, in the first round, beside whatever else that round reads.
+    const ticks = new Set(this.planned ? [] : (this.options.hint?.ticks ?? []));
+    this.planned = true;
     if (window) for (const tick of this.initializedTicks(window)) ticks.add(tick);
     for (const tick of ticks) {
       if (!this.ticks.has(tick))

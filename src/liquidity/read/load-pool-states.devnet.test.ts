@@ -6,6 +6,7 @@ import type { ManifestPool } from "../../devnet/manifest.ts";
 import { countRequests } from "./count-requests.ts";
 import { extendPoolStates, loadPoolStates, type PoolRef, poolRefId } from "./load-pool-states.ts";
 import { StateHints } from "./state-hints.ts";
+import { WIDENED_WINDOW_TICKS } from "./word-window.ts";
 
 let devnet: TestDevnet;
 beforeAll(async () => {
@@ -129,5 +130,39 @@ describe("loadPoolStates", () => {
     expect(result.snapshot.bitmap.from).toBeLessThan(snapshot.bitmap.from);
     expect(result.snapshot.bitmap.to).toBe(snapshot.bitmap.to);
     expect(result.snapshot.sqrtPriceX96).toBe(snapshot.sqrtPriceX96);
+  });
+
+  it("widens in one round trip when an earlier widening's ticks are given as hints", async () => {
+    const { client } = counted();
+    const blockNumber = await devnet.publicClient.getBlockNumber();
+    const options = { blockNumber, v4PoolManager: devnet.manifest.contracts.v4PoolManager };
+    const pools = refs(devnet.manifest.pools).filter((p) => p.kind !== "v2");
+    const requests = (await loadPoolStates(client, pools, options)).pools.flatMap((load) =>
+      load.status === "loaded" && load.snapshot.kind !== "v2"
+        ? [
+            {
+              snapshot: load.snapshot,
+              missing: { kind: "bitmapWord", wordPos: load.snapshot.bitmap.to + 1 } as const,
+            },
+          ]
+        : [],
+    );
+    const wide = { ...options, windowTicks: WIDENED_WINDOW_TICKS };
+    const first = await extendPoolStates(client, requests, wide);
+    // Some pool has initialized ticks in its wider window that its first window did not hold.
+    expect(
+      first.pools.some(
+        (load, i) =>
+          load.status === "loaded" &&
+          load.snapshot.kind !== "v2" &&
+          load.snapshot.liquidityNet.size > requests[i]!.snapshot.liquidityNet.size,
+      ),
+    ).toBe(true);
+    expect(first.stats.roundTrips).toBe(2);
+    const hints = new StateHints();
+    hints.record(first.pools);
+    const second = await extendPoolStates(client, requests, { ...wide, hints: hints.map });
+    expect(second.stats.roundTrips).toBe(1);
+    expect(second.pools).toEqual(first.pools);
   });
 });

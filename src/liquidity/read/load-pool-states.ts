@@ -72,12 +72,13 @@ export async function loadPoolStates(
 /**
  * Extends snapshots whose swaps came back `incomplete`: reads the missing word plus a window's worth of words
  * beyond it (or the missing tick), and the ticks they reveal, at the snapshots' own block, in two rounds
- * shared by all of them.
+ * shared by all of them; in one when `hints` (what earlier extensions of these pools saw) name every
+ * initialized tick the words reveal.
  */
 export async function extendPoolStates(
   client: Pick<PublicClient, "call" | "readContract">,
   requests: readonly { snapshot: V3PoolSnapshot | V4PoolSnapshot; missing: MissingState }[],
-  options: Omit<LoadOptions, "blockNumber" | "hints">,
+  options: Omit<LoadOptions, "blockNumber">,
 ): Promise<{ pools: PoolLoad[]; stats: ReadStats }> {
   const blockNumber = requests[0]?.snapshot.blockNumber ?? 0n;
   if (requests.some(({ snapshot }) => snapshot.blockNumber !== blockNumber))
@@ -94,7 +95,16 @@ export async function extendPoolStates(
       snapshot.kind === "v3"
         ? { kind: "v3", address: snapshot.address, fee: snapshot.fee, tickSpacing: snapshot.tickSpacing }
         : { kind: "v4", poolId: snapshot.poolId, tickSpacing: snapshot.tickSpacing };
-    return concentratedJob(identity, { ...options, blockNumber }, { seed: snapshot, include });
+    const hint = options.hints?.get(poolRefId(snapshot));
+    return concentratedJob(
+      identity,
+      { ...options, blockNumber },
+      {
+        seed: snapshot,
+        include,
+        ...(hint ? { hint: { tick: hint.tick, ticks: hint.initializedTicks ?? [] } } : {}),
+      },
+    );
   });
   return run(client, jobs, { ...options, blockNumber });
 }
