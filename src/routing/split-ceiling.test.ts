@@ -67,11 +67,12 @@ describe("split ceiling", () => {
           const paths = enumeratePaths(edges, A, B, WETH);
           const gasToOut = (gas: number) => BigInt(gas) * weiPerGas;
           const curves = paths.map((path) => ({ path, pointAt: lazyPathCurve(path, amountIn) }));
-          const ceiling = splitCeiling(curves, amountIn, gasToOut);
-          expect(ceiling).toBeGreaterThanOrEqual(Number(bestSplitScore(paths, amountIn, gasToOut)));
+          const best = Number(bestSplitScore(paths, amountIn, gasToOut));
+          expect(splitCeiling(curves, amountIn, gasToOut)).toBeGreaterThanOrEqual(best);
+          expect(splitCeiling(curves, amountIn, gasToOut, { withHalf: true })).toBeGreaterThanOrEqual(best);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 200 },
     );
   }, 60_000);
 
@@ -88,5 +89,9 @@ describe("split ceiling", () => {
     expect(ceiling).toBeGreaterThanOrEqual(bestAlone);
     // Within the best path's price impact (about 0.1%), not the tiny pool's 11% better price.
     expect((ceiling - bestAlone) / bestAlone).toBeLessThan(0.002);
+    // The half point's chords take about half of that slack off.
+    const tighter = splitCeiling(curves, amountIn, free, { withHalf: true });
+    expect(tighter).toBeGreaterThanOrEqual(Number(bestSplitScore(paths, amountIn, free)));
+    expect(tighter - bestAlone).toBeLessThan(0.6 * (ceiling - bestAlone));
   });
 });

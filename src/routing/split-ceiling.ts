@@ -1,32 +1,39 @@
 import { GAS_MODEL, hopGas } from "./gas-model.ts";
 import { SEARCH_LIMITS } from "./limits.ts";
-import type { PathPoint } from "./path-curve.ts";
+import { type PathPoint, shareOf } from "./path-curve.ts";
 import type { Path } from "./paths.ts";
 
 /** Prices of the input the bound is taken at, beyond the best path's average rate: the best spot rates. */
 const PRICES_TRIED = 16;
+/** Paths (those that can deliver most) whose envelope slopes are tried as prices too. */
+const SLOPES_TRIED = 8;
 
 /**
  * The most any split of two or more branches could score, as a float: an upper bound by the allocation's
  * convex dual, which the split search compares with the best path alone (docs/rules.md, comparison rule 6:
  * pruned only where provably safe).
  *
- * Each path's output U(x) is non-decreasing and at most its spot rate s times its input (the product of its
- * hops' `spotRate`: the price only moves against a trade, and pools round in their own favour), so at most
- * min(s·x, c) with c = U(whole input), or s times the whole input when the path cannot fill it. Each branch
+ * Each path's output U(x) is concave, non-decreasing and at most its spot rate s times its input (the
+ * product of its hops' `spotRate`: the price only moves against a trade, and pools round in their own
+ * favour). From what is known of it, U(A) on the whole input and, with `withHalf`, U(h) on half of it, its
+ * concave envelope E bounds it: min(s·x, U(A)), and with the half point also the lines through (h, U(h))
+ * whose slopes concavity bounds (the chord to the origin beyond h, the chord to A before it). Each branch
  * also pays at least its path's gas crossing no tick (G), and the route the base and one more branch per
- * branch beyond the first. At any price λ of the input, a split's score over branches i is then at most
- * λ·A + Σ_i (max over x of min(s_i·x, c_i) − λ·x) − G_i − route gas, and that maximum is c·(1 − λ/s) when s > λ
- * (else 0). The best two terms over all paths, plus a third when it pays its branch, give the bound at λ;
- * the least over a few prices is returned. The relative margin covers the floats' rounding (about 1e-15).
+ * branch beyond the first. At any price λ of the input, a split's score is then at most λ·A plus, per
+ * branch, max over x of E(x) − λ·x (at one of E's kinks, or 0) less G, less the route's gas. The best two
+ * such terms over all paths, plus a third when it pays its branch, give the bound at λ; the least over a
+ * few prices is returned. The chords are widened by what the pools' rounding can take off a concave curve
+ * (`roundingSlack`); the relative margin covers the floats' rounding (about 1e-15).
  */
 export function splitCeiling(
   curves: readonly { path: Path; pointAt: (percent: number) => PathPoint }[],
   amountIn: bigint,
   gasToOut: (gas: number) => bigint,
+  options: { withHalf?: boolean } = {},
 ): number {
   const whole = Number(amountIn);
-  const rows: { rate: number; cap: number; gas: number }[] = [];
+  const half = Number(shareOf(amountIn, 50));
+  const rows: { rate: number; kinks: [number, number][]; gas: number }[] = [];
   for (const { path, pointAt } of curves) {
     let rate = 1;
     let gas = 0;
@@ -34,22 +41,40 @@ export function splitCeiling(
       rate *= edge.spotRate;
       gas += hopGas(edge.pool.kind, 0, path[i - 1]?.pool.kind);
     });
-    const point = pointAt(100);
-    const cap = point ? Math.min(Number(point.amountOut), rate * whole) : rate * whole;
-    rows.push({ rate, cap, gas: Number(gasToOut(gas)) });
+    const atWhole = pointAt(100);
+    const atHalf = options.withHalf && atWhole ? pointAt(50) : undefined;
+    const kinks = envelopeKinks(
+      rate,
+      whole,
+      atWhole && Number(atWhole.amountOut),
+      atHalf && half > 0 ? [half, Number(atHalf.amountOut)] : undefined,
+      atWhole ? roundingSlack(path, atWhole.ticksCrossed) : 0,
+    );
+    rows.push({ rate, kinks, gas: Number(gasToOut(gas)) });
   }
   if (rows.length < 2) return -Infinity;
   rows.sort((a, b) => b.rate - a.rate);
   const routeGas = Number(gasToOut(GAS_MODEL.base + GAS_MODEL.branch));
   const branchGas = Number(gasToOut(GAS_MODEL.branch));
-  const bestAverage = Math.max(...rows.map((row) => row.cap)) / whole;
+  const most = (row: (typeof rows)[number]) => Math.max(0, ...row.kinks.map(([, e]) => e));
+  const bestAverage = Math.max(...rows.map(most)) / whole;
+  // The bound is least at a price where some path's best point changes: the slopes of its envelope.
+  const slopes = [...rows]
+    .sort((a, b) => most(b) - most(a))
+    .slice(0, SLOPES_TRIED)
+    .flatMap((row) => {
+      const kinks = [...row.kinks].sort((a, b) => a[0] - b[0]);
+      return kinks.map(([x, e], i) => (i === 0 ? e / x : (e - kinks[i - 1]![1]) / (x - kinks[i - 1]![0])));
+    })
+    .filter((slope) => Number.isFinite(slope) && slope > 0);
   let ceiling = Infinity;
-  for (const price of [bestAverage, ...rows.slice(0, PRICES_TRIED).map((row) => row.rate)]) {
+  for (const price of [bestAverage, ...rows.slice(0, PRICES_TRIED).map((row) => row.rate), ...slopes]) {
     // Each path's most a branch over it can add at this price (output beyond λ·x, less its gas), the best
     // first: one per branch a split may have.
     const top: { output: number; gas: number }[] = [];
-    for (const { rate, cap, gas } of rows) {
-      const output = rate > price ? cap * (1 - price / rate) : 0;
+    for (const { rate, kinks, gas } of rows) {
+      let output = 0;
+      if (rate > price) for (const [x, e] of kinks) output = Math.max(output, e - price * x);
       const term = { output, gas };
       const at = top.findIndex((kept) => kept.output - kept.gas < output - gas);
       if (at >= 0) top.splice(at, 0, term);
@@ -68,4 +93,48 @@ export function splitCeiling(
     ceiling = Math.min(ceiling, output * (1 + 1e-9) - gas * (1 - 1e-9));
   }
   return ceiling;
+}
+
+/**
+ * The kinks (x, E(x)) of a path's concave envelope over [0, whole]: where max over x of E(x) − λ·x lies for
+ * any λ (or at the origin, 0). `atWhole` is U(whole) (undefined: the path cannot fill it), `atHalf` the
+ * point (h, U(h)).
+ */
+function envelopeKinks(
+  rate: number,
+  whole: number,
+  atWhole: number | undefined,
+  atHalf: [number, number] | undefined,
+  slack: number,
+): [number, number][] {
+  if (!(rate > 0)) return [];
+  const cap = atWhole === undefined ? rate * whole : Math.min(atWhole, rate * whole);
+  if (!atHalf || atWhole === undefined || whole <= atHalf[0]) return [[cap / rate, cap]];
+  const [h, uh] = atHalf;
+  // Slopes concavity bounds: at most the chord from the origin beyond h, at least the chord to A before it.
+  const beyond = uh / h;
+  const before = (atWhole - uh) / (whole - h);
+  const envelope = (x: number) =>
+    Math.min(rate * x, cap, x <= h ? uh + before * (x - h) : uh + beyond * (x - h));
+  const xs = [h, cap / rate, whole];
+  if (rate > before) xs.push((uh - before * h) / (rate - before));
+  if (beyond > 0) xs.push(h + (cap - uh) / beyond);
+  return xs.filter((x) => x > 0 && x <= whole).map((x) => [x, envelope(x) + slack]);
+}
+
+/**
+ * How far below the concave curve of its continuous math a path's exact output can fall, in output units:
+ * each swap step rounds its input up and its output down by a unit, and a unit lost at one hop is worth
+ * the later hops' spot rates at the output. The chords through exact points bound the continuous curve
+ * only up to this.
+ */
+function roundingSlack(path: Path, ticksCrossed: readonly number[]): number {
+  let slack = 3;
+  let downstream = 1;
+  for (let k = path.length - 1; k >= 0; k--) {
+    // A hop's steps: one per tick crossed, one partial, and its fee's rounding.
+    slack += 2 * ((ticksCrossed[k] ?? 0) + 3) * downstream;
+    downstream *= path[k]!.spotRate;
+  }
+  return slack;
 }

@@ -135,10 +135,12 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   // A trade small enough that no split can pay for its extra branch: the best paths alone are the answer,
   // proven without quoting any path at a share (most quotes are of this kind).
   const bestAlone = singles[0];
+  const behind = bestAlone && Number(bestAlone.score - gasToOut(options.proposeWithinGas ?? 0));
   if (
-    bestAlone &&
-    splitCeiling(curves, amountIn, gasToOut) <
-      Number(bestAlone.score - gasToOut(options.proposeWithinGas ?? 0))
+    behind !== undefined &&
+    // The whole input's quotes alone, then with each path's half too (a tighter bound, one quote a path).
+    (splitCeiling(curves, amountIn, gasToOut) < behind ||
+      splitCeiling(curves, amountIn, gasToOut, { withHalf: true }) < behind)
   )
     return options.abandon?.()
       ? []
