@@ -67,28 +67,49 @@ export function splitCeiling(
       return kinks.map(([x, e], i) => (i === 0 ? e / x : (e - kinks[i - 1]![1]) / (x - kinks[i - 1]![0])));
     })
     .filter((slope) => Number.isFinite(slope) && slope > 0);
+  // The two cheapest paths' gas from each row on (rows by spot rate, highest first): at a price at or above
+  // a row's rate, it and every later row can add nothing but their gas.
+  const cheapest: [number, number][] = new Array(rows.length + 1);
+  cheapest[rows.length] = [Infinity, Infinity];
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const [first, second] = cheapest[i + 1]!;
+    const gas = rows[i]!.gas;
+    cheapest[i] = gas < first ? [gas, first] : gas < second ? [first, gas] : [first, second];
+  }
+  const branches = SEARCH_LIMITS.maxSplitBranches;
   let ceiling = Infinity;
   for (const price of [bestAverage, ...rows.slice(0, PRICES_TRIED).map((row) => row.rate), ...slopes]) {
     // Each path's most a branch over it can add at this price (output beyond λ·x, less its gas), the best
     // first: one per branch a split may have.
-    const top: { output: number; gas: number }[] = [];
-    for (const { rate, kinks, gas } of rows) {
+    const outputs: number[] = [];
+    const gases: number[] = [];
+    const offer = (output: number, gas: number) => {
+      let at = outputs.length;
+      while (at > 0 && outputs[at - 1]! - gases[at - 1]! < output - gas) at--;
+      if (at >= branches) return;
+      outputs.splice(at, 0, output);
+      gases.splice(at, 0, gas);
+      if (outputs.length > branches) {
+        outputs.pop();
+        gases.pop();
+      }
+    };
+    let i = 0;
+    for (; i < rows.length && rows[i]!.rate > price; i++) {
+      const { kinks, gas } = rows[i]!;
       let output = 0;
-      if (rate > price) for (const [x, e] of kinks) output = Math.max(output, e - price * x);
-      const term = { output, gas };
-      const at = top.findIndex((kept) => kept.output - kept.gas < output - gas);
-      if (at >= 0) top.splice(at, 0, term);
-      else top.push(term);
-      if (top.length > SEARCH_LIMITS.maxSplitBranches) top.pop();
+      for (const [x, e] of kinks) output = Math.max(output, e - price * x);
+      offer(output, gas);
     }
+    for (const gas of cheapest[i]!) if (Number.isFinite(gas)) offer(0, gas);
     let output = price * whole;
     let gas = routeGas;
-    top.forEach((term, i) => {
+    outputs.forEach((term, k) => {
       // Two branches at least; each further one only when it pays for its own branch.
-      const extra = i >= 2 ? branchGas : 0;
-      if (i >= 2 && term.output - term.gas - extra <= 0) return;
-      output += term.output;
-      gas += term.gas + extra;
+      const extra = k >= 2 ? branchGas : 0;
+      if (k >= 2 && term - gases[k]! - extra <= 0) return;
+      output += term;
+      gas += gases[k]! + extra;
     });
     ceiling = Math.min(ceiling, output * (1 + 1e-9) - gas * (1 - 1e-9));
   }
