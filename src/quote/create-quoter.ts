@@ -230,7 +230,7 @@ export function createQuoter(deps: QuoterDeps) {
   async function extendMarket(request: QuoteRequest, market: Market, windowTicks: number): Promise<Market> {
     const replaced = await widen(market.misses, windowTicks);
     const edges = [
-      ...market.edges.filter((edge) => !replaced.has(poolRef(edge.pool))),
+      ...market.edges.filter((edge) => !replaced.has(edge.poolRef)),
       ...[...replaced.values()].flat(),
     ];
     return {

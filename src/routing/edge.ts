@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import type { MissingState } from "../liquidity/concentrated/pool-state.ts";
 import { SwapMathError } from "../liquidity/math/errors.ts";
-import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
+import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
 import { quoteV2ExactIn } from "../liquidity/v2/get-amount-out.ts";
 import type { V2PoolSnapshot } from "../liquidity/v2/snapshot.ts";
 import type { V3PoolSnapshot } from "../liquidity/v3/snapshot.ts";
@@ -20,6 +20,8 @@ export type HopQuote =
 /** A pool traversed in one direction: the unit routes are built from. */
 export type Edge = {
   pool: IndexedPool;
+  /** `poolRef(pool)`, computed once: path enumeration and the split search compare it for every path. */
+  poolRef: string;
   /** The currencies as the pool holds them (address(0) for a native V4 leg; WETH for V2/V3). */
   tokenIn: Address;
   tokenOut: Address;
@@ -42,10 +44,12 @@ export function edgesOf(
   snapshot: PoolSnapshot,
   onIncomplete?: (missing: MissingState) => void,
 ): Edge[] {
+  const ref = poolRef(pool);
   return [true, false].map((zeroForOne) => {
     const quote = hopQuoter(snapshot, zeroForOne, onIncomplete);
     return {
       pool,
+      poolRef: ref,
       tokenIn: zeroForOne ? pool.token0 : pool.token1,
       tokenOut: zeroForOne ? pool.token1 : pool.token0,
       zeroForOne,

@@ -1,5 +1,4 @@
 import type { Address } from "viem";
-import { poolRef } from "../liquidity/pool-index/pool.ts";
 import { assetKey, type Edge } from "./edge.ts";
 import { SEARCH_LIMITS } from "./limits.ts";
 
@@ -26,7 +25,7 @@ export function enumeratePaths(
   const walk = (asset: string, path: Edge[], seenAssets: Set<string>) => {
     for (const edge of outgoing.get(asset) ?? []) {
       const next = assetKey(edge.tokenOut, weth);
-      if (seenAssets.has(next) || path.some((e) => poolRef(e.pool) === poolRef(edge.pool))) continue;
+      if (seenAssets.has(next) || path.some((e) => e.poolRef === edge.poolRef)) continue;
       const extended = [...path, edge];
       if (next === to) paths.push(extended);
       else if (extended.length < maxHops) walk(next, extended, new Set([...seenAssets, next]));
@@ -37,4 +36,4 @@ export function enumeratePaths(
 }
 
 /** The pools a path uses, for pool-disjointness between split branches. */
-export const poolsOf = (path: Path): string[] => path.map((edge) => poolRef(edge.pool));
+export const poolsOf = (path: Path): string[] => path.map((edge) => edge.poolRef);

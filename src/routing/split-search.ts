@@ -105,7 +105,6 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
         values[percent] = v;
         return v;
       },
-      pools: new Set(pools),
       poolNumbers: pools.map(numberOf),
     };
   });
@@ -250,7 +249,11 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
       const values = PRICED_SHARES.map((p) => curve.valueAt(p));
       if (values.every((v) => v === undefined)) return [];
       return [
-        { curve, pools: curve.pools, values: values.map((v) => (v === undefined ? -Infinity : Number(v))) },
+        {
+          curve,
+          pools: new Set(poolsOf(curve.path)),
+          values: values.map((v) => (v === undefined ? -Infinity : Number(v))),
+        },
       ];
     });
     for (const { members, shares } of pricedGroups(rows, PRICED_SHARES, {
