@@ -36,15 +36,18 @@ export function pathCurve(path: Path, amountIn: bigint): PathPoint[] {
  * same values. The split search reads most paths at three percents only, so it builds few whole curves.
  */
 export function lazyPathCurve(path: Path, amountIn: bigint): (percent: number) => PathPoint {
-  // Indexed by percent; `null` until quoted (`undefined` is a quote: the path cannot fill that share).
-  const points: (PathPoint | null)[] = new Array(101).fill(null);
-  points[0] = { amountOut: 0n, ticksCrossed: [], gas: 0 };
+  // By whole percent (`undefined` is a quote: the path cannot fill that share); a Map, since most paths are
+  // read at a few percents only.
+  const points = new Map<number, PathPoint>([[0, { amountOut: 0n, ticksCrossed: [], gas: 0 }]]);
   return (percent) => {
-    const known = isWholePercent(percent) ? points[percent]! : null;
-    if (known !== null) return known;
+    const whole = isWholePercent(percent);
+    if (whole) {
+      const known = points.get(percent);
+      if (known !== undefined || points.has(percent)) return known;
+    }
     const amount = shareOf(amountIn, percent);
     const point = amount > 0n ? quotePath(path, amount) : undefined;
-    if (isWholePercent(percent)) points[percent] = point;
+    if (whole) points.set(percent, point);
     return point;
   };
 }

@@ -15,23 +15,31 @@ export function enumeratePaths(
 ): Path[] {
   const from = assetKey(tokenIn, weth);
   const to = assetKey(tokenOut, weth);
-  const outgoing = new Map<string, Edge[]>();
+  // Each edge by the asset it takes, with the asset it leads to (keyed once, not at every visit).
+  const outgoing = new Map<string, { edge: Edge; next: string }[]>();
   for (const edge of edges) {
     const key = assetKey(edge.tokenIn, weth);
     if (!outgoing.has(key)) outgoing.set(key, []);
-    outgoing.get(key)!.push(edge);
+    outgoing.get(key)!.push({ edge, next: assetKey(edge.tokenOut, weth) });
   }
   const paths: Path[] = [];
-  const walk = (asset: string, path: Edge[], seenAssets: Set<string>) => {
-    for (const edge of outgoing.get(asset) ?? []) {
-      const next = assetKey(edge.tokenOut, weth);
-      if (seenAssets.has(next) || path.some((e) => e.poolRef === edge.poolRef)) continue;
-      const extended = [...path, edge];
-      if (next === to) paths.push(extended);
-      else if (extended.length < maxHops) walk(next, extended, new Set([...seenAssets, next]));
+  // One path and one list of assets, extended and taken back as the walk goes (copied only when kept).
+  const path: Edge[] = [];
+  const seenAssets: string[] = [from];
+  const walk = (asset: string) => {
+    for (const { edge, next } of outgoing.get(asset) ?? []) {
+      if (seenAssets.includes(next) || path.some((e) => e.poolRef === edge.poolRef)) continue;
+      path.push(edge);
+      if (next === to) paths.push([...path]);
+      else if (path.length < maxHops) {
+        seenAssets.push(next);
+        walk(next);
+        seenAssets.pop();
+      }
+      path.pop();
     }
   };
-  if (from !== to) walk(from, [], new Set([from]));
+  if (from !== to) walk(from);
   return paths;
 }
 

@@ -90,7 +90,8 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   const curves = paths.map((path, index) => {
     // Quoted on demand: most paths are read at 100%, 50% and 33% only (ranking), a few at many grid points.
     const pointAt = lazyPathCurve(path, amountIn);
-    const values: (bigint | undefined | typeof NOT_READ)[] = new Array(101).fill(NOT_READ);
+    // By whole percent; a Map, not a 101-slot table: most paths are read at one to three percents.
+    const values = new Map<number, bigint | undefined>();
     const pools = poolsOf(path);
     return {
       index,
@@ -99,10 +100,10 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
       /** The path's value at `percent` (output less gas), computed once: scoring reads it many times. */
       valueAt: (percent: number): bigint | undefined => {
         if (!isWholePercent(percent)) return value(pointAt(percent));
-        const known = values[percent];
-        if (known !== NOT_READ) return known;
+        const known = values.get(percent);
+        if (known !== undefined || values.has(percent)) return known;
         const v = value(pointAt(percent));
-        values[percent] = v;
+        values.set(percent, v);
         return v;
       },
       poolNumbers: pools.map(numberOf),
@@ -350,9 +351,6 @@ function sharesPool(a: readonly number[], b: readonly number[]): boolean {
   for (const pool of a) if (b.includes(pool)) return true;
   return false;
 }
-
-/** A path value not computed yet (`undefined` is a value: the path cannot fill that share). */
-const NOT_READ = Symbol("not read");
 
 /**
  * The `count` best of the items offered, as `sortByScore(all).slice(0, count)` would give them (ties in the

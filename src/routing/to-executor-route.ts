@@ -3,8 +3,10 @@ import type { Edge } from "./edge.ts";
 import type { Path } from "./paths.ts";
 import type { ExecutorHop, ExecutorRoute } from "./route-encoding.ts";
 
-const same = (a: Address, b: Address) => a.toLowerCase() === b.toLowerCase();
-const isEth = (token: Address) => BigInt(token) === 0n;
+// Both run for every hop of every path the search enumerates: no copy or number parsed when avoidable.
+const same = (a: Address, b: Address) => a === b || a.toLowerCase() === b.toLowerCase();
+const isEth = (token: Address) => ZERO_ADDRESS.test(token);
+const ZERO_ADDRESS = /^0x0{40}$/i;
 
 /**
  * The executor's hops for a path, or `undefined` when the executor could not run it. The search treats
