@@ -1,4 +1,3 @@
-import { writeFileSync } from "node:fs";
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import { junctionChain } from "../src/chain/chain.ts";
 import { coalescingTransport } from "../src/chain/coalescing-transport.ts";
@@ -9,6 +8,7 @@ import { createQuoter } from "../src/quote/create-quoter.ts";
 import { QuoteError } from "../src/quote/quote-types.ts";
 import { selectPools } from "../src/quote/select-pools.ts";
 import { createFixtures } from "../src/simulation/fixtures.ts";
+import { bySize, writeSamples } from "./latency-samples.ts";
 import { countBy, mean, stageTimes, waves } from "./latency-stages.ts";
 import { machineLine, table } from "./machine.ts";
 import { percentile } from "./measure.ts";
@@ -71,7 +71,7 @@ const STAGES = [
   "rank, response",
 ] as const;
 
-type Sample = {
+export type Sample = {
   label: string;
   usd: bigint;
   outcome: string;
@@ -203,28 +203,7 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
   }
 
   // Every quote's figures as JSON, for looking into the slow ones (`BENCH_LATENCY_SAMPLES=<file>`).
-  const dump = process.env.BENCH_LATENCY_SAMPLES;
-  if (dump)
-    writeFileSync(
-      dump,
-      JSON.stringify(
-        samples.map(
-          ({ label, usd, outcome, amountOut, ms, pools, paths, widened, hops, roundTrips, stages }) => ({
-            label,
-            usd: String(usd),
-            outcome,
-            amountOut: String(amountOut),
-            widened,
-            ms,
-            pools,
-            paths,
-            hops,
-            roundTrips,
-            stages: Object.fromEntries(STAGES.map((stage, i) => [stage, stages[i]!.ms])),
-          }),
-        ),
-      ),
-    );
+  if (process.env.BENCH_LATENCY_SAMPLES) writeSamples(process.env.BENCH_LATENCY_SAMPLES, samples, STAGES);
   const ok = samples.filter((s) => s.outcome === "ok");
   const quantiles = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
@@ -393,34 +372,6 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
       }),
     ),
     "",
-    ...table(
-      [
-        "Size",
-        "Quotes",
-        "p50 (ms)",
-        "p99 (ms)",
-        "State load p50 / p99 (ms)",
-        "Search p50 / p99 (ms)",
-        "Not ok",
-      ],
-      SIZES_USD.map((usd) => {
-        const group = samples.filter((s) => s.usd === usd);
-        const good = group.filter((s) => s.outcome === "ok");
-        const spread = (values: number[]) => {
-          const q = quantiles(values);
-          return `${q.p50.toFixed(1)} / ${q.p99.toFixed(1)}`;
-        };
-        const stage = (name: (typeof STAGES)[number]) => good.map((s) => s.stages[STAGES.indexOf(name)]!.ms);
-        return [
-          usd === 0n ? "dust ($0.01)" : `$${usd.toLocaleString("en-US")}`,
-          String(group.length),
-          good.length ? quantiles(good.map((s) => s.ms)).p50.toFixed(1) : "-",
-          good.length ? quantiles(good.map((s) => s.ms)).p99.toFixed(1) : "-",
-          good.length ? spread(stage("state load")) : "-",
-          good.length ? spread(stage("search (CPU: edges, paths, split search, calldata)")) : "-",
-          String(group.length - good.length),
-        ];
-      }),
-    ),
+    ...table(...bySize(samples, SIZES_USD, STAGES)),
   ];
 }

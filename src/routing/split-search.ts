@@ -1,8 +1,9 @@
 import { climbAllocation } from "./allocation-climb.ts";
 import { gridPoints, refine, slivers, wholePercents } from "./allocation-grid.ts";
+import { exactRoutes } from "./exact-route.ts";
 import { GAS_MODEL } from "./gas-model.ts";
 import { SEARCH_LIMITS } from "./limits.ts";
-import { isWholePercent, lazyPathCurve, type PathPoint, quotePath, shareOf } from "./path-curve.ts";
+import { isWholePercent, lazyPathCurve, type PathPoint } from "./path-curve.ts";
 import { type Path, poolsOf } from "./paths.ts";
 import { pricedGroups } from "./priced-groups.ts";
 import { splitCeiling } from "./split-ceiling.ts";
@@ -311,24 +312,6 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   return exactRoutes(chosen, amountIn, gasToOut);
 }
 
-/** The chosen allocations (each branch's curve and percent) re-quoted at exact amounts, best first. */
-function exactRoutes(
-  chosen: readonly { parts: readonly (readonly [{ path: Path }, number])[] }[],
-  amountIn: bigint,
-  gasToOut: (gas: number) => bigint,
-): SearchedRoute[] {
-  return chosen
-    .map(({ parts }) =>
-      exactRoute(
-        parts.map(([curve, percent]) => [curve.path, percent]),
-        amountIn,
-        gasToOut,
-      ),
-    )
-    .filter((route): route is SearchedRoute => route !== undefined)
-    .sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : 0));
-}
-
 /**
  * The gas cost in output units, each gas figure converted once (scoring converts the same few figures
  * thousands of times a search); zero without a conversion (rank by output alone).
@@ -377,44 +360,6 @@ class TopByScore<T> {
 
 function sortByScore<T extends { score: bigint }>(items: T[]): T[] {
   return [...items].sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : 0));
-}
-
-/**
- * Re-quotes the chosen allocation at exact amounts: each share floored, one branch taking the remainder
- * (the last, as the executor runs it). When the last cannot fill its few extra wei (a pool at its limit),
- * each other branch is tried as the one taking them.
- */
-function exactRoute(
-  parts: [Path, number][],
-  amountIn: bigint,
-  gasToOut: (gas: number) => bigint,
-): SearchedRoute | undefined {
-  for (let last = parts.length - 1; last >= 0; last--) {
-    const ordered = [...parts.slice(0, last), ...parts.slice(last + 1), parts[last]!];
-    const route = quoteAllocation(ordered, amountIn, gasToOut);
-    if (route) return route;
-  }
-  return undefined;
-}
-
-function quoteAllocation(
-  parts: [Path, number][],
-  amountIn: bigint,
-  gasToOut: (gas: number) => bigint,
-): SearchedRoute | undefined {
-  const branches: RouteBranch[] = [];
-  let assigned = 0n;
-  let gas = GAS_MODEL.base + (parts.length - 1) * GAS_MODEL.branch;
-  for (const [index, [path, percent]] of parts.entries()) {
-    const branchIn = index === parts.length - 1 ? amountIn - assigned : shareOf(amountIn, percent);
-    assigned += branchIn;
-    const point = quotePath(path, branchIn);
-    if (!point) return undefined;
-    gas += point.gas;
-    branches.push({ path, amountIn: branchIn, amountOut: point.amountOut, ticksCrossed: point.ticksCrossed });
-  }
-  const amountOut = branches.reduce((sum, branch) => sum + branch.amountOut, 0n);
-  return { branches, amountOut, gas, score: amountOut - gasToOut(gas) };
 }
 
 function best<T extends { score: bigint | undefined }>(
