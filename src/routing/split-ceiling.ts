@@ -4,9 +4,9 @@ import { type PathPoint, shareOf } from "./path-curve.ts";
 import type { Path } from "./paths.ts";
 
 /** Prices of the input the bound is taken at, beyond the best path's average rate: the best spot rates. */
-const PRICES_TRIED = 16;
+const PRICES_TRIED = 8;
 /** Paths (those that can deliver most) whose envelope slopes are tried as prices too. */
-const SLOPES_TRIED = 8;
+const SLOPES_TRIED = 4;
 
 /**
  * The most any split of two or more branches could score, as a float: an upper bound by the allocation's

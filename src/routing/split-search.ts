@@ -133,6 +133,13 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
     }),
   );
 
+  // Pools already found short of loaded ticks: the caller reads them wider and searches again. Ranking's
+  // shares are still quoted, for the pools that fall short only at a half or a third of the input.
+  if (options.abandon?.()) {
+    for (const curve of curves) for (const percent of [50, 33]) curve.valueAt(percent);
+    return [];
+  }
+
   // A trade small enough that no split can pay for its extra branch: the best paths alone are the answer,
   // proven without quoting any path at a share (most quotes are of this kind).
   const bestAlone = singles[0];
