@@ -36,9 +36,10 @@ export type SearchOptions = {
    */
   proposeWithinGas?: number;
   /**
-   * Asked once every path has been quoted at the shares that rank it (the whole input, a half, a third):
-   * true stops the search there with no routes, for a caller that will search again over other state (its
-   * pools' quotes ran past their loaded ticks, and it reads them wider first).
+   * Asked once every path has been quoted on the whole input, and again before the split search: true stops
+   * the search with no routes, once every path is also quoted at the other shares that rank it (a half, a
+   * third), for a caller that will search again over other state (its pools' quotes ran past their loaded
+   * ticks, and it reads them wider first).
    */
   abandon?: () => boolean;
 };
@@ -141,7 +142,8 @@ export function searchRoutes(paths: readonly Path[], options: SearchOptions): Se
   }
 
   // A trade small enough that no split can pay for its extra branch: the best paths alone are the answer,
-  // proven without quoting any path at a share (most quotes are of this kind).
+  // proven from each path's quote on the whole input, or else on half of it too (most quotes are of this
+  // kind), before any partner, grid or climb.
   const bestAlone = singles[0];
   const behind = bestAlone && Number(bestAlone.score - gasToOut(options.proposeWithinGas ?? 0));
   if (
