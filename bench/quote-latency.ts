@@ -148,59 +148,62 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
     warmUp.push(performance.now() - started);
   }
 
+  // More rounds give the tail percentiles more samples (p99 of one round is its third-slowest quote).
+  const rounds = Math.max(1, Number(process.env.BENCH_LATENCY_ROUNDS ?? 1) || 1);
   const samples: Sample[] = [];
-  for (const usd of SIZES_USD) {
-    for (const [from, to] of PAIRS) {
-      const amountIn = usd === 0n ? amountForUsd(from, 1n) / 100n : amountForUsd(from, usd);
-      const [tokenIn, tokenOut] = [address(from), address(to)];
-      const selectStarted = performance.now();
-      selectPools(index, tokenIn, tokenOut, contracts.weth9);
-      const selectMs = performance.now() - selectStarted;
+  for (let round = 0; round < rounds; round++)
+    for (const usd of SIZES_USD) {
+      for (const [from, to] of PAIRS) {
+        const amountIn = usd === 0n ? amountForUsd(from, 1n) / 100n : amountForUsd(from, usd);
+        const [tokenIn, tokenOut] = [address(from), address(to)];
+        const selectStarted = performance.now();
+        selectPools(index, tokenIn, tokenOut, contracts.weth9);
+        const selectMs = performance.now() - selectStarted;
 
-      const first = recorder.log.length;
-      const started = performance.now();
-      let outcome = "ok";
-      let [hops, pools, paths, widened] = [0, 0, 0, 0];
-      let amountOut = 0n;
-      try {
-        const result = await quote({ tokenIn, tokenOut, amountIn }, new AbortController().signal);
-        hops = Math.max(...result.selected.branches.map((b) => b.hops.length));
-        ({ pools, paths, widenedPools: widened } = result.search);
-        amountOut = result.selected.grossAmountOut;
-        if (result.selected.simulation.status !== "simulated") outcome = result.selected.simulation.status;
-      } catch (error) {
-        if (!(error instanceof QuoteError)) throw error;
-        outcome = error.code;
+        const first = recorder.log.length;
+        const started = performance.now();
+        let outcome = "ok";
+        let [hops, pools, paths, widened] = [0, 0, 0, 0];
+        let amountOut = 0n;
+        try {
+          const result = await quote({ tokenIn, tokenOut, amountIn }, new AbortController().signal);
+          hops = Math.max(...result.selected.branches.map((b) => b.hops.length));
+          ({ pools, paths, widenedPools: widened } = result.search);
+          amountOut = result.selected.grossAmountOut;
+          if (result.selected.simulation.status !== "simulated") outcome = result.selected.simulation.status;
+        } catch (error) {
+          if (!(error instanceof QuoteError)) throw error;
+          outcome = error.code;
+        }
+        const ended = performance.now();
+        const requests = recorder.log.slice(first);
+        const methods = new Map<string, number>();
+        const durations = new Map<string, number[]>();
+        for (const r of requests) {
+          methods.set(r.method, (methods.get(r.method) ?? 0) + 1);
+          durations.set(r.method, [...(durations.get(r.method) ?? []), r.end - r.start]);
+        }
+        samples.push({
+          label: `${from}→${to}`,
+          usd,
+          outcome,
+          hops,
+          pools,
+          paths,
+          widened,
+          amountOut,
+          ms: ended - started,
+          requests: requests.length,
+          ...roundTrips(requests),
+          chain: longestChain(requests),
+          selectMs,
+          stages: stageTimes(requests, stageOf, started, ended),
+          methods,
+          durations,
+          log: requests.map((r) => ({ ...r, start: r.start - started, end: r.end - started })),
+        });
       }
-      const ended = performance.now();
-      const requests = recorder.log.slice(first);
-      const methods = new Map<string, number>();
-      const durations = new Map<string, number[]>();
-      for (const r of requests) {
-        methods.set(r.method, (methods.get(r.method) ?? 0) + 1);
-        durations.set(r.method, [...(durations.get(r.method) ?? []), r.end - r.start]);
-      }
-      samples.push({
-        label: `${from}→${to}`,
-        usd,
-        outcome,
-        hops,
-        pools,
-        paths,
-        widened,
-        amountOut,
-        ms: ended - started,
-        requests: requests.length,
-        ...roundTrips(requests),
-        chain: longestChain(requests),
-        selectMs,
-        stages: stageTimes(requests, stageOf, started, ended),
-        methods,
-        durations,
-        log: requests.map((r) => ({ ...r, start: r.start - started, end: r.end - started })),
-      });
     }
-  }
 
   // Every quote's figures as JSON, for looking into the slow ones (`BENCH_LATENCY_SAMPLES=<file>`).
   if (process.env.BENCH_LATENCY_SAMPLES) writeSamples(process.env.BENCH_LATENCY_SAMPLES, samples, STAGES);
@@ -228,7 +231,7 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
     "## Quote latency",
     "",
     machineLine(
-      `devnet seed ${manifest.seed}, ${devnet.boot.kind} boot, ${index.pools().length} indexed pools, no third-party providers; ${samples.length} sequential quotes (${PAIRS.length} pairs × ${SIZES_USD.length} sizes)`,
+      `devnet seed ${manifest.seed}, ${devnet.boot.kind} boot, ${index.pools().length} indexed pools, no third-party providers; ${samples.length} sequential quotes (${PAIRS.length} pairs × ${SIZES_USD.length} sizes${rounds > 1 ? ` × ${rounds} rounds` : ""})`,
     ),
     "",
     `Warm-up, not in the statistics: one $${WARM_UP_USD} quote per pair (${warmUp.length}), p50 ${quantiles(warmUp).p50.toFixed(0)} ms, max ${quantiles(warmUp).max.toFixed(0)} ms (the JIT, and each input token's storage slots found once per process).`,
