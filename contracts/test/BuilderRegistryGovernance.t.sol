@@ -42,11 +42,9 @@ contract BuilderRegistryGovernanceTest is RegistryFixture {
             abi.encodeCall(registry.clearBuilderRouteFee, (id)),
             abi.encodeCall(registry.setBuilderEnabled, (id, false))
         ];
+        bytes memory expected = abi.encodeWithSelector(IBuilderRegistry.NotGovernance.selector, owner);
         for (uint256 i; i < calls.length; ++i) {
-            vm.prank(owner);
-            (bool ok, bytes memory err) = address(registry).call(calls[i]);
-            assertFalse(ok);
-            assertEq(err, abi.encodeWithSelector(IBuilderRegistry.NotGovernance.selector, owner));
+            _expectRevertFrom(owner, calls[i], expected);
         }
     }
 
@@ -58,11 +56,9 @@ contract BuilderRegistryGovernanceTest is RegistryFixture {
             abi.encodeCall(registry.setBuilderMaxFee, (id, 51)),
             abi.encodeCall(registry.setBuilderRouteFee, (id, 51))
         ];
+        bytes memory expected = abi.encodeWithSelector(IBuilderRegistry.FeeAboveCap.selector, 51, 50);
         for (uint256 i; i < calls.length; ++i) {
-            vm.prank(gov);
-            (bool ok, bytes memory err) = address(registry).call(calls[i]);
-            assertFalse(ok);
-            assertEq(err, abi.encodeWithSelector(IBuilderRegistry.FeeAboveCap.selector, 51, 50));
+            _expectRevertFrom(gov, calls[i], expected);
         }
     }
 
@@ -74,11 +70,9 @@ contract BuilderRegistryGovernanceTest is RegistryFixture {
             abi.encodeCall(registry.clearBuilderRouteFee, (unknown)),
             abi.encodeCall(registry.setBuilderEnabled, (unknown, true))
         ];
+        bytes memory expected = abi.encodeWithSelector(IBuilderRegistry.UnknownBuilder.selector, unknown);
         for (uint256 i; i < calls.length; ++i) {
-            vm.prank(gov);
-            (bool ok, bytes memory err) = address(registry).call(calls[i]);
-            assertFalse(ok);
-            assertEq(err, abi.encodeWithSelector(IBuilderRegistry.UnknownBuilder.selector, unknown));
+            _expectRevertFrom(gov, calls[i], expected);
         }
     }
 

@@ -23,4 +23,12 @@ abstract contract RegistryFixture is Test {
         vm.prank(owner);
         id = registry.register("junction-demo", wallet, 10);
     }
+
+    /// @dev Calls the registry with `data` from `caller` and expects exactly the revert data `expected`.
+    function _expectRevertFrom(address caller, bytes memory data, bytes memory expected) internal {
+        vm.prank(caller);
+        (bool ok, bytes memory err) = address(registry).call(data);
+        assertFalse(ok);
+        assertEq(err, expected);
+    }
 }
