@@ -1,7 +1,18 @@
 import { GAS_MODEL } from "./gas-model.ts";
 import { quotePath, shareOf } from "./path-curve.ts";
 import type { Path } from "./paths.ts";
-import type { RouteBranch, SearchedRoute } from "./split-search.ts";
+
+export type RouteBranch = { path: Path; amountIn: bigint; amountOut: bigint; ticksCrossed: number[] };
+
+/** A route the search proposes: its branches with exact amounts, its output, gas estimate and score. */
+export type SearchedRoute = {
+  branches: RouteBranch[];
+  amountOut: bigint;
+  /** Search-time gas estimate (receipt-informed heuristic, docs/rules.md, comparison rule 17). */
+  gas: number;
+  /** amountOut minus the gas cost in output units (or amountOut alone without a conversion). */
+  score: bigint;
+};
 
 /** The chosen allocations (each branch's curve and percent) re-quoted at exact amounts, best first. */
 export function exactRoutes(

@@ -1,6 +1,6 @@
 import { climbAllocation } from "./allocation-climb.ts";
 import { gridPoints, refine, slivers, wholePercents } from "./allocation-grid.ts";
-import { exactRoutes } from "./exact-route.ts";
+import { exactRoutes, type SearchedRoute } from "./exact-route.ts";
 import { GAS_MODEL } from "./gas-model.ts";
 import { SEARCH_LIMITS } from "./limits.ts";
 import { isWholePercent, lazyPathCurve, type PathPoint } from "./path-curve.ts";
@@ -8,17 +8,7 @@ import { type Path, poolsOf } from "./paths.ts";
 import { pricedGroups } from "./priced-groups.ts";
 import { splitCeiling } from "./split-ceiling.ts";
 
-export type RouteBranch = { path: Path; amountIn: bigint; amountOut: bigint; ticksCrossed: number[] };
-
-/** A route the search proposes: its branches with exact amounts, its output, gas estimate and score. */
-export type SearchedRoute = {
-  branches: RouteBranch[];
-  amountOut: bigint;
-  /** Search-time gas estimate (receipt-informed heuristic, docs/rules.md, comparison rule 17). */
-  gas: number;
-  /** amountOut minus the gas cost in output units (or amountOut alone without a conversion). */
-  score: bigint;
-};
+export type { RouteBranch, SearchedRoute } from "./exact-route.ts";
 
 export type SearchOptions = {
   amountIn: bigint;
