@@ -48,19 +48,25 @@ contract Executor is RouteRunner, FeeSettlement {
         RouteCodec.validate(route, p.amountIn, p.tokenOut);
         IBuilderRegistry.FeePolicy memory policy = _policy(p);
         (uint16 routeBps, uint16 builderBps) = _chargedBps(p, policy);
-        if (routeBps == 0 && builderBps == 0 && p.tokenOut != address(0)) {
-            amountOut = _swapToRecipient(p, route, policy);
+        if (routeBps == 0 && builderBps == 0) {
+            amountOut = _swapToRecipient(p, route);
+            if (p.builderId != bytes32(0)) _record(p, amountOut, policy);
+        } else if (p.tokenOut != address(0)) {
+            // Each branch's last pool pays the collector, which splits what arrived.
+            _runRoute(p.tokenIn, _payer(p), route, address(collector));
+            amountOut = _callSettle(p, policy, routeBps, builderBps, 0);
         } else {
-            uint256 before = _balanceOfSelf(p.tokenOut);
+            uint256 before = address(this).balance;
             _runRoute(p.tokenIn, _payer(p), route, address(this));
-            amountOut = _settle(p, _balanceOfSelf(p.tokenOut) - before, policy);
+            amountOut = _callSettle(p, policy, routeBps, builderBps, address(this).balance - before);
         }
+        if (amountOut < p.minOut) revert InsufficientOutput(amountOut, p.minOut);
         TransientSlot.store(LOCK_SLOT, 0);
     }
 
     /// @dev The registry's policy for the swap, read only as far as the swap needs it. With both quoted caps
     ///      at zero no fee can be charged whatever it says: an attributed swap reads what its settlement record
-    ///      names (no pair fee lookup), an unattributed one reads nothing (it is not recorded, see `_record`).
+    ///      names (no pair fee lookup), an unattributed one reads nothing (it is not recorded).
     function _policy(SwapParams calldata p) private view returns (IBuilderRegistry.FeePolicy memory policy) {
         if (p.maxRouteFeeBps != 0 || p.maxBuilderFeeBps != 0) {
             policy = registry.feePolicy(p.tokenIn, p.tokenOut, p.builderId);
@@ -69,17 +75,20 @@ contract Executor is RouteRunner, FeeSettlement {
         }
     }
 
-    /// @dev No fee to take: each branch's last pool pays the recipient, and what the recipient received is
-    ///      the output (gross and net alike).
-    function _swapToRecipient(SwapParams calldata p, bytes calldata route, IBuilderRegistry.FeePolicy memory policy)
-        private
-        returns (uint256 amountOut)
-    {
-        uint256 before = SafeTransferLib.balanceOf(p.tokenOut, p.recipient);
-        _runRoute(p.tokenIn, _payer(p), route, p.recipient);
-        amountOut = SafeTransferLib.balanceOf(p.tokenOut, p.recipient) - before;
-        if (amountOut < p.minOut) revert InsufficientOutput(amountOut, p.minOut);
-        if (p.builderId != bytes32(0)) _record(p, amountOut, 0, 0, amountOut, policy);
+    /// @dev No fee to take: each branch's last pool pays the recipient (native ETH arrives here first and is
+    ///      sent on), and what the recipient received is the output, gross and net alike.
+    function _swapToRecipient(SwapParams calldata p, bytes calldata route) private returns (uint256 amountOut) {
+        if (p.tokenOut == address(0)) {
+            uint256 before = address(this).balance;
+            _runRoute(p.tokenIn, _payer(p), route, address(this));
+            amountOut = address(this).balance - before;
+            (bool ok,) = p.recipient.call{value: amountOut}("");
+            if (!ok) revert NativeTransferFailed(p.recipient, amountOut);
+        } else {
+            uint256 before = SafeTransferLib.balanceOf(p.tokenOut, p.recipient);
+            _runRoute(p.tokenIn, _payer(p), route, p.recipient);
+            amountOut = SafeTransferLib.balanceOf(p.tokenOut, p.recipient) - before;
+        }
     }
 
     /// @dev Who holds the ERC-20 input: the caller. ERC-20 input is never parked here: each branch's first
@@ -92,14 +101,12 @@ contract Executor is RouteRunner, FeeSettlement {
     function _checkTerms(SwapParams calldata p) private view {
         // forge-lint: disable-next-line(block-timestamp) the deadline is a timestamp by definition
         if (block.timestamp > p.deadline) revert DeadlineExpired(p.deadline, block.timestamp);
-        if (p.recipient == address(0) || p.recipient == address(this)) revert InvalidRecipient(p.recipient);
+        if (p.recipient == address(0) || p.recipient == address(this) || p.recipient == address(collector)) {
+            revert InvalidRecipient(p.recipient);
+        }
         if (p.tokenIn == p.tokenOut) revert IdenticalTokens(p.tokenIn);
         if (p.amountIn == 0) revert ZeroAmountIn();
         uint256 expectedValue = p.tokenIn == address(0) ? p.amountIn : 0;
         if (msg.value != expectedValue) revert InvalidNativeValue(expectedValue, msg.value);
-    }
-
-    function _balanceOfSelf(address token) private view returns (uint256) {
-        return token == address(0) ? address(this).balance : SafeTransferLib.balanceOf(token, address(this));
     }
 }

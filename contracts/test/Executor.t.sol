@@ -318,9 +318,9 @@ contract ExecutorTest is SwapAssertions {
 
     // ------------------------------------------------------------------ fee-on-transfer output and intermediates
 
-    function test_feeOnTransferOutput_minOutOnWhatArrives() public {
+    function test_feeOnTransferOutput_minOutOnWhatArrives_feesOnWhatArrived() public {
         uint256 amountIn = 1_000e18;
-        uint256 gross = _taxed(_quoteV2(a, address(tax), amountIn)); // the pair's transfer to us is taxed 1%
+        uint256 gross = _taxed(_quoteV2(a, address(tax), amountIn)); // the pair's transfer to the collector is taxed 1%
         IExecutor.SwapParams memory p = _params(a, address(tax), amountIn, bob);
         uint256 routeFee = (gross * DEFAULT_ROUTE_FEE) / 10_000;
         uint256 builderFee = (gross * BUILDER_FEE) / 10_000;
@@ -329,11 +329,19 @@ contract ExecutorTest is SwapAssertions {
         bytes memory route = Routes.single(amountIn, Routes.v2(address(tax)));
         _expectRefusedAbove(p, route, arrives);
         uint256 before = tax.balanceOf(bob);
-        vm.expectEmit(address(collector));
-        emit ISettlementCollector.FeeShortfall(address(tax), routeFee + builderFee, _taxed(routeFee + builderFee));
+        uint256 owedBefore = collector.totalClaimable(address(tax));
+        vm.recordLogs();
         uint256 out = _swapAs(alice, p, route);
         assertEq(out, arrives);
         assertEq(tax.balanceOf(bob) - before, arrives);
+        // The fees are taken from what arrived, so they are credited in full; only the recipient's share is
+        // taxed again on its way out.
+        (ISettlementCollector.Settlement memory s,) = _settlements(vm.getRecordedLogs());
+        assertEq(s.grossAmountOut, gross);
+        assertEq(s.routeFee, routeFee);
+        assertEq(s.builderFee, builderFee);
+        assertEq(s.amountOut, arrives);
+        assertEq(collector.totalClaimable(address(tax)) - owedBefore, routeFee + builderFee);
         assertEq(tax.balanceOf(address(collector)), collector.totalClaimable(address(tax)), "collector solvent");
         _assertExecutorEmpty();
     }

@@ -143,10 +143,10 @@ contract ExecutorCallbacksTest is SwapAssertions {
     }
 
     function test_reentrantToken_callingCollectorSettle_rejected() public {
-        ISettlementCollector.Settlement memory fake;
+        ISettlementCollector.Order memory fake;
         fake.tokenOut = a;
-        fake.routeFee = 1e18;
-        evil.arm(address(collector), abi.encodeCall(collector.settle, (fake, address(evil))), address(0));
+        fake.recipient = address(evil);
+        evil.arm(address(collector), abi.encodeCall(collector.settle, (fake)), address(0));
         uint256 amountIn = 1_000e18;
         uint256 gross = _quoteV2(address(evil), a, amountIn);
         _swapAndCheck(alice, _params(address(evil), a, amountIn, alice), Routes.single(amountIn, Routes.v2(a)), gross, DEFAULT_ROUTE_FEE, BUILDER_FEE);

@@ -52,9 +52,9 @@ export async function requireCode(client: PublicClient, plan: DeployPlan): Promi
 }
 
 /**
- * The code at each address is our artifact's: byte for byte for the registry and the collector; for the
- * executor, byte for byte outside its immutables (32-byte slots the constructor fills), which are then read
- * back through their getters and compared with what it was built for.
+ * The code at each address is our artifact's: byte for byte for the registry; for the collector and the
+ * executor, byte for byte outside their immutables (32-byte slots the constructor fills), which are then
+ * read back through their getters and compared with what they were built for.
  */
 export async function verifyRuntimeCode(
   client: PublicClient,
@@ -63,7 +63,7 @@ export async function verifyRuntimeCode(
 ): Promise<void> {
   const checks: [string, Address, Hex, boolean][] = [
     ["BuilderRegistry", contracts.registry, builderRegistryArtifact.deployedBytecode, false],
-    ["SettlementCollector", contracts.collector, settlementCollectorArtifact.deployedBytecode, false],
+    ["SettlementCollector", contracts.collector, settlementCollectorArtifact.deployedBytecode, true],
     ["Executor", contracts.executor, executorArtifact.deployedBytecode, true],
   ];
   for (const [name, address, expected, immutables] of checks) {
@@ -90,6 +90,13 @@ export async function verifyRuntimeCode(
     if (actual.toLowerCase() !== expected.toLowerCase())
       throw new OperatorError(`the executor's ${functionName} is ${actual}, not ${expected}`);
   }
+  const registry = (await client.readContract({
+    address: contracts.collector,
+    abi: settlementCollectorArtifact.abi,
+    functionName: "registry",
+  })) as string;
+  if (registry.toLowerCase() !== contracts.registry.toLowerCase())
+    throw new OperatorError(`the collector's registry is ${registry}, not ${contracts.registry}`);
 }
 
 function sameCode(actual: string, expected: string, immutables: boolean): boolean {

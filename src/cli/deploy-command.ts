@@ -208,7 +208,7 @@ function planSteps(
       label: "deploy SettlementCollector",
       deploy: () => ({
         bytecode: settlementCollectorArtifact.bytecode,
-        args: encodeAbiParameters([{ type: "address" }], [deployer]),
+        args: encodeAbiParameters([{ type: "address" }, { type: "address" }], [deployer, at("registry")()]),
       }),
     },
     {

@@ -51,8 +51,8 @@ const EXECUTOR_WIRING = [
 
 /**
  * The cheap interface checks: the executor was built for exactly the Uniswap contracts, registry and
- * collector the file names (its immutables), the collector authorises it, and the registry answers as a
- * BuilderRegistry. A file mixing two deployments would otherwise quote through one set of contracts and
+ * collector the file names (its immutables), the collector authorises it and pays the service fees to that
+ * registry's treasury, and the registry answers as a BuilderRegistry. A file mixing two deployments would otherwise quote through one set of contracts and
  * settle through another.
  */
 async function checkWiring(
@@ -81,15 +81,20 @@ async function checkWiring(
       );
   });
   if (problems.length === 0) {
-    const [authorised, treasury] = await Promise.all([
+    const [authorised, treasury, collectorRegistry] = await Promise.all([
       read(contracts.settlementCollector, settlementCollectorArtifact.abi, "isExecutor", [
         contracts.executor,
       ]),
       read(contracts.builderRegistry, builderRegistryArtifact.abi, "treasury"),
+      read(contracts.settlementCollector, settlementCollectorArtifact.abi, "registry"),
     ]);
     if (authorised !== true)
       problems.push(
         `contracts.settlementCollector does not authorise contracts.executor (${contracts.executor})`,
+      );
+    else if (String(collectorRegistry).toLowerCase() !== contracts.builderRegistry.toLowerCase())
+      problems.push(
+        `contracts.settlementCollector pays the service fees to the treasury of ${String(collectorRegistry)}, not contracts.builderRegistry ${contracts.builderRegistry}`,
       );
     if (typeof treasury !== "string")
       problems.push(

@@ -72,7 +72,7 @@ export async function deployJunction(options: {
   });
   const settlementCollector = await deployer.deploy({
     bytecode: settlementCollectorArtifact.bytecode,
-    args: encodeAbiParameters([{ type: "address" }], [governance.from]),
+    args: encodeAbiParameters([{ type: "address" }, { type: "address" }], [governance.from, builderRegistry]),
     label: "deploy SettlementCollector",
   });
   const executor = await deployer.deploy({

@@ -3,8 +3,9 @@ pragma solidity ^0.8.26;
 
 /// @title IExecutor
 /// @notice Junction's swap executor: runs an exact-input route (up to 3 branches of up to 3 hops) through
-///         canonical Uniswap V2 pairs, V3 pools and hook-free static-fee V4 pools, takes the service fee and
-///         the builder fee from the gross output, and pays the recipient the rest.
+///         canonical Uniswap V2 pairs, V3 pools and hook-free static-fee V4 pools, and charges the service
+///         fee and the builder fee on the gross output: with a fee the output goes to the SettlementCollector,
+///         which keeps both fees and pays the recipient the rest; without one, straight to the recipient.
 /// @dev The route is a compact byte string, documented in `contracts/ROUTE_ENCODING.md` and parsed by
 ///      `RouteCodec`. Pools are never named in it: the executor derives every pool address (CREATE2) or key
 ///      itself. It pulls tokens only from `msg.sender`, which must `approve` this contract (the spender).
@@ -39,7 +40,7 @@ interface IExecutor {
     error Reentrancy();
     /// @notice `block.timestamp` is past the swap's deadline.
     error DeadlineExpired(uint256 deadline, uint256 timestamp);
-    /// @notice The recipient is the zero address or the executor itself.
+    /// @notice The recipient is the zero address, the executor or the collector.
     error InvalidRecipient(address recipient);
     /// @notice `tokenIn` equals `tokenOut`.
     error IdenticalTokens(address token);

@@ -2,14 +2,16 @@
 pragma solidity ^0.8.26;
 
 /// @title ISettlementCollector
-/// @notice "The reviewed collector": receives the service and builder fees from authorised executors, keeps
-///         them claimable per (recipient, token), and emits exactly one `Settled` event per recorded swap
-///         (every swap attributed to a builder or charging a fee). The service's settlement history is read
-///         from these events alone.
+/// @notice "The reviewed collector": splits a fee-charging swap's gross output (the service fee and the
+///         builder fee stay here, claimable; the rest goes to the recipient), and emits exactly one `Settled`
+///         event per recorded swap (every swap attributed to a builder or charging a fee). The service's
+///         settlement history is read from these events alone.
+/// @dev The service fee accrues to the service and is claimable by the registry's current treasury; every
+///      other credit belongs to its (recipient, token).
 interface ISettlementCollector {
     /// @notice One swap's settlement: every field of the service's history settlement entry, in the order
     ///         of the `Settled` event (its three indexed fields first).
-    /// @param grossAmountOut Output before fees (balance change of the executor).
+    /// @param grossAmountOut Output before fees.
     /// @param routeFee Service fee taken from the gross output.
     /// @param builderFee Builder fee taken from the gross output.
     /// @param amountOut What the recipient received.
@@ -31,6 +33,25 @@ interface ISettlementCollector {
         uint64 policyVersion;
     }
 
+    /// @notice What the executor knows of a fee-charging swap before its output is split: the settlement
+    ///         without the four amounts `settle` measures, and the two fees to charge.
+    /// @param routeFeeBps The service fee, at most 50 bps of the gross output.
+    /// @param builderFeeBps The builder fee, at most 50 bps; non-zero only with a `builderRecipient`.
+    struct Order {
+        bytes32 builderId;
+        bytes32 quoteId;
+        address payer;
+        bytes32 keyIdHash;
+        address recipient;
+        address tokenIn;
+        uint256 amountIn;
+        address tokenOut;
+        address builderRecipient;
+        uint64 policyVersion;
+        uint16 routeFeeBps;
+        uint16 builderFeeBps;
+    }
+
     /// @notice One per swap. `builderId` is indexed so history can filter by builder.
     event Settled(
         bytes32 indexed builderId,
@@ -48,9 +69,6 @@ interface ISettlementCollector {
         address builderRecipient,
         uint64 policyVersion
     );
-    /// @notice Fewer fee tokens arrived than the settlement states (a fee-on-transfer output token); the
-    ///         credit was scaled down to what arrived.
-    event FeeShortfall(address indexed token, uint256 expected, uint256 received);
     /// @notice `recipient` claimed `amount` of `token`, sent to `to`.
     event Claimed(address indexed recipient, address indexed token, address to, uint256 amount);
     /// @notice The owner authorised (or revoked) an executor.
@@ -66,10 +84,16 @@ interface ISettlementCollector {
     error NotOwner(address caller);
     /// @notice Only the pending owner may accept.
     error NotPendingOwner(address caller);
-    /// @notice Native fees must arrive as exactly `routeFee + builderFee` of `msg.value`; ERC-20 fees with none.
+    /// @notice Native output must arrive as `msg.value`, ERC-20 output with none.
     error InvalidNativeValue(uint256 expected, uint256 actual);
-    /// @notice A builder fee without a builder recipient, or a zero treasury.
+    /// @notice A builder fee without a builder recipient.
     error MissingFeeRecipient();
+    /// @notice A fee above 50 bps.
+    error FeeTooHigh(uint16 bps);
+    /// @notice The recipient is the collector itself.
+    error InvalidRecipient(address recipient);
+    /// @notice A credit beyond what the collector can account for (2^128 - 1 of a token).
+    error CreditOverflow(address token);
     /// @notice Nothing is claimable for the caller in this token.
     error NothingToClaim(address recipient, address token);
     /// @notice Sending native ETH failed.
@@ -77,20 +101,30 @@ interface ISettlementCollector {
     /// @notice The zero address where an account is required.
     error ZeroAddress();
 
-    /// @notice Records a swap's settlement. The executor has already transferred the ERC-20 fees here, or
-    ///         sends native fees as `msg.value`. Credits `routeFee` to `treasury` and `builderFee` to the
-    ///         builder recipient, scaled down pro rata if fewer tokens arrived.
-    function settle(Settlement calldata s, address treasury) external payable;
+    /// @notice Splits a swap's gross output and records the settlement. The gross output is what arrived
+    ///         for it: `msg.value` for native ETH; for an ERC-20, the collector's balance beyond what it owes
+    ///         (the route's last pools paid it here). Credits the service fee to the service and the builder
+    ///         fee to `o.builderRecipient`, sends the rest to `o.recipient` and emits `Settled`.
+    /// @return amountOut What the recipient received (its balance change for an ERC-20).
+    function settle(Order calldata o) external payable returns (uint256 amountOut);
+
+    /// @notice Records a swap that charged no fee (its output went straight to the recipient): emits
+    ///         `Settled` with `s` as given.
+    function record(Settlement calldata s) external;
 
     /// @notice Sends the caller's claimable `token` (address(0) for ETH) to `to`.
     /// @return amount What was sent.
     function claim(address token, address to) external returns (uint256 amount);
 
-    /// @notice Fees of `token` that `recipient` can claim.
+    /// @notice Fees of `token` that `recipient` can claim: its own credits, and the service's fees when it
+    ///         is the registry's current treasury.
     function claimable(address recipient, address token) external view returns (uint256);
 
     /// @notice Sum of everyone's claimable `token`: the collector always holds at least this much.
     function totalClaimable(address token) external view returns (uint256);
+
+    /// @notice The service's fees of `token` not yet claimed (claimable by the registry's treasury).
+    function serviceClaimable(address token) external view returns (uint256);
 
     /// @notice Whether `executor` may settle.
     function isExecutor(address executor) external view returns (bool);

@@ -156,7 +156,7 @@ abstract contract JunctionFixture is Test {
 
     function _deployJunction() internal {
         registry = new BuilderRegistry(gov, treasury, DEFAULT_ROUTE_FEE, MAX_BUILDER_FEE);
-        collector = new SettlementCollector(gov);
+        collector = new SettlementCollector(gov, registry);
         executor = new Executor(
             address(weth),
             address(v2Factory),
