@@ -6,6 +6,7 @@ import {IBuilderRegistry} from "./interfaces/IBuilderRegistry.sol";
 import {IExecutor} from "./interfaces/IExecutor.sol";
 import {ISettlementCollector} from "./interfaces/ISettlementCollector.sol";
 import {IPoolManager} from "./interfaces/external/IPoolManager.sol";
+import {FeeMath} from "./libraries/FeeMath.sol";
 import {RouteCodec} from "./libraries/RouteCodec.sol";
 import {TransientSlot} from "./libraries/TransientSlot.sol";
 import {ExecutorBase} from "./executor/ExecutorBase.sol";
@@ -45,13 +46,13 @@ contract Executor is RouteRunner, FeeSettlement {
         if (_entered()) revert Reentrancy();
         TransientSlot.store(LOCK_SLOT, 1);
         _checkTerms(p);
-        RouteCodec.validate(route, p.amountIn, p.tokenOut);
-        IBuilderRegistry.FeePolicy memory policy = _policy(p);
-        (uint16 routeBps, uint16 builderBps) = _chargedBps(p, policy);
+        address tokenOut = p.tokenOut;
+        RouteCodec.validate(route, p.amountIn, tokenOut);
+        (IBuilderRegistry.FeePolicy memory policy, uint16 routeBps, uint16 builderBps) = _fees(p);
         if (routeBps == 0 && builderBps == 0) {
             amountOut = _swapToRecipient(p, route);
             if (p.builderId != bytes32(0)) _record(p, amountOut, policy);
-        } else if (p.tokenOut != address(0)) {
+        } else if (tokenOut != address(0)) {
             // Each branch's last pool pays the collector, which splits what arrived.
             _runRoute(p.tokenIn, _payer(p), route, address(collector));
             amountOut = _callSettle(p, policy, routeBps, builderBps, 0);
@@ -60,34 +61,44 @@ contract Executor is RouteRunner, FeeSettlement {
             _runRoute(p.tokenIn, _payer(p), route, address(this));
             amountOut = _callSettle(p, policy, routeBps, builderBps, address(this).balance - before);
         }
-        if (amountOut < p.minOut) revert InsufficientOutput(amountOut, p.minOut);
+        uint256 minOut = p.minOut;
+        if (amountOut < minOut) revert InsufficientOutput(amountOut, minOut);
         TransientSlot.store(LOCK_SLOT, 0);
     }
 
-    /// @dev The registry's policy for the swap, read only as far as the swap needs it. With both quoted caps
-    ///      at zero no fee can be charged whatever it says: an attributed swap reads what its settlement record
-    ///      names (no pair fee lookup), an unattributed one reads nothing (it is not recorded).
-    function _policy(SwapParams calldata p) private view returns (IBuilderRegistry.FeePolicy memory policy) {
-        if (p.maxRouteFeeBps != 0 || p.maxBuilderFeeBps != 0) {
-            policy = registry.feePolicy(p.tokenIn, p.tokenOut, p.builderId);
-        } else if (p.builderId != bytes32(0)) {
-            (policy.builderRecipient, policy.policyVersion) = registry.recordPolicy(p.builderId);
+    /// @dev The registry's policy for the swap, read only as far as the swap needs it, and the fees charged:
+    ///      each `min(quoted, policy, 50)`. With both quoted caps at zero no fee can be charged whatever the
+    ///      policy says: an attributed swap reads what its settlement record names (no pair fee lookup), an
+    ///      unattributed one reads nothing (it is not recorded).
+    function _fees(SwapParams calldata p)
+        private
+        view
+        returns (IBuilderRegistry.FeePolicy memory policy, uint16 routeBps, uint16 builderBps)
+    {
+        (uint16 maxRouteBps, uint16 maxBuilderBps, bytes32 builderId) = (p.maxRouteFeeBps, p.maxBuilderFeeBps, p.builderId);
+        if (maxRouteBps != 0 || maxBuilderBps != 0) {
+            policy = registry.feePolicy(p.tokenIn, p.tokenOut, builderId);
+            routeBps = FeeMath.chargedBps(maxRouteBps, policy.routeFeeBps);
+            builderBps = FeeMath.chargedBps(maxBuilderBps, policy.builderFeeCapBps);
+        } else if (builderId != bytes32(0)) {
+            (policy.builderRecipient, policy.policyVersion) = registry.recordPolicy(builderId);
         }
     }
 
     /// @dev No fee to take: each branch's last pool pays the recipient (native ETH arrives here first and is
     ///      sent on), and what the recipient received is the output, gross and net alike.
     function _swapToRecipient(SwapParams calldata p, bytes calldata route) private returns (uint256 amountOut) {
-        if (p.tokenOut == address(0)) {
+        (address tokenOut, address recipient) = (p.tokenOut, p.recipient);
+        if (tokenOut == address(0)) {
             uint256 before = address(this).balance;
             _runRoute(p.tokenIn, _payer(p), route, address(this));
             amountOut = address(this).balance - before;
-            (bool ok,) = p.recipient.call{value: amountOut}("");
-            if (!ok) revert NativeTransferFailed(p.recipient, amountOut);
+            (bool ok,) = recipient.call{value: amountOut}("");
+            if (!ok) revert NativeTransferFailed(recipient, amountOut);
         } else {
-            uint256 before = SafeTransferLib.balanceOf(p.tokenOut, p.recipient);
-            _runRoute(p.tokenIn, _payer(p), route, p.recipient);
-            amountOut = SafeTransferLib.balanceOf(p.tokenOut, p.recipient) - before;
+            uint256 before = SafeTransferLib.balanceOf(tokenOut, recipient);
+            _runRoute(p.tokenIn, _payer(p), route, recipient);
+            amountOut = SafeTransferLib.balanceOf(tokenOut, recipient) - before;
         }
     }
 
@@ -101,12 +112,15 @@ contract Executor is RouteRunner, FeeSettlement {
     function _checkTerms(SwapParams calldata p) private view {
         // forge-lint: disable-next-line(block-timestamp) the deadline is a timestamp by definition
         if (block.timestamp > p.deadline) revert DeadlineExpired(p.deadline, block.timestamp);
-        if (p.recipient == address(0) || p.recipient == address(this) || p.recipient == address(collector)) {
-            revert InvalidRecipient(p.recipient);
+        address recipient = p.recipient;
+        if (recipient == address(0) || recipient == address(this) || recipient == address(collector)) {
+            revert InvalidRecipient(recipient);
         }
-        if (p.tokenIn == p.tokenOut) revert IdenticalTokens(p.tokenIn);
-        if (p.amountIn == 0) revert ZeroAmountIn();
-        uint256 expectedValue = p.tokenIn == address(0) ? p.amountIn : 0;
+        address tokenIn = p.tokenIn;
+        if (tokenIn == p.tokenOut) revert IdenticalTokens(tokenIn);
+        uint256 amountIn = p.amountIn;
+        if (amountIn == 0) revert ZeroAmountIn();
+        uint256 expectedValue = tokenIn == address(0) ? amountIn : 0;
         if (msg.value != expectedValue) revert InvalidNativeValue(expectedValue, msg.value);
     }
 }

@@ -74,9 +74,11 @@ contract SettlementCollector is ISettlementCollector {
     /// @inheritdoc ISettlementCollector
     function settle(Order calldata o) external payable onlyExecutor returns (uint256 amountOut) {
         address token = o.tokenOut;
-        if (o.recipient == address(this)) revert InvalidRecipient(o.recipient);
-        if (o.routeFeeBps > FeeMath.MAX_FEE_BPS) revert FeeTooHigh(o.routeFeeBps);
-        if (o.builderFeeBps > FeeMath.MAX_FEE_BPS) revert FeeTooHigh(o.builderFeeBps);
+        address recipient = o.recipient;
+        if (recipient == address(this) || recipient == address(0)) revert InvalidRecipient(recipient);
+        (uint16 routeBps, uint16 builderBps) = (o.routeFeeBps, o.builderFeeBps);
+        if (routeBps > FeeMath.MAX_FEE_BPS) revert FeeTooHigh(routeBps);
+        if (builderBps > FeeMath.MAX_FEE_BPS) revert FeeTooHigh(builderBps);
         Owed memory owed = _owed[token];
         uint256 gross;
         if (token == address(0)) {
@@ -86,10 +88,10 @@ contract SettlementCollector is ISettlementCollector {
             uint256 balance = SafeTransferLib.balanceOf(token, address(this));
             gross = balance > owed.total ? balance - owed.total : 0;
         }
-        uint256 routeFee = FeeMath.fee(gross, o.routeFeeBps);
-        uint256 builderFee = FeeMath.fee(gross, o.builderFeeBps);
+        uint256 routeFee = FeeMath.fee(gross, routeBps);
+        uint256 builderFee = FeeMath.fee(gross, builderBps);
         if (routeFee != 0 || builderFee != 0) _credit(token, owed, routeFee, builderFee, o.builderRecipient);
-        amountOut = _pay(token, o.recipient, gross - routeFee - builderFee);
+        amountOut = _pay(token, recipient, gross - routeFee - builderFee);
         _emitSettled(o, gross, routeFee, builderFee, amountOut);
     }
 

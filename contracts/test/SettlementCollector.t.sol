@@ -258,10 +258,14 @@ contract SettlementCollectorTest is Test {
         collector.settle(_order(address(token), 0, 51));
     }
 
-    function test_revert_settle_recipientIsTheCollector() public {
+    function test_revert_settle_recipientIsTheCollectorOrZero() public {
         ISettlementCollector.Order memory o = _order(address(token), 1, 1);
         o.recipient = address(collector);
         vm.expectRevert(abi.encodeWithSelector(ISettlementCollector.InvalidRecipient.selector, address(collector)));
+        vm.prank(executor);
+        collector.settle(o);
+        o.recipient = address(0);
+        vm.expectRevert(abi.encodeWithSelector(ISettlementCollector.InvalidRecipient.selector, address(0)));
         vm.prank(executor);
         collector.settle(o);
     }

@@ -8,7 +8,7 @@ type PoolKind = "v2" | "v3" | "v4";
  *
  * Calibrated 2026-11-26 by least squares on 40 executor swap receipts on the devnet (seed 4663, block 246)
  * with `npm run bench -- gas`, after a fee-charging swap's output began going straight to the collector,
- * which splits it (base 104,000 -> 89,800): RMS error 13.4k gas, mean 4.6%, worst scenario 13.9% (the
+ * which splits it (base 104,000 -> 88,700): RMS error 13.4k gas, mean 4.6%, worst scenario 14.0% (the
  * 2026-11-25 constants on this executor: 18.8k, worst 21.0%; the guesses before the first calibration:
  * RMS 44.5k, worst 57%). The README's "Gas model" section says what is measured and how to re-run
  * it. Receipts are net of refunds, which are capped at a fifth of the gas, so real costs are only roughly
@@ -16,7 +16,7 @@ type PoolKind = "v2" | "v3" | "v4";
  */
 export const GAS_MODEL = {
   /** Intrinsic and calldata gas, entry checks, input pull, fee settlement and the settlement record. */
-  base: 89_800,
+  base: 88_700,
   /** Each branch beyond the first. */
   branch: 10_700,
   v2Hop: 56_200,

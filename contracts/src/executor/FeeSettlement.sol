@@ -3,27 +3,15 @@ pragma solidity ^0.8.26;
 
 import {IBuilderRegistry} from "../interfaces/IBuilderRegistry.sol";
 import {ISettlementCollector} from "../interfaces/ISettlementCollector.sol";
-import {FeeMath} from "../libraries/FeeMath.sol";
 import {ExecutorBase} from "./ExecutorBase.sol";
 
 /// @title FeeSettlement
 /// @notice The executor's side of a settlement. Each fee is `min(quoted bps, registry policy, 50)` of the
-///         gross output; when one is charged, the gross output goes to the SettlementCollector, which keeps
+///         gross output (see `Executor._fees`); when one is charged, the gross output goes to the SettlementCollector, which keeps
 ///         both fees and pays the recipient the rest (`settle`). A swap is recorded (one `Settled` event) when
 ///         it is attributed to a builder or charges a fee: an unattributed swap that charges nothing has
 ///         nothing to settle and no builder history to appear in, so it spends no gas on a record.
 abstract contract FeeSettlement is ExecutorBase {
-    /// @return routeBps The service fee charged: `min(quoted, policy, 50)`.
-    /// @return builderBps The builder fee charged, likewise.
-    function _chargedBps(SwapParams calldata p, IBuilderRegistry.FeePolicy memory policy)
-        internal
-        pure
-        returns (uint16 routeBps, uint16 builderBps)
-    {
-        routeBps = FeeMath.chargedBps(p.maxRouteFeeBps, policy.routeFeeBps);
-        builderBps = FeeMath.chargedBps(p.maxBuilderFeeBps, policy.builderFeeCapBps);
-    }
-
     /// @dev `collector.settle(Order)` with the gross output already there (`value` of native ETH, or ERC-20
     ///      paid in by the route), encoded in place from the swap's calldata.
     /// @return amountOut What the recipient received.

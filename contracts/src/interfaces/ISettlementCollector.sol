@@ -90,7 +90,7 @@ interface ISettlementCollector {
     error MissingFeeRecipient();
     /// @notice A fee above 50 bps.
     error FeeTooHigh(uint16 bps);
-    /// @notice The recipient is the collector itself.
+    /// @notice The recipient is the zero address or the collector itself.
     error InvalidRecipient(address recipient);
     /// @notice A credit beyond what the collector can account for (2^128 - 1 of a token).
     error CreditOverflow(address token);
