@@ -105,23 +105,30 @@ function bestGroups(
 ): Worth[][] {
   const kept: { group: Worth[]; total: number }[] = [];
   const floor = () => (kept.length < limit ? 0 : kept[kept.length - 1]!.total);
-  const keep = (group: Worth[], total: number) => {
+  const keep = (group: readonly Worth[], total: number) => {
     if (total <= floor()) return;
-    kept.push({ group, total });
+    kept.push({ group: [...group], total });
     kept.sort((a, b) => b.total - a.total);
     if (kept.length > limit) kept.pop();
   };
-  const visit = (group: Worth[], total: number, from: number) => {
-    const slots = (size ?? maxBranches) - group.length;
+  // The group being grown, as a stack: copied only when kept (this visits every disjoint combination the
+  // bound leaves, at each of the bisection's prices).
+  const most = size ?? maxBranches;
+  const group: Worth[] = [];
+  const visit = (total: number, from: number) => {
+    const slots = most - group.length;
     for (let i = from; i < worth.length; i++) {
       const entry = worth[i]!;
       if (total + slots * entry.g <= floor()) break;
-      if (!group.every((member) => disjoint(member.row, entry.row))) continue;
-      const grown = [...group, entry];
-      if (size === undefined || grown.length === size) keep(grown, total + entry.g);
-      if (grown.length < (size ?? maxBranches)) visit(grown, total + entry.g, i + 1);
+      let free = true;
+      for (let k = 0; free && k < group.length; k++) free = disjoint(group[k]!.row, entry.row);
+      if (!free) continue;
+      group.push(entry);
+      if (size === undefined || group.length === size) keep(group, total + entry.g);
+      if (group.length < most) visit(total + entry.g, i + 1);
+      group.pop();
     }
   };
-  visit([], 0, 0);
+  visit(0, 0);
   return kept.map((entry) => entry.group);
 }

@@ -33,7 +33,7 @@ export function splitCeiling(
 ): number {
   const whole = Number(amountIn);
   const half = Number(shareOf(amountIn, 50));
-  const rows: { rate: number; kinks: [number, number][]; gas: number }[] = [];
+  const rows: { rate: number; kinks: [number, number][]; most: number; gas: number }[] = [];
   for (const { path, pointAt } of curves) {
     let rate = 1;
     let gas = 0;
@@ -50,17 +50,17 @@ export function splitCeiling(
       atHalf && half > 0 ? [half, Number(atHalf.amountOut)] : undefined,
       atWhole ? roundingSlack(path, atWhole.ticksCrossed) : 0,
     );
-    rows.push({ rate, kinks, gas: Number(gasToOut(gas)) });
+    const most = kinks.reduce((max, [, e]) => Math.max(max, e), 0);
+    rows.push({ rate, kinks, most, gas: Number(gasToOut(gas)) });
   }
   if (rows.length < 2) return -Infinity;
   rows.sort((a, b) => b.rate - a.rate);
   const routeGas = Number(gasToOut(GAS_MODEL.base + GAS_MODEL.branch));
   const branchGas = Number(gasToOut(GAS_MODEL.branch));
-  const most = (row: (typeof rows)[number]) => Math.max(0, ...row.kinks.map(([, e]) => e));
-  const bestAverage = Math.max(...rows.map(most)) / whole;
+  const bestAverage = rows.reduce((max, row) => Math.max(max, row.most), 0) / whole;
   // The bound is least at a price where some path's best point changes: the slopes of its envelope.
   const slopes = [...rows]
-    .sort((a, b) => most(b) - most(a))
+    .sort((a, b) => b.most - a.most)
     .slice(0, SLOPES_TRIED)
     .flatMap((row) => {
       const kinks = [...row.kinks].sort((a, b) => a[0] - b[0]);
