@@ -128,7 +128,7 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
     if (request.method === "eth_createAccessList" || request.method === "eth_estimateGas")
       return "simulation";
     if (request.method !== "eth_call") return "other";
-    const to = lower((request.params as [{ to?: string }])[0]?.to);
+    const to = request.to;
     if (to === undefined || to === lower(contracts.v4PoolManager)) return "load";
     if (to === lower(contracts.builderRegistry)) return "checks";
     return "simulation";

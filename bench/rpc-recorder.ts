@@ -1,7 +1,11 @@
 import { custom, type Transport } from "viem";
 
-/** One JSON-RPC request as the HTTP transport saw it: what, and when it was in flight (performance.now ms). */
-export type RecordedRequest = { method: string; params: unknown; start: number; end: number };
+/**
+ * One JSON-RPC request as the HTTP transport saw it: its method, the `to` of a call or estimate, and when it
+ * was in flight (performance.now ms). Not its parameters: a benchmark keeps thousands of these, and holding
+ * every request's calldata would grow the heap the measured code runs in.
+ */
+export type RecordedRequest = { method: string; to: string | undefined; start: number; end: number };
 
 /**
  * Wraps a transport to record every request that goes through it with its start and end time: the
@@ -16,7 +20,7 @@ export function recordRequests(transport: Transport): { transport: Transport; lo
         request: async (args: { method: string; params?: unknown }) => {
           const entry = {
             method: args.method,
-            params: args.params,
+            to: (args.params as [{ to?: unknown }] | undefined)?.[0]?.to?.toString().toLowerCase(),
             start: performance.now(),
             end: Number.NaN,
           };
