@@ -7,7 +7,10 @@ import { cpus, loadavg } from "node:os";
 export function machineLine(extra = ""): string {
   const cpu = cpus();
   const load = loadavg()[0]!.toFixed(1);
-  return `Machine: ${cpu[0]?.model ?? "unknown cpu"}, ${cpu.length} cores, Node ${process.version}, load average ${load} when printed${extra ? `; ${extra}` : ""}.`;
+  // V8's heap flags change garbage collection, and so the times: say which ones this run had.
+  const heap = process.execArgv.filter((flag) => flag.startsWith("--max-"));
+  const node = `Node ${process.version}${heap.length > 0 ? ` (${heap.join(" ")})` : ""}`;
+  return `Machine: ${cpu[0]?.model ?? "unknown cpu"}, ${cpu.length} cores, ${node}, load average ${load} when printed${extra ? `; ${extra}` : ""}.`;
 }
 
 /** A markdown table from a header row and rows of cells; cells after the first are right-aligned. */

@@ -1,6 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
 import { type Config, ConfigError } from "../config/config.ts";
 import { serveClusterMetrics } from "../service/metrics.ts";
+import { withServiceFlags } from "./node-flags.ts";
 
 /** A worker that dies this soon after it was started counts as failing to start. */
 const EARLY_EXIT_MS = 10_000;
@@ -31,6 +32,8 @@ export async function runPrimary(
   let stopping = false;
   let earlyExits = 0;
   const startedAt = new Map<Worker, number>();
+  // Workers run with the service's V8 flags however the primary was started (`node bin/junction.js`, npx).
+  cluster.setupPrimary({ execArgv: withServiceFlags(process.execArgv) });
   const fork = () => startedAt.set(cluster.fork(), Date.now());
   cluster.on("exit", (worker, code, signal) => {
     const lived = Date.now() - (startedAt.get(worker) ?? 0);
