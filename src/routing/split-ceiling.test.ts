@@ -94,4 +94,32 @@ describe("split ceiling", () => {
     expect(tighter).toBeGreaterThanOrEqual(Number(bestSplitScore(paths, amountIn, free)));
     expect(tighter - bestAlone).toBeLessThan(0.6 * (ceiling - bestAlone));
   });
+
+  it("proves a small trade unsplittable when many longer paths have better rates than their gas is worth", () => {
+    // Two direct pools; twelve paths through C and D rate about 2.4% better and cost two hops more. Alone,
+    // the direct pool wins; a split pays at least a second branch's hop and the branch itself, more than
+    // the better rate is worth, however the long paths' rates are mixed with the direct ones' gas.
+    const D = addr(0xd);
+    const edges = [...v2(0, A, B, 1000n * E18, 1000n * E18), ...v2(1, A, B, 1000n * E18, 999n * E18)];
+    let n = 2;
+    for (let i = 0; i < 2; i++) edges.push(...v2(n++, A, C, 1000n * E18, 1010n * E18));
+    for (let i = 0; i < 2; i++) edges.push(...v2(n++, C, D, 1000n * E18, 1010n * E18));
+    for (let i = 0; i < 3; i++) edges.push(...v2(n++, D, B, 1000n * E18, 1010n * E18));
+    const paths = enumeratePaths(edges, A, B, WETH);
+    expect(paths.filter((path) => path.length === 3)).toHaveLength(12);
+    const amountIn = E18;
+    const curves = paths.map((path) => ({ path, pointAt: lazyPathCurve(path, amountIn) }));
+    const gasToOut = (gas: number) => BigInt(gas) * 260_000_000_000n;
+    const scores = paths.map((path) => {
+      const point = quotePath(path, amountIn)!;
+      return Number(point.amountOut - gasToOut(point.gas + GAS_MODEL.base));
+    });
+    const bestAlone = Math.max(...scores);
+    expect(paths[scores.indexOf(bestAlone)]).toHaveLength(1);
+    const ceiling = splitCeiling(curves, amountIn, gasToOut);
+    expect(ceiling).toBeGreaterThanOrEqual(Number(bestSplitScore(paths, amountIn, gasToOut)));
+    // Below the best path alone, so the search needs nothing more, though the best rates, and so the first
+    // prices tried, are the long paths': at the winner's own rate their extra gas shows.
+    expect(ceiling).toBeLessThan(bestAlone);
+  });
 });

@@ -7,6 +7,12 @@ import type { Path } from "./paths.ts";
 const PRICES_TRIED = 8;
 /** Paths (those that can deliver most) whose envelope slopes are tried as prices too. */
 const SLOPES_TRIED = 4;
+/**
+ * Paths (those scoring best alone, gas counted) whose spot and average rates are tried as prices too: on a
+ * small trade the best rates belong to long paths whose gas no split pays for, and the bound is tight only
+ * at the rate of the path that wins alone.
+ */
+const WINNERS_TRIED = 4;
 
 /**
  * The most any split of two or more branches could score, as a float: an upper bound by the allocation's
@@ -33,7 +39,7 @@ export function splitCeiling(
 ): number {
   const whole = Number(amountIn);
   const half = Number(shareOf(amountIn, 50));
-  const rows: { rate: number; kinks: [number, number][]; most: number; gas: number }[] = [];
+  const rows: { rate: number; kinks: [number, number][]; most: number; gas: number; alone: number }[] = [];
   for (const { path, pointAt } of curves) {
     let rate = 1;
     let gas = 0;
@@ -51,7 +57,9 @@ export function splitCeiling(
       atWhole ? roundingSlack(path, atWhole.ticksCrossed) : 0,
     );
     const most = kinks.reduce((max, [, e]) => Math.max(max, e), 0);
-    rows.push({ rate, kinks, most, gas: Number(gasToOut(gas)) });
+    // What the path scores alone on the whole input (only to choose prices to try).
+    const alone = atWhole ? Number(atWhole.amountOut - gasToOut(atWhole.gas)) : -Infinity;
+    rows.push({ rate, kinks, most, gas: Number(gasToOut(gas)), alone });
   }
   if (rows.length < 2) return -Infinity;
   rows.sort((a, b) => b.rate - a.rate);
@@ -67,6 +75,11 @@ export function splitCeiling(
       return kinks.map(([x, e], i) => (i === 0 ? e / x : (e - kinks[i - 1]![1]) / (x - kinks[i - 1]![0])));
     })
     .filter((slope) => Number.isFinite(slope) && slope > 0);
+  const winners = [...rows]
+    .sort((a, b) => b.alone - a.alone)
+    .slice(0, WINNERS_TRIED)
+    .filter((row) => row.alone > -Infinity)
+    .flatMap((row) => [row.rate, row.most / whole]);
   // The two cheapest paths' gas from each row on (rows by spot rate, highest first): at a price at or above
   // a row's rate, it and every later row can add nothing but their gas.
   const cheapest: [number, number][] = new Array(rows.length + 1);
@@ -78,7 +91,8 @@ export function splitCeiling(
   }
   const branches = SEARCH_LIMITS.maxSplitBranches;
   let ceiling = Infinity;
-  for (const price of [bestAverage, ...rows.slice(0, PRICES_TRIED).map((row) => row.rate), ...slopes]) {
+  const prices = [bestAverage, ...rows.slice(0, PRICES_TRIED).map((row) => row.rate), ...slopes, ...winners];
+  for (const price of prices) {
     // Each path's most a branch over it can add at this price (output beyond λ·x, less its gas), the best
     // first: one per branch a split may have.
     const outputs: number[] = [];
