@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { SERVICE_NODE_FLAGS } from "../src/cli/node-flags.ts";
 import type { Manifest } from "../src/devnet/manifest.ts";
 import { machineLine, table } from "./machine.ts";
 import { median, percentile } from "./measure.ts";
@@ -55,7 +56,8 @@ async function start(): Promise<Running> {
   };
   delete env.DATABASE_URL;
   const started = performance.now();
-  const child = spawn(process.execPath, ["bin/junction.js", "start"], {
+  // Started as `npm start` starts it, with the service's V8 flags.
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, "bin/junction.js", "start"], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
