@@ -1,10 +1,11 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createKey, createWorkspace } from "../../src/auth/keys.ts";
+import { SERVICE_NODE_FLAGS } from "../../src/cli/node-flags.ts";
 import { createThrowawayStore } from "../../src/store/throwaway-store.ts";
 import { startTestDevnet, type TestDevnet } from "../devnet.ts";
 import { freePort } from "./spawn-service.ts";
@@ -158,6 +159,11 @@ describe.skipIf(!databaseUrl)("junction start --workers", () => {
       .map(([pid]) => pid!);
     expect(workers).toHaveLength(2);
     expect(output).toMatch(/starting 2 workers/);
+    // Each runs with the service's V8 flags, though the primary was started without them.
+    for (const pid of workers)
+      expect(readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0")).toEqual(
+        expect.arrayContaining([...SERVICE_NODE_FLAGS]),
+      );
     const answers = await Promise.all(
       Array.from({ length: 8 }, () => fetch(`${baseUrl}/api/v2/config`).then((r) => r.status)),
     );
