@@ -1,230 +1,44 @@
-import {
-  createPublicClient,
-  encodeFunctionData,
-  type Hex,
-  http,
-  keccak256,
-  parseEventLogs,
-  type TransactionReceipt,
-  toBytes,
-  zeroAddress,
-} from "viem";
+import { createPublicClient, encodeFunctionData, http } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/builder-api.ts";
-import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
-import { executorKit } from "../../../../test/executor-kit.ts";
+import {
+  allPages,
+  DEMO,
+  expectedEntries,
+  GOVERNANCE,
+  type HistoryBody,
+  type HistoryFixture,
+  OTHER,
+  PATH,
+  startHistoryFixture,
+  sums,
+} from "../../../../test/history-fixture.ts";
 import { builderIdOf } from "../../../builders/builder-code.ts";
 import { createSettlementIndex } from "../../../builders/settlement-index.ts";
 import { builderRegistryArtifact } from "../../../contracts/artifacts/BuilderRegistry.ts";
-import { settlementCollectorArtifact } from "../../../contracts/artifacts/SettlementCollector.ts";
-import { buildExecutorSwap, type ExecutorSwap } from "../../../routing/executor-calldata.ts";
 import { createApp } from "../../create-app.ts";
-import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { registerHistoryRoute } from "./history.ts";
 
 /**
- * `GET /api/v2/builders/history` on a devnet: real executor swaps attributed to the demo builder and to an
- * unregistered code (several in one block, interleaved), read back page by page with small page limits and
- * compared with the `Settled` events of the swap receipts; then the cursor's guarantees, a suspended builder,
- * a reorg below the pinned finalized block, and the gate.
+ * `GET /api/v2/builders/history` on a devnet (`test/history-fixture.ts`: real executor swaps attributed to
+ * the demo builder and to an unregistered code, several in one block, interleaved), read back page by page
+ * with small page limits and compared with the `Settled` events of the swap receipts; then the cursor's
+ * guarantees, a suspended builder, an unreachable node and the gate. Reorgs: history-reorg.devnet.test.ts.
  */
-let devnet: TestDevnet;
-let api: BuilderTestApi;
-let kit: ReturnType<typeof executorKit>;
+let devnet: HistoryFixture["devnet"];
+let api: HistoryFixture["api"];
+let kit: HistoryFixture["kit"];
 let key: string;
-
-const DEMO = "junction-demo";
-const OTHER = "history-other";
-const TRADER = 3;
-const GOVERNANCE = 1;
-const PATH = "/api/v2/builders/history";
-
-type Body = Record<string, unknown> & {
-  settlements: Record<string, unknown>[];
-  totalsByToken: Record<string, unknown>[];
-  nextCursor: string | null;
-};
-
-/** The app with only the history route, at the given page limits, on the test deps with `overrides`. */
-function historyApp(limits?: { blocks: number; events: number }, overrides: Partial<BuilderApiDeps> = {}) {
-  const app = createApp((error) => {
-    throw error;
-  });
-  registerHistoryRoute(app, { ...api.deps, ...overrides }, limits ? { limits } : {});
-  return (query: Record<string, string>, apiKey = key) =>
-    app.request(`${PATH}?${new URLSearchParams(query)}`, { headers: { "x-api-key": apiKey } });
-}
-
-async function allPages(get: ReturnType<typeof historyApp>, code: string) {
-  const pages: Body[] = [];
-  let cursor: string | null = null;
-  do {
-    const response = await get(cursor ? { code, cursor } : { code });
-    expect(response.status, JSON.stringify(await response.clone().json())).toBe(200);
-    const body = (await response.json()) as Body;
-    pages.push(body);
-    cursor = body.nextCursor;
-  } while (cursor !== null && pages.length < 500);
-  return pages;
-}
-
-/** The settlement entries the route must return for these receipts' `Settled` events of `code`. */
-function expectedEntries(receipts: TransactionReceipt[], code: string) {
-  return receipts
-    .flatMap((receipt) =>
-      parseEventLogs({ abi: settlementCollectorArtifact.abi, logs: receipt.logs, eventName: "Settled" }),
-    )
-    .filter((log) => log.args.builderId === builderIdOf(code))
-    .sort((a, b) =>
-      a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : Number(a.blockNumber - b.blockNumber),
-    )
-    .map((log) => ({
-      quoteId: log.args.quoteId,
-      builderCode: code,
-      builderId: log.args.builderId,
-      keyIdHash: log.args.keyIdHash,
-      payer: log.args.payer,
-      recipient: log.args.recipient,
-      tokenIn: log.args.tokenIn,
-      amountIn: log.args.amountIn.toString(),
-      tokenOut: log.args.tokenOut,
-      grossAmountOut: log.args.grossAmountOut.toString(),
-      routeFee: log.args.routeFee.toString(),
-      builderFee: log.args.builderFee.toString(),
-      amountOut: log.args.amountOut.toString(),
-      builderRecipient: log.args.builderRecipient,
-      policyVersion: log.args.policyVersion.toString(),
-      hash: log.transactionHash,
-      blockNumber: log.blockNumber.toString(),
-      blockHash: log.blockHash,
-      logIndex: log.logIndex,
-      status: "finalized",
-    }));
-}
-
-/** Per-token sums of settlement entries, as the route reports them. */
-function sums(entries: Record<string, unknown>[]) {
-  const byToken = new Map<
-    string,
-    { gross: bigint; route: bigint; builder: bigint; out: bigint; count: number }
-  >();
-  for (const e of entries) {
-    const t = byToken.get(e.tokenOut as string) ?? { gross: 0n, route: 0n, builder: 0n, out: 0n, count: 0 };
-    t.gross += BigInt(e.grossAmountOut as string);
-    t.route += BigInt(e.routeFee as string);
-    t.builder += BigInt(e.builderFee as string);
-    t.out += BigInt(e.amountOut as string);
-    t.count += 1;
-    byToken.set(e.tokenOut as string, t);
-  }
-  return byToken;
-}
-
-const receipts: TransactionReceipt[] = [];
-
-/** The deps' client, counting its eth_getLogs calls. */
-function countingClient() {
-  const counter = { getLogs: 0 };
-  const client = new Proxy(api.deps.client, {
-    get: (target, property, receiver) =>
-      property === "getLogs"
-        ? (...args: unknown[]) => {
-            counter.getLogs++;
-            return (target.getLogs as (...a: unknown[]) => unknown)(...args);
-          }
-        : Reflect.get(target, property, receiver),
-  });
-  return { client, counter };
-}
-
-/** Sends the swaps from `TRADER` into one block (automine off), then mines it. */
-async function swapInOneBlock(terms: ExecutorSwap[]) {
-  const wallet = devnet.wallet(TRADER);
-  const account = wallet.account!;
-  const nonce = await devnet.publicClient.getTransactionCount({
-    address: account.address,
-    blockTag: "pending",
-  });
-  await devnet.testClient.setAutomine(false);
-  try {
-    const hashes: Hex[] = [];
-    for (const [i, t] of terms.entries()) {
-      const tx = buildExecutorSwap(t);
-      hashes.push(
-        await wallet.sendTransaction({
-          account,
-          chain: wallet.chain,
-          ...tx,
-          gas: 2_000_000n,
-          nonce: nonce + i,
-        }),
-      );
-    }
-    await devnet.testClient.mine({ blocks: 1 });
-    const mined = await Promise.all(
-      hashes.map((hash) => devnet.publicClient.waitForTransactionReceipt({ hash })),
-    );
-    for (const receipt of mined) expect(receipt.status).toBe("success");
-    expect(new Set(mined.map((r) => r.blockNumber)).size).toBe(1);
-    receipts.push(...mined);
-  } finally {
-    await devnet.testClient.setAutomine(true);
-  }
-}
+let receipts: HistoryFixture["receipts"];
+let historyApp: HistoryFixture["historyApp"];
+let countingClient: HistoryFixture["countingClient"];
+let fixture: HistoryFixture | undefined;
 
 beforeAll(async () => {
-  devnet = await startTestDevnet();
-  api = await createBuilderTestApi(devnet);
-  kit = executorKit(devnet);
-  const workspace = await api.workspace({ code: DEMO, plan: "growth" });
-  key = await api.key(workspace.id, ["receipts"]);
-
-  const [usdc, weth] = [kit.token("USDC"), kit.token("WETH")];
-  await kit.approveExecutor(TRADER, usdc);
-  const recipient = devnet.manifest.accounts[8]!.address;
-  const ethToUsdc = (code: string, amountIn: bigint) =>
-    kit.terms({
-      tokenIn: zeroAddress,
-      tokenOut: usdc,
-      amountIn,
-      recipient,
-      deadline: 2n ** 40n,
-      builderId: builderIdOf(code),
-      quoteId: keccak256(toBytes(`history-${code}-${amountIn}`)),
-      keyIdHash: keccak256(toBytes(`key-${code}`)),
-      route: {
-        branches: [{ amountIn, hops: [{ kind: "v4", currencyOut: usdc, fee: 3000, tickSpacing: 60 }] }],
-      },
-    });
-  const usdcToWeth = (code: string, amountIn: bigint) =>
-    kit.terms({
-      tokenIn: usdc,
-      tokenOut: weth,
-      amountIn,
-      recipient,
-      deadline: 2n ** 40n,
-      builderId: builderIdOf(code),
-      quoteId: keccak256(toBytes(`history-${code}-${amountIn}`)),
-      route: { branches: [{ amountIn, hops: [{ kind: "v2", currencyOut: weth }] }] },
-    });
-
-  await swapInOneBlock([ethToUsdc(DEMO, 10n ** 17n)]);
-  await devnet.testClient.mine({ blocks: 4 });
-  // Three demo settlements and one of another code in one block: the event cap must cut inside it.
-  await swapInOneBlock([
-    usdcToWeth(DEMO, 100n * 10n ** 6n),
-    ethToUsdc(OTHER, 2n * 10n ** 17n),
-    ethToUsdc(DEMO, 3n * 10n ** 17n),
-    usdcToWeth(DEMO, 400n * 10n ** 6n),
-  ]);
-  await devnet.testClient.mine({ blocks: 7 });
-  await swapInOneBlock([usdcToWeth(DEMO, 500n * 10n ** 6n), ethToUsdc(OTHER, 6n * 10n ** 17n)]);
-  // Finalized is latest - 2 on the devnet.
-  await devnet.testClient.mine({ blocks: 3 });
+  fixture = await startHistoryFixture();
+  ({ devnet, api, kit, key, receipts, historyApp, countingClient } = fixture);
 }, 300_000);
 afterAll(async () => {
-  await api?.close();
-  await devnet?.dispose();
+  await fixture?.close();
 });
 
 describe("GET /api/v2/builders/history", () => {
@@ -344,7 +158,7 @@ describe("GET /api/v2/builders/history", () => {
   });
 
   it("defaults to the key's workspace code and keeps each code's settlements apart", async () => {
-    const byDefault = (await (await historyApp()({})).json()) as Body;
+    const byDefault = (await (await historyApp()({})).json()) as HistoryBody;
     expect(byDefault.code).toBe(DEMO);
     expect(byDefault.settlements).toEqual(expectedEntries(receipts, DEMO));
     // Through the mounted builder API too.
@@ -372,7 +186,7 @@ describe("GET /api/v2/builders/history", () => {
 
   it("refuses altered, foreign and oversized cursors and unknown parameters with 400", async () => {
     const get = historyApp({ blocks: 9, events: 2 });
-    const first = (await (await get({ code: DEMO })).json()) as Body;
+    const first = (await (await get({ code: DEMO })).json()) as HistoryBody;
     const cursor = first.nextCursor!;
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
     expect(cursor.length).toBeLessThanOrEqual(1_500);
@@ -408,7 +222,7 @@ describe("GET /api/v2/builders/history", () => {
   });
 
   it("stays readable while the builder is suspended (rule 5)", async () => {
-    const before = (await (await historyApp()({ code: DEMO })).json()) as Body;
+    const before = (await (await historyApp()({ code: DEMO })).json()) as HistoryBody;
     const { demoBuilder } = devnet.manifest.junction;
     const suspend = (enabled: boolean) =>
       kit.send(GOVERNANCE, {
@@ -428,7 +242,7 @@ describe("GET /api/v2/builders/history", () => {
         args: [DEMO],
       });
       expect(profile.enabled).toBe(false);
-      const during = (await (await historyApp()({ code: DEMO })).json()) as Body;
+      const during = (await (await historyApp()({ code: DEMO })).json()) as HistoryBody;
       expect(during.settlements).toEqual(before.settlements);
       expect(during.settlements).toHaveLength(5);
     } finally {
@@ -469,73 +283,5 @@ describe("GET /api/v2/builders/history", () => {
       },
     });
     expect(text).not.toContain("secret-path");
-  });
-
-  // Last: it rewrites the chain.
-  it("answers 409 once a reorg replaced the pinned finalized block, and a fresh pagination works", async () => {
-    const get = historyApp({ blocks: 9, events: 2 });
-    const snapshot = await devnet.testClient.snapshot();
-    await devnet.testClient.mine({ blocks: 3 });
-    const first = (await (await get({ code: DEMO })).json()) as Body;
-    expect(first.nextCursor).not.toBeNull();
-    expect((await get({ code: DEMO, cursor: first.nextCursor! })).status).toBe(200);
-
-    // The chain goes back below the pinned block: it no longer reaches it.
-    await devnet.testClient.revert({ id: snapshot });
-    const shorter = await get({ code: DEMO, cursor: first.nextCursor! });
-    expect(shorter.status).toBe(409);
-    expect(await shorter.json()).toMatchObject({ error: { code: "SNAPSHOT_NOT_CANONICAL" } });
-
-    // Other blocks at the same heights, finalized again: the pinned height now has another hash.
-    await devnet.testClient.increaseTime({ seconds: 60 });
-    await devnet.testClient.mine({ blocks: 3 });
-    const replaced = await devnet.publicClient.getBlock({
-      blockNumber: BigInt(first.finalizedThrough as string),
-    });
-    expect(replaced.hash).not.toBe(first.snapshotHash);
-    const stale = await get({ code: DEMO, cursor: first.nextCursor! });
-    expect(stale.status).toBe(409);
-    expect(await stale.json()).toEqual({
-      error: {
-        code: "SNAPSHOT_NOT_CANONICAL",
-        message: `block ${first.finalizedThrough} is no longer ${first.snapshotHash}: restart pagination`,
-      },
-    });
-
-    const restarted = await allPages(get, DEMO);
-    expect(restarted[0]!.snapshotHash).toBe(replaced.hash);
-    expect(restarted.flatMap((p) => p.settlements)).toEqual(expectedEntries(receipts, DEMO));
-  });
-
-  it("never reads a settlement index a reorg made stale, and rebuilds it on its next sync", async () => {
-    const index = createSettlementIndex({
-      client: devnet.publicClient,
-      db: api.deps.db,
-      collector: devnet.manifest.contracts.settlementCollector,
-      deploymentBlock: BigInt(devnet.manifest.deploymentBlock),
-    });
-    const snapshot = await devnet.testClient.snapshot();
-    await devnet.testClient.mine({ blocks: 3 });
-    await index.sync();
-    const covered = (await index.coverage())!;
-    // Other blocks at the indexed heights: the index's own block is no longer canonical.
-    await devnet.testClient.revert({ id: snapshot });
-    await devnet.testClient.increaseTime({ seconds: 60 });
-    await devnet.testClient.mine({ blocks: 3 });
-    const now = await devnet.publicClient.getBlock({ blockNumber: covered.through });
-    expect(now.hash).not.toBe(covered.hash);
-    const { client, counter } = countingClient();
-    const get = historyApp(undefined, { client, settlementIndex: index });
-    expect((await allPages(get, DEMO)).flatMap((p) => p.settlements)).toEqual(
-      expectedEntries(receipts, DEMO),
-    );
-    // Read from the chain: the stale index was not trusted.
-    expect(counter.getLogs).toBeGreaterThan(0);
-    expect(await index.sync()).toMatchObject({ reset: true, from: BigInt(devnet.manifest.deploymentBlock) });
-    counter.getLogs = 0;
-    expect((await allPages(get, DEMO)).flatMap((p) => p.settlements)).toEqual(
-      expectedEntries(receipts, DEMO),
-    );
-    expect(counter.getLogs).toBe(0);
   });
 });
