@@ -9,13 +9,27 @@ export function writeSamples(file: string, samples: readonly Sample[], stages: r
     file,
     JSON.stringify(
       samples.map(
-        ({ label, usd, outcome, amountOut, ms, pools, paths, widened, hops, roundTrips, stages: times }) => ({
+        ({
+          label,
+          usd,
+          outcome,
+          amountOut,
+          ms,
+          gcMs,
+          pools,
+          paths,
+          widened,
+          hops,
+          roundTrips,
+          stages: times,
+        }) => ({
           label,
           usd: String(usd),
           outcome,
           amountOut: String(amountOut),
           widened,
           ms,
+          gcMs,
           pools,
           paths,
           hops,

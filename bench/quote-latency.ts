@@ -1,3 +1,4 @@
+import { PerformanceObserver } from "node:perf_hooks";
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import { junctionChain } from "../src/chain/chain.ts";
 import { coalescingTransport } from "../src/chain/coalescing-transport.ts";
@@ -88,6 +89,8 @@ export type Sample = {
   roundTrips: number;
   chain: number;
   networkMs: number;
+  /** Garbage collection pauses while the quote ran (ms). */
+  gcMs: number;
   selectMs: number;
   stages: { ms: number; networkMs: number }[];
   methods: Map<string, number>;
@@ -151,6 +154,14 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
   // More rounds give the tail percentiles more samples (p99 of one round is its third-slowest quote).
   const rounds = Math.max(1, Number(process.env.BENCH_LATENCY_ROUNDS ?? 1) || 1);
   const samples: Sample[] = [];
+  // Garbage collection pauses, as V8 reports them (delivered asynchronously; attributed to quotes after).
+  const pauses: { start: number; end: number }[] = [];
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      pauses.push({ start: entry.startTime, end: entry.startTime + entry.duration });
+  });
+  gc.observe({ entryTypes: ["gc"] });
+  const windows: { start: number; end: number }[] = [];
   for (let round = 0; round < rounds; round++)
     for (const usd of SIZES_USD) {
       for (const [from, to] of PAIRS) {
@@ -176,6 +187,7 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
           outcome = error.code;
         }
         const ended = performance.now();
+        windows.push({ start: started, end: ended });
         const requests = recorder.log.slice(first);
         const methods = new Map<string, number>();
         const durations = new Map<string, number[]>();
@@ -193,6 +205,7 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
           widened,
           amountOut,
           ms: ended - started,
+          gcMs: 0,
           requests: requests.length,
           ...roundTrips(requests),
           chain: longestChain(requests),
@@ -204,6 +217,14 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
         });
       }
     }
+
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  gc.disconnect();
+  samples.forEach((sample, i) => {
+    const { start, end } = windows[i]!;
+    for (const pause of pauses)
+      sample.gcMs += Math.max(0, Math.min(end, pause.end) - Math.max(start, pause.start));
+  });
 
   // Every quote's figures as JSON, for looking into the slow ones (`BENCH_LATENCY_SAMPLES=<file>`).
   if (process.env.BENCH_LATENCY_SAMPLES) writeSamples(process.env.BENCH_LATENCY_SAMPLES, samples, STAGES);
@@ -279,6 +300,11 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
         row(
           "local time (ms)",
           ok.map((s) => s.ms - s.networkMs),
+          1,
+        ),
+        row(
+          "garbage collection pauses (ms)",
+          ok.map((s) => s.gcMs),
           1,
         ),
       ],
