@@ -4,10 +4,12 @@
  *
  * `--max-semi-space-size=64`: a quote allocates about 20 MB (bigints of the exact pool math, path curves,
  * decoded state) that lives for the quote's 20-100 ms. With V8's default 16 MB semi-spaces a scavenge runs
- * every few milliseconds of search and promotes most of a quote's data to the old generation, where
- * mark-compacts collect it: garbage collection was a fifth of a quoting process's CPU. With 64 MB, a
- * quote's data mostly dies young; measured on the latency benchmark (2 rounds), GC time 5.5 s -> 2.1 s
- * and mean server time 72 -> 52 ms (128 MB: 1.8 s; not worth another 128 MB of young generation).
+ * every few milliseconds of search and promotes much of a quote's data to the old generation, where
+ * mark-compacts collect it. With 64 MB it mostly dies young. Measured on the latency benchmark (612 quotes,
+ * two runs each, garbage collection pauses per quote from V8's `gc` entries): pauses mean 6.2-7.2 -> 3.5-3.7
+ * ms and p50 5-6 -> 0 ms; mean server time 44-47 -> 40-41 ms, p99 109-120 -> 96-104 ms. 128 MB (one run:
+ * pauses mean 2.8 ms, server time mean 39.1 ms) is within the noise of 64 for another 128 MB of young
+ * generation.
  */
 export const SERVICE_NODE_FLAGS: readonly string[] = ["--max-semi-space-size=64"];
 
