@@ -250,7 +250,9 @@ await stop(running);
 if (!values["data-dir"]) rmSync(dataDir, { recursive: true, force: true });
 
 const rows = [
-  machineLine(`${minutes} min of mixed load at concurrency ${concurrency}`),
+  machineLine(
+    `service started with ${SERVICE_NODE_FLAGS.join(" ")}; ${minutes} min of mixed load at concurrency ${concurrency}`,
+  ),
   "",
   `Start-up: cold ${(coldMs / 1000).toFixed(1)} s, warm ${(warmMs / 1000).toFixed(1)} s (spawn to "junction ready").`,
   "",
