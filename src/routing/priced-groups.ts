@@ -9,7 +9,7 @@ export type PricedRow<C> = {
 /** A group of pool-disjoint paths and the share (%) each would take at the price it was found at. */
 export type PricedGroup<C> = { members: C[]; shares: number[] };
 
-type Worth = { row: number; g: number; share: number };
+export type Worth = { row: number; g: number; share: number };
 
 /**
  * The groups the split's optimum favours, found by the input's marginal price (the allocation's convex dual,
@@ -93,10 +93,11 @@ export function pricedGroups<C>(
 
 /**
  * The `limit` pool-disjoint groups of greatest total worth, of `size` members (any size up to `maxBranches`
- * when undefined), best first. `worth` is sorted by g, highest first, so a group's total is bounded by its
- * sum so far plus its free slots times the next g: once that cannot beat the last kept, no later one can.
+ * when undefined), best first. `worth` is sorted by g, highest first (every g positive), so a group's total
+ * is bounded by its sum so far plus the next g's, as many as it has free slots: once that cannot beat the
+ * last kept, no later one can. Exported for its test against an enumeration of every group.
  */
-function bestGroups(
+export function bestGroups(
   worth: readonly Worth[],
   disjoint: (a: number, b: number) => boolean,
   maxBranches: number,
@@ -119,7 +120,10 @@ function bestGroups(
     const slots = most - group.length;
     for (let i = from; i < worth.length; i++) {
       const entry = worth[i]!;
-      if (total + slots * entry.g <= floor()) break;
+      // Summed in the order a group's total is (float addition is monotone, so no group can exceed it).
+      let bound = total;
+      for (let k = i; k < i + slots && k < worth.length; k++) bound += worth[k]!.g;
+      if (bound <= floor()) break;
       let free = true;
       for (let k = 0; free && k < group.length; k++) free = disjoint(group[k]!.row, entry.row);
       if (!free) continue;
