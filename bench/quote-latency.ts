@@ -1,4 +1,3 @@
-import { PerformanceObserver } from "node:perf_hooks";
 import { type Address, createPublicClient, http, type PublicClient } from "viem";
 import { junctionChain } from "../src/chain/chain.ts";
 import { coalescingTransport } from "../src/chain/coalescing-transport.ts";
@@ -9,6 +8,7 @@ import { createQuoter } from "../src/quote/create-quoter.ts";
 import { QuoteError } from "../src/quote/quote-types.ts";
 import { selectPools } from "../src/quote/select-pools.ts";
 import { createFixtures } from "../src/simulation/fixtures.ts";
+import { watchGcPauses } from "./gc-pauses.ts";
 import { bySize, writeSamples } from "./latency-samples.ts";
 import { countBy, mean, stageTimes, waves } from "./latency-stages.ts";
 import { machineLine, table } from "./machine.ts";
@@ -89,7 +89,8 @@ export type Sample = {
   roundTrips: number;
   chain: number;
   networkMs: number;
-  /** Garbage collection pauses while the quote ran (ms). */
+  /** When the quote started (performance.now), and the garbage collection pauses while it ran (ms). */
+  startedAt: number;
   gcMs: number;
   selectMs: number;
   stages: { ms: number; networkMs: number }[];
@@ -154,14 +155,7 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
   // More rounds give the tail percentiles more samples (p99 of one round is its third-slowest quote).
   const rounds = Math.max(1, Number(process.env.BENCH_LATENCY_ROUNDS ?? 1) || 1);
   const samples: Sample[] = [];
-  // Garbage collection pauses, as V8 reports them (delivered asynchronously; attributed to quotes after).
-  const pauses: { start: number; end: number }[] = [];
-  const gc = new PerformanceObserver((list) => {
-    for (const entry of list.getEntries())
-      pauses.push({ start: entry.startTime, end: entry.startTime + entry.duration });
-  });
-  gc.observe({ entryTypes: ["gc"] });
-  const windows: { start: number; end: number }[] = [];
+  const gc = watchGcPauses();
   for (let round = 0; round < rounds; round++)
     for (const usd of SIZES_USD) {
       for (const [from, to] of PAIRS) {
@@ -187,7 +181,6 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
           outcome = error.code;
         }
         const ended = performance.now();
-        windows.push({ start: started, end: ended });
         const requests = recorder.log.slice(first);
         const methods = new Map<string, number>();
         const durations = new Map<string, number[]>();
@@ -205,6 +198,7 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
           widened,
           amountOut,
           ms: ended - started,
+          startedAt: started,
           gcMs: 0,
           requests: requests.length,
           ...roundTrips(requests),
@@ -218,13 +212,8 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
       }
     }
 
-  await new Promise((resolve) => setTimeout(resolve, 50));
-  gc.disconnect();
-  samples.forEach((sample, i) => {
-    const { start, end } = windows[i]!;
-    for (const pause of pauses)
-      sample.gcMs += Math.max(0, Math.min(end, pause.end) - Math.max(start, pause.start));
-  });
+  const pausedWithin = await gc.stop();
+  for (const sample of samples) sample.gcMs = pausedWithin(sample.startedAt, sample.startedAt + sample.ms);
 
   // Every quote's figures as JSON, for looking into the slow ones (`BENCH_LATENCY_SAMPLES=<file>`).
   if (process.env.BENCH_LATENCY_SAMPLES) writeSamples(process.env.BENCH_LATENCY_SAMPLES, samples, STAGES);
