@@ -80,10 +80,10 @@ async function stop({ child }: Running): Promise<void> {
   await exited;
 }
 
-/** Resident set size in MiB of a process, from /proc. */
-function rssMiB(pid: number): number {
+/** Resident set size in MiB of a process (or its peak so far, `VmHWM`), from /proc. */
+function rssMiB(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
+  const kb = Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
   return kb / 1024;
 }
 
@@ -111,6 +111,8 @@ function dirMiB(dir: string): number {
 type Sample = {
   label: string;
   service: number;
+  /** The service's peak resident memory since it started. */
+  peak: number;
   anvil: number;
   dataDir: number;
   served: number;
@@ -128,6 +130,7 @@ function sample(running: Running, label: string) {
   samples.push({
     label,
     service: rssMiB(pid),
+    peak: rssMiB(pid, "VmHWM"),
     anvil: anvil ? rssMiB(anvil) : 0,
     dataDir: dirMiB(dataDir),
     served,
@@ -136,7 +139,7 @@ function sample(running: Running, label: string) {
   });
   latencies.length = 0;
   log(
-    `${label}: service ${samples.at(-1)!.service.toFixed(0)} MiB, anvil ${samples.at(-1)!.anvil.toFixed(0)} MiB`,
+    `${label}: service ${samples.at(-1)!.service.toFixed(0)} MiB (peak ${samples.at(-1)!.peak.toFixed(0)}), anvil ${samples.at(-1)!.anvil.toFixed(0)} MiB`,
   );
 }
 
@@ -260,6 +263,7 @@ const rows = [
     [
       "When",
       "Service RSS (MiB)",
+      "Service peak RSS (MiB)",
       "anvil RSS (MiB)",
       "Data dir (MiB)",
       "Requests so far",
@@ -269,6 +273,7 @@ const rows = [
     samples.map((s) => [
       s.label,
       s.service.toFixed(0),
+      s.peak.toFixed(0),
       s.anvil.toFixed(0),
       s.dataDir.toFixed(1),
       String(s.served),
