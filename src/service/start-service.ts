@@ -313,8 +313,8 @@ async function startLocked(
     });
     const quoting = { db: store.db, client, deployment, index, quote, fixtures, now: Date.now };
     const cursorSecret = await sharedSecret(store.db, "history-cursor");
-    // Every process of a deployment checks the portal nonces any of them issued.
     const nonceSecret = await sharedSecret(store.db, "portal-nonce");
+    const site = signInSite(config.publicUrl);
     const base = createBaseApp({
       observer: observers(metrics.observe("base"), accessLog(logger, "base")),
       metrics: metrics.scrape,
@@ -339,15 +339,7 @@ async function startLocked(
         settlementIndex,
       },
       transfers: { db: store.db, estimator: transferEstimator },
-      portal: {
-        db: store.db,
-        client,
-        deployment,
-        cursorSecret,
-        settlementIndex,
-        site: signInSite(config.publicUrl),
-        nonceSecret,
-      },
+      portal: { db: store.db, client, deployment, cursorSecret, settlementIndex, site, nonceSecret },
     });
     const partner = createPartnerApp({
       observer: observers(metrics.observe("partner"), accessLog(logger, "partner")),

@@ -1,4 +1,3 @@
-import { request as httpRequest } from "node:http";
 import type { Browser, Page } from "playwright-core";
 import { createPublicClient, createWalletClient, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -9,6 +8,7 @@ import { CHAIN_ID, junctionChain } from "../../src/chain/chain.ts";
 import type { Manifest } from "../../src/devnet/manifest.ts";
 import { launchChromium, screenshot } from "../browser/chromium.ts";
 import { injectWallet } from "../browser/injected-wallet.ts";
+import { rawJsonPost } from "./raw-http.ts";
 import { type SpawnedService, spawnService } from "./spawn-service.ts";
 
 /**
@@ -243,37 +243,8 @@ describe("portal API", () => {
     );
   });
 
-  /** A POST over a raw socket, so `Host` is whatever the caller says (fetch cannot set it). */
   const rawPost = (path: string, payload: unknown, headers: Record<string, string>) =>
-    new Promise<{ status: number; setCookie: string[] | undefined; body: { error?: { message: string } } }>(
-      (resolve, reject) => {
-        const { hostname, port } = new URL(service.baseUrl);
-        const request = httpRequest(
-          {
-            hostname,
-            port,
-            path: `/portal/api${path}`,
-            method: "POST",
-            headers: { "content-type": "application/json", ...headers },
-          },
-          (response) => {
-            let raw = "";
-            response.on("data", (chunk) => {
-              raw += chunk;
-            });
-            response.on("end", () =>
-              resolve({
-                status: response.statusCode!,
-                setCookie: response.headers["set-cookie"],
-                body: raw ? JSON.parse(raw) : {},
-              }),
-            );
-          },
-        );
-        request.once("error", reject);
-        request.end(JSON.stringify(payload));
-      },
-    );
+    rawJsonPost(`${service.baseUrl}/portal/api${path}`, payload, headers);
 
   it("binds sign-in to the configured origin, whatever the request's Host and Origin say", async () => {
     // A phishing site has the victim sign a message for its own domain, then posts it with a Host (and an
