@@ -67,7 +67,7 @@ export async function runServiceCommand(command: "start" | "devnet", args: strin
       : "";
     progress(`junction ready
   {base_url}     ${service.baseUrl}   (config: ${service.baseUrl}/api/v2/config, reference: ${service.baseUrl}/docs)
-  portal         ${service.baseUrl}/portal   (developer portal: sign in with a wallet, workspaces, keys)
+  portal         ${config.publicUrl}/portal   (developer portal: sign in with a wallet, workspaces, keys)
   {partner_url}  ${service.partnerUrl}
   rpc            ${service.rpcUrl}${demo}${partner}${transfers}`);
     stop = service.stop;

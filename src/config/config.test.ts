@@ -24,12 +24,28 @@ describe("loadConfig", () => {
       host: "127.0.0.1",
       port: 8787,
       partnerPort: 8788,
+      publicUrl: "http://127.0.0.1:8787",
       dataDir: "/srv/junction/data",
       logLevel: "info",
       chain: { mode: "devnet", port: 8545, seed: 4663, blockTime: 2 },
       aggregators: { deadlineMs: 2500, a: { enabled: true }, b: { enabled: true } },
       transfers: { integrator: "junction" },
     });
+  });
+
+  it("binds the public origin to JUNCTION_PUBLIC_URL, or to the main listener's own address", () => {
+    expect(load({ JUNCTION_PORT: "9000" }).publicUrl).toBe("http://127.0.0.1:9000");
+    expect(load({ JUNCTION_HOST: "::1" }).publicUrl).toBe("http://[::1]:8787");
+    expect(load({ JUNCTION_PUBLIC_URL: "https://Junction.Example:443/" }).publicUrl).toBe(
+      "https://junction.example",
+    );
+    expect(load({ JUNCTION_PUBLIC_URL: "https://junction.example:8443" }).publicUrl).toBe(
+      "https://junction.example:8443",
+    );
+    rejects({ JUNCTION_PUBLIC_URL: "junction.example" }, "JUNCTION_PUBLIC_URL", /URL/);
+    rejects({ JUNCTION_PUBLIC_URL: "ftp://junction.example" }, "JUNCTION_PUBLIC_URL", /http/);
+    rejects({ JUNCTION_PUBLIC_URL: "https://junction.example/portal" }, "JUNCTION_PUBLIC_URL", /origin/);
+    rejects({ JUNCTION_PUBLIC_URL: "https://a:b@junction.example" }, "JUNCTION_PUBLIC_URL", /origin/);
   });
 
   it("reads the aggregators' deadline within its bounds", () => {

@@ -14,6 +14,8 @@ export const SETTINGS = {
   JUNCTION_HOST: "interface both listeners bind to (default 127.0.0.1)",
   JUNCTION_PORT: "port of the main API, {base_url} (default 8787)",
   JUNCTION_PARTNER_PORT: "port of the partner API, {partner_url} (default 8788)",
+  JUNCTION_PUBLIC_URL:
+    "the origin browsers reach {base_url} at (scheme://host[:port]); portal sign-in and its same-origin check are bound to it (default http://JUNCTION_HOST:JUNCTION_PORT; set it behind a proxy)",
   JUNCTION_DATA_DIR: "where the devnet state, manifest and embedded database live (default ./data)",
   DATABASE_URL:
     "postgres:// URL of a Postgres server; unset uses the embedded PGlite database in the data dir",
@@ -98,6 +100,11 @@ export type Config = {
   host: string;
   port: number;
   partnerPort: number;
+  /**
+   * The origin browsers reach {base_url} at: portal sign-in messages must name it and portal changes must
+   * come from it (docs/rules.md, ours: portal sign-in). Never taken from a request's headers.
+   */
+  publicUrl: string;
   dataDir: string;
   databaseUrl?: string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace";
@@ -137,6 +144,7 @@ export function loadConfig(env: Source = process.env, cwd = process.cwd()): Conf
   const partnerPort = integer(get, "JUNCTION_PARTNER_PORT", 8788, 1, 65535);
   if (port === partnerPort)
     throw new ConfigError("JUNCTION_PARTNER_PORT", `must differ from JUNCTION_PORT (${port})`);
+  const publicUrl = publicOrigin(get("JUNCTION_PUBLIC_URL"), host, port);
   const dataDir = resolve(cwd, get("JUNCTION_DATA_DIR") ?? "data");
 
   const databaseUrl = get("DATABASE_URL");
@@ -153,6 +161,7 @@ export function loadConfig(env: Source = process.env, cwd = process.cwd()): Conf
     host,
     port,
     partnerPort,
+    publicUrl,
     dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),
     logLevel: logLevel as Config["logLevel"],
@@ -265,6 +274,19 @@ function urlSetting(name: SettingName, value: string, schemes: readonly string[]
 }
 
 const HTTP = ["http", "https"] as const;
+
+/**
+ * JUNCTION_PUBLIC_URL as an origin (`new URL(...).origin`: no path, default port dropped), or the main
+ * listener's own `http://host:port` when unset (an IPv6 host in brackets).
+ */
+function publicOrigin(value: string | undefined, host: string, port: number): string {
+  if (value === undefined) return new URL(`http://${host.includes(":") ? `[${host}]` : host}:${port}`).origin;
+  urlSetting("JUNCTION_PUBLIC_URL", value, HTTP);
+  const url = new URL(value);
+  if (url.username || url.password || url.pathname !== "/" || url.search || url.hash)
+    throw new ConfigError("JUNCTION_PUBLIC_URL", "must be an origin, scheme://host[:port], without a path");
+  return url.origin;
+}
 const RPC = ["http", "https", "ws", "wss"] as const;
 
 function chainConfig(get: (name: SettingName) => string | undefined, cwd: string): ChainConfig {

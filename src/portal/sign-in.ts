@@ -1,36 +1,37 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Address, Hex, PublicClient } from "viem";
-import { generateSiweNonce, parseSiweMessage, verifySiweMessage } from "viem/siwe";
-import { CHAIN_ID } from "../chain/chain.ts";
+import { verifySiweMessage } from "viem/siwe";
 import { JunctionError } from "../errors/junction-error.ts";
 import {
-  consumeNonce,
   deleteSession,
-  insertNonce,
   insertSession,
   pruneExpiredPortalRows,
+  recordNonceUse,
   sessionAddress,
 } from "../store/repositories/portal-sessions.ts";
 import type { Db } from "../store/schema.ts";
+import { checkSignInMessage, SIGN_IN_MESSAGE_LIMITS, type SignInSite } from "./sign-in-message.ts";
+import { checkSignInNonce, issueSignInNonce, NONCE_LIFETIME_MS } from "./sign-in-nonce.ts";
 
 /**
  * Sign-in with Ethereum (EIP-4361) for the developer portal (docs/rules.md, ours: portal sign-in): the
- * service issues a single-use nonce, the wallet signs a message naming this site, chain 4663, the nonce and
- * an expiry, and a verified signature opens a session carried by an HttpOnly cookie. Signatures are checked
- * with viem's `verifySiweMessage` (EOAs, and contract wallets through ERC-1271/6492 at the latest block).
+ * service issues a nonce, the wallet signs a message naming this site (its configured public origin), chain
+ * 4663, the nonce and an expiry, and a verified signature opens a session carried by an HttpOnly cookie.
+ * Signatures are checked with viem's `verifySiweMessage` (EOAs, and contract wallets through
+ * ERC-1271/6492 at the latest block).
  */
 export const SIGN_IN_LIMITS = {
   /** A nonce not used within this long is refused. */
-  nonceMs: 10 * 60_000,
-  /** How old a message's `issuedAt` may be, and how far ahead of our clock (clock skew). */
-  issuedAtWindowMs: 10 * 60_000,
+  nonceMs: NONCE_LIFETIME_MS,
+  ...SIGN_IN_MESSAGE_LIMITS,
   /** A session lasts this long; signing in again opens a new one. */
   sessionMs: 12 * 60 * 60_000,
-  /** The longest message accepted (EIP-4361 messages are a few hundred bytes). */
-  maxMessageLength: 4096,
 } as const;
 
 export type SignInClient = Parameters<typeof verifySiweMessage>[0] & Pick<PublicClient, "chain">;
+
+/** What sign-in needs: the store, a chain client, the site messages must name, the nonces' shared secret. */
+export type SignInDeps = { db: Db; client: SignInClient; site: SignInSite; nonceSecret: Uint8Array };
 
 /** A session: its token (for the cookie, never stored) and the signed-in wallet (lower-case). */
 export type Session = { token: string; address: Address; expiresAt: Date };
@@ -38,55 +39,37 @@ export type Session = { token: string; address: Address; expiresAt: Date };
 const refuse = (message: string) => new JunctionError("UNAUTHORIZED", message);
 const tokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
 
-/** Issues a single-use nonce for the next sign-in message. */
-export async function issueNonce(db: Db, now = new Date()): Promise<{ nonce: string; expiresAt: Date }> {
-  await pruneExpiredPortalRows(db, now);
-  const nonce = generateSiweNonce();
-  const expiresAt = new Date(now.getTime() + SIGN_IN_LIMITS.nonceMs);
-  await insertNonce(db, nonce, expiresAt);
-  return { nonce, expiresAt };
+/** Issues a nonce for the next sign-in message; it writes nothing (docs/rules.md, ours: portal sign-in). */
+export function issueNonce(nonceSecret: Uint8Array, now = new Date()): { nonce: string; expiresAt: Date } {
+  return issueSignInNonce(nonceSecret, now);
 }
 
 /**
- * Verifies a signed EIP-4361 message for `domain` (the portal's host as the browser sent it) and opens a
- * session. The message must name chain 4663, a nonce we issued and nobody used, an `issuedAt` within ten
- * minutes and an `expirationTime` still ahead; the nonce is spent even when the signature is wrong.
+ * Verifies a signed EIP-4361 message for the configured site and opens a session. The message must pass
+ * `checkSignInMessage`, carry a nonce this deployment issued that has not expired, and be signed by its
+ * address; only then is the nonce recorded as used (a second sign-in with it is refused).
  */
-export async function signIn(options: {
-  db: Db;
-  client: SignInClient;
-  domain: string;
-  message: string;
-  signature: Hex;
-  now?: Date;
-}): Promise<Session> {
-  const { db, client, domain, message, signature } = options;
-  const now = options.now ?? new Date();
-  if (message.length > SIGN_IN_LIMITS.maxMessageLength) throw refuse("the sign-in message is too long");
-  const fields = parseSiweMessage(message);
-  if (!fields.address || !fields.nonce || fields.version !== "1")
-    throw refuse("not an EIP-4361 sign-in message");
-  if (fields.domain !== domain) throw refuse(`the message is for another site; sign in on ${domain}`);
-  if (fields.chainId !== CHAIN_ID) throw refuse(`sign in on chain ${CHAIN_ID}`);
-  if (!fields.expirationTime) throw refuse("the message needs an expiration time");
-  const issuedAt = fields.issuedAt?.getTime();
-  if (
-    issuedAt === undefined ||
-    issuedAt < now.getTime() - SIGN_IN_LIMITS.issuedAtWindowMs ||
-    issuedAt > now.getTime() + SIGN_IN_LIMITS.issuedAtWindowMs
-  )
-    throw refuse("the message's issuedAt is not recent; sign a new message");
-  if (!(await consumeNonce(db, fields.nonce, now)))
-    throw refuse("the nonce is unknown, used or expired; ask for a new one");
+export async function signIn(
+  deps: SignInDeps,
+  request: { message: string; signature: Hex; now?: Date },
+): Promise<Session> {
+  const { db, client, site, nonceSecret } = deps;
+  const { message, signature } = request;
+  const now = request.now ?? new Date();
+  const fields = checkSignInMessage(message, site, now);
+  const nonceExpiresAt = checkSignInNonce(nonceSecret, fields.nonce, now);
   const valid = await verifySiweMessage(client, {
     message,
     signature,
-    domain,
+    domain: site.domain,
     nonce: fields.nonce,
     time: now,
   });
   if (!valid) throw refuse("the signature does not match the message and its address");
+  if (!(await recordNonceUse(db, fields.nonce, nonceExpiresAt)))
+    throw refuse("the nonce was already used; ask for a new one");
 
+  await pruneExpiredPortalRows(db, now);
   const token = randomBytes(32).toString("base64url");
   const address = fields.address.toLowerCase() as Address;
   const expiresAt = new Date(now.getTime() + SIGN_IN_LIMITS.sessionMs);

@@ -20,6 +20,7 @@ import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
 import { type BridgeStandIns, startBridgeStandIns } from "../devnet/stand-ins/start-bridge-stand-ins.ts";
 import { followChain } from "../liquidity/pool-index/follow.ts";
 import { createPoolIndex, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
+import { signInSite } from "../portal/sign-in-message.ts";
 import { createAdmission } from "../quote/admission.ts";
 import { createQuoter } from "../quote/create-quoter.ts";
 import { createFixtures } from "../simulation/fixtures.ts";
@@ -312,6 +313,8 @@ async function startLocked(
     });
     const quoting = { db: store.db, client, deployment, index, quote, fixtures, now: Date.now };
     const cursorSecret = await sharedSecret(store.db, "history-cursor");
+    const nonceSecret = await sharedSecret(store.db, "portal-nonce");
+    const site = signInSite(config.publicUrl);
     const base = createBaseApp({
       observer: observers(metrics.observe("base"), accessLog(logger, "base")),
       metrics: metrics.scrape,
@@ -336,7 +339,7 @@ async function startLocked(
         settlementIndex,
       },
       transfers: { db: store.db, estimator: transferEstimator },
-      portal: { db: store.db, client, deployment, cursorSecret, settlementIndex },
+      portal: { db: store.db, client, deployment, cursorSecret, settlementIndex, site, nonceSecret },
     });
     const partner = createPartnerApp({
       observer: observers(metrics.observe("partner"), accessLog(logger, "partner")),

@@ -280,6 +280,18 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  "0011_portal_used_nonces": {
+    async up(db: Kysely<unknown>) {
+      // Sign-in nonces are now issued without a row (they carry their expiry and a MAC under a shared
+      // secret), so issuing one writes nothing; only a nonce that opened a session is kept, until it expires.
+      await db.schema.dropTable("portal_nonces").execute();
+      await db.schema
+        .createTable("portal_used_nonces")
+        .addColumn("nonce", "text", (c) => c.primaryKey())
+        .addColumn("expires_at", "timestamptz", (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -86,8 +86,11 @@ export type TransferRateCounterTable = {
   count: number;
 };
 
-/** A sign-in nonce (EIP-4361), valid until used or expired. */
-export type PortalNonceTable = {
+/**
+ * A sign-in nonce (EIP-4361) that opened a session, kept until the nonce expires so it cannot open another.
+ * Nonces are issued without a row (they carry their expiry and a MAC); only their use is stored.
+ */
+export type PortalUsedNonceTable = {
   nonce: string;
   expires_at: Timestamp;
 };
@@ -238,7 +241,7 @@ export type Database = {
   partner_rate_counters: PartnerRateCounterTable;
   transfer_keys: TransferKeyTable;
   transfer_rate_counters: TransferRateCounterTable;
-  portal_nonces: PortalNonceTable;
+  portal_used_nonces: PortalUsedNonceTable;
   portal_sessions: PortalSessionTable;
   pool_index_pools: PoolIndexPoolTable;
   pool_index_state: PoolIndexStateTable;

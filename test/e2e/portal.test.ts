@@ -8,6 +8,7 @@ import { CHAIN_ID, junctionChain } from "../../src/chain/chain.ts";
 import type { Manifest } from "../../src/devnet/manifest.ts";
 import { launchChromium, screenshot } from "../browser/chromium.ts";
 import { injectWallet } from "../browser/injected-wallet.ts";
+import { rawJsonPost } from "./raw-http.ts";
 import { type SpawnedService, spawnService } from "./spawn-service.ts";
 
 /**
@@ -197,7 +198,7 @@ describe("portal API", () => {
     return { cookie: cookie.split(";")[0]!, text };
   };
 
-  it("refuses sign-ins that are replayed, for another site or chain, or signed by another wallet", async () => {
+  it("refuses sign-ins that are replayed, for another site or chain, out of date or by another wallet, saying why", async () => {
     const { text } = await signIn(5);
     const replay = await call("POST", "/session", {
       body: { message: text, signature: await sign(5, text) },
@@ -205,19 +206,31 @@ describe("portal API", () => {
     expect(replay.status).toBe(401);
     expect(replay.body.error).toMatchObject({
       code: "UNAUTHORIZED",
-      message: expect.stringMatching(/nonce/),
+      message: expect.stringMatching(/nonce was already used/),
     });
-    for (const [overrides, why] of [
-      [{ domain: "evil.example" }, /another site/],
-      [{ chainId: 1 }, /chain 4663/],
-      [{ issuedAt: new Date(Date.now() - 3_600_000) }, /issuedAt/],
-    ] as const) {
-      const forged = await message(5, overrides);
+    // Each refusal says why: the site, the chain, the nonce, the lifetime, each on its own.
+    const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
+    type Overrides = Partial<Parameters<typeof createSiweMessage>[0]>;
+    const same = (text: string) => text;
+    const cases: [string, Overrides, (text: string) => string, RegExp][] = [
+      ["another domain", { domain: "evil.example" }, same, /another site \(evil\.example\)/],
+      ["another URI", { uri: "http://evil.example" }, same, /URI is not on this site/],
+      ["another chain", { chainId: 1 }, same, /for chain 1; sign in on chain 4663/],
+      ["no chain ID", {}, (text) => text.replace(/^Chain ID: .*\n/m, ""), /no chain ID/],
+      ["no nonce", {}, (text) => text.replace(/^Nonce: .*\n/m, ""), /no nonce/],
+      ["a forged nonce", {}, (text) => text.replace(/^Nonce: .*$/m, "Nonce: 0123456789abcdef"), /not issued/],
+      ["expired", { issuedAt: minutesAgo(5), expirationTime: minutesAgo(1) }, same, /expired at/],
+      ["not yet valid", { notBefore: new Date(Date.now() + 300_000) }, same, /not valid before/],
+      ["an old issuedAt", { issuedAt: minutesAgo(60) }, same, /issuedAt/],
+    ];
+    for (const [what, overrides, edit, why] of cases) {
+      const forged = edit(await message(5, overrides));
       const answer = await call("POST", "/session", {
         body: { message: forged, signature: await sign(5, forged) },
       });
-      expect(answer.status).toBe(401);
-      expect(answer.body.error.message).toMatch(why);
+      expect(answer.status, what).toBe(401);
+      expect(answer.body.error.message, what).toMatch(why);
+      expect(answer.body.error.message, what).not.toMatch(/signature/);
     }
     const stolen = await message(5);
     const wrongSigner = await call("POST", "/session", {
@@ -228,6 +241,47 @@ describe("portal API", () => {
     expect((await call("POST", "/session", { body: { message: "x", signature: "nothex" } })).status).toBe(
       400,
     );
+  });
+
+  const rawPost = (path: string, payload: unknown, headers: Record<string, string>) =>
+    rawJsonPost(`${service.baseUrl}/portal/api${path}`, payload, headers);
+
+  it("binds sign-in to the configured origin, whatever the request's Host and Origin say", async () => {
+    // A phishing site has the victim sign a message for its own domain, then posts it with a Host (and an
+    // Origin) that match the message.
+    for (const headers of <Record<string, string>[]>[
+      { host: "evil.example", origin: "http://evil.example" },
+      { host: "evil.example" },
+      { host: "evil.example", origin: service.baseUrl },
+      { origin: "http://evil.example" },
+    ]) {
+      const phished = await message(8, { domain: "evil.example", uri: "http://evil.example" });
+      const answer = await rawPost(
+        "/session",
+        { message: phished, signature: await sign(8, phished) },
+        headers,
+      );
+      expect([401, 403], JSON.stringify(headers)).toContain(answer.status);
+      expect(answer.setCookie, JSON.stringify(headers)).toBeUndefined();
+      if (answer.status === 401) expect(answer.body.error!.message).toMatch(/another site \(evil\.example\)/);
+      else expect(answer.body.error!.message).toContain(service.baseUrl);
+    }
+    // A message for this site signs in whatever Host says, but only from this origin (or none).
+    const own = await message(8);
+    const fromElsewhere = await rawPost(
+      "/session",
+      { message: own, signature: await sign(8, own) },
+      { host: "evil.example", origin: "http://evil.example" },
+    );
+    expect(fromElsewhere.status).toBe(403);
+    expect(fromElsewhere.setCookie).toBeUndefined();
+    const fromHere = await rawPost(
+      "/session",
+      { message: own, signature: await sign(8, own) },
+      { host: "evil.example", origin: service.baseUrl },
+    );
+    expect(fromHere.status).toBe(200);
+    expect(fromHere.setCookie?.[0]).toMatch(/^junction_portal=/);
   });
 
   it("acts only for the signed-in wallet, only on its own workspaces, only from its own origin", async () => {

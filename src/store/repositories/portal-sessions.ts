@@ -1,21 +1,21 @@
 /**
- * Repository of the developer portal's sign-in nonces and sessions (migration 0007). Tokens are stored only
- * as hashes; addresses as lower-case hex.
+ * Repository of the developer portal's used sign-in nonces and sessions (migrations 0007, 0011). Tokens are
+ * stored only as hashes; addresses as lower-case hex.
  */
 import type { Db } from "../schema.ts";
 
-export async function insertNonce(db: Db, nonce: string, expiresAt: Date): Promise<void> {
-  await db.insertInto("portal_nonces").values({ nonce, expires_at: expiresAt }).execute();
-}
-
-/** Deletes the nonce; true when it existed and had not expired at `now` (a nonce is good for one sign-in). */
-export async function consumeNonce(db: Db, nonce: string, now: Date): Promise<boolean> {
+/**
+ * Records that `nonce` opened a session, until it expires; false when it already had (a nonce is good for
+ * one sign-in, across every process sharing the database).
+ */
+export async function recordNonceUse(db: Db, nonce: string, expiresAt: Date): Promise<boolean> {
   const row = await db
-    .deleteFrom("portal_nonces")
-    .where("nonce", "=", nonce)
-    .returning("expires_at")
+    .insertInto("portal_used_nonces")
+    .values({ nonce, expires_at: expiresAt })
+    .onConflict((oc) => oc.column("nonce").doNothing())
+    .returning("nonce")
     .executeTakeFirst();
-  return row !== undefined && new Date(row.expires_at).getTime() > now.getTime();
+  return row !== undefined;
 }
 
 export async function insertSession(
@@ -43,8 +43,8 @@ export async function deleteSession(db: Db, tokenHash: string): Promise<void> {
   await db.deleteFrom("portal_sessions").where("token_hash", "=", tokenHash).execute();
 }
 
-/** Forgets nonces and sessions that expired before `now`. */
+/** Forgets used nonces and sessions that expired before `now`. */
 export async function pruneExpiredPortalRows(db: Db, now: Date): Promise<void> {
-  await db.deleteFrom("portal_nonces").where("expires_at", "<=", now).execute();
+  await db.deleteFrom("portal_used_nonces").where("expires_at", "<=", now).execute();
   await db.deleteFrom("portal_sessions").where("expires_at", "<=", now).execute();
 }

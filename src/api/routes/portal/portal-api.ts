@@ -10,10 +10,12 @@ import {
   issueNonce,
   SIGN_IN_LIMITS,
   type SignInClient,
+  type SignInDeps,
   sessionWallet,
   signIn,
   signOut,
 } from "../../../portal/sign-in.ts";
+import type { SignInSite } from "../../../portal/sign-in-message.ts";
 import {
   createOwnKey,
   createOwnWorkspace,
@@ -34,10 +36,15 @@ import { historyResume, readHistoryResponse } from "../builders/history.ts";
  * portal page served beside it; not part of the integration API (no OpenAPI entry, no keys: a session
  * cookie). Sign-in with Ethereum opens the session; every other route acts for the signed-in wallet on
  * the workspaces bound to it. The cookie is HttpOnly and SameSite=Strict, and every change must come as
- * JSON from this origin, so another site can neither read nor forge a portal request.
+ * JSON from the configured public origin, so another site can neither read nor forge a portal request.
+ * Request headers (`Host`, `Origin`) never decide which site a sign-in is for.
  */
 export type PortalApiDeps = Pick<BuilderApiDeps, "db" | "deployment" | "cursorSecret" | "settlementIndex"> & {
   client: BuilderApiDeps["client"];
+  /** The service's public origin (JUNCTION_PUBLIC_URL): sign-in messages must name it. */
+  site: SignInSite;
+  /** Signs sign-in nonces; shared by every process of the deployment. */
+  nonceSecret: Uint8Array;
 };
 
 const COOKIE = "junction_portal";
@@ -71,25 +78,25 @@ async function body<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
   return parsed.data;
 }
 
-/** Changes come as JSON from the portal's own origin (with SameSite=Strict, this closes CSRF). */
-const sameOriginJson: MiddlewareHandler = async (c, next) => {
-  if (c.req.method !== "GET") {
-    if (!(c.req.header("content-type") ?? "").startsWith("application/json"))
-      throw new JunctionError("INVALID_REQUEST", "send JSON (Content-Type: application/json)");
-    const origin = c.req.header("origin");
-    if (origin !== undefined && new URL(c.req.url).host !== safeHost(origin))
-      throw new JunctionError("FORBIDDEN", "portal requests must come from the portal's own origin");
-  }
-  await next();
-};
-
-function safeHost(origin: string): string | undefined {
-  try {
-    return new URL(origin).host;
-  } catch {
-    return undefined;
-  }
-}
+/**
+ * Changes come as JSON from the configured public origin (with SameSite=Strict, this closes CSRF); a
+ * request without `Origin` is not a browser's cross-site one.
+ */
+const sameOriginJson =
+  (site: SignInSite): MiddlewareHandler =>
+  async (c, next) => {
+    if (c.req.method !== "GET") {
+      if (!(c.req.header("content-type") ?? "").startsWith("application/json"))
+        throw new JunctionError("INVALID_REQUEST", "send JSON (Content-Type: application/json)");
+      const origin = c.req.header("origin");
+      if (origin !== undefined && origin !== site.origin)
+        throw new JunctionError(
+          "FORBIDDEN",
+          `portal requests must come from the portal's origin, ${site.origin}`,
+        );
+    }
+    await next();
+  };
 
 export function registerPortalApi(app: OpenAPIHono, deps: PortalApiDeps): void {
   const portal: PortalDeps = {
@@ -104,25 +111,26 @@ export function registerPortalApi(app: OpenAPIHono, deps: PortalApiDeps): void {
     await next();
   };
   const api = app.basePath("/portal/api") as unknown as OpenAPIHono<PortalEnv>;
-  api.use("*", sameOriginJson);
+  const signInDeps: SignInDeps = {
+    db: deps.db,
+    client: deps.client as SignInClient,
+    site: deps.site,
+    nonceSecret: deps.nonceSecret,
+  };
+  api.use("*", sameOriginJson(deps.site));
 
-  api.get("/nonce", async (c) => {
-    const { nonce, expiresAt } = await issueNonce(deps.db);
+  api.get("/nonce", (c) => {
+    const { nonce, expiresAt } = issueNonce(deps.nonceSecret);
     return c.json({ nonce, expiresAt: expiresAt.toISOString() });
   });
   api.post("/session", async (c) => {
     const { message, signature } = await body(c, SignInBody);
-    const session = await signIn({
-      db: deps.db,
-      client: deps.client as SignInClient,
-      domain: new URL(c.req.url).host,
-      message,
-      signature: signature as `0x${string}`,
-    });
+    const session = await signIn(signInDeps, { message, signature: signature as `0x${string}` });
     setCookie(c, COOKIE, session.token, {
       httpOnly: true,
       sameSite: "Strict",
-      secure: new URL(c.req.url).protocol === "https:",
+      // Behind a TLS-terminating proxy the request is plain HTTP; the public origin says what browsers use.
+      secure: deps.site.scheme === "https",
       path: "/portal",
       expires: session.expiresAt,
     });
