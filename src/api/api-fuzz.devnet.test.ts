@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { OpenAPIHono } from "@hono/zod-openapi";
+import { type OpenAPIHono, z } from "@hono/zod-openapi";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderTestApi, createBuilderTestApi } from "../../test/builder-api.ts";
@@ -16,7 +16,9 @@ import { ErrorResponseSchema } from "./schemas/error.ts";
  * documents: parameters valid, missing, malformed, oversized or unknown; bodies well-formed, random or not
  * JSON; keys valid, wrong or absent; other HTTP methods. Whatever arrives, the service answers without a 5xx
  * of its own making, every error in the documented shape, never echoing more than a bounded piece of what
- * it was sent, and logs no unexpected error. The seed is printed (set FUZZ_SEED to replay one).
+ * it was sent, and logs no unexpected error. An answer to an operation's own method has a status that
+ * operation documents, and its body passes the schema documented for that status (the zod schema the
+ * document is generated from). The seed is printed (set FUZZ_SEED to replay one).
  */
 const RUNS = 2_500;
 /** What an error may repeat of an input (errors/junction-error.ts `echo` keeps 64 characters). */
@@ -24,7 +26,13 @@ const ECHO_BOUND = 200;
 /** 503 codes a healthy node may still answer with, by design (documented). */
 const DOCUMENTED_503 = new Set(["ZAPS_DISABLED", "PREPARATION_FAILED", "REGISTRY_UNCOMMISSIONED"]);
 
-type Operation = { host: "base" | "partner"; method: string; path: string; params: Param[]; body: boolean };
+type Operation = {
+  host: "base" | "partner";
+  method: string;
+  path: string;
+  params: Param[];
+  body: boolean;
+};
 type Param = { name: string; in: "query" | "path" | "header"; required: boolean; enum?: unknown[] };
 type Doc = { paths: Record<string, Record<string, { parameters?: Param[]; requestBody?: unknown }>> };
 
@@ -32,6 +40,9 @@ let devnet: TestDevnet;
 let builders: BuilderTestApi;
 let apps: { base: OpenAPIHono; partner: OpenAPIHono };
 let operations: Operation[];
+/** Each operation's documented statuses with the zod schema of each JSON body (null: none), by opKey. */
+const documented = new Map<string, Map<string, z.ZodType | null>>();
+const opKey = (o: Operation) => `${o.host} ${o.method} ${o.path}`;
 let keys: { builder: string; partner: string };
 const unexpected: unknown[] = [];
 
@@ -63,6 +74,7 @@ beforeAll(async () => {
   };
   operations = [];
   for (const host of ["base", "partner"] as const) {
+    const routes = documentedResponses(apps[host]);
     const doc = (await (await apps[host].request("/openapi.json")).json()) as Doc;
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
@@ -72,7 +84,17 @@ beforeAll(async () => {
           required: p.required,
           enum: (p as { schema?: { enum?: unknown[] } }).schema?.enum,
         }));
-        operations.push({ host, method: method.toUpperCase(), path, params, body: !!operation.requestBody });
+        const responses = routes.get(`${method.toUpperCase()} ${path}`);
+        if (!responses) throw new Error(`${method} ${path} is in the document but not in the registry`);
+        const op: Operation = {
+          host,
+          method: method.toUpperCase(),
+          path,
+          params,
+          body: !!operation.requestBody,
+        };
+        documented.set(opKey(op), responses);
+        operations.push(op);
       }
     }
   }
@@ -81,6 +103,23 @@ afterAll(async () => {
   await builders?.close();
   await devnet?.dispose();
 });
+
+/** The statuses each route of an app documents, with the zod schema of each JSON body, by `METHOD /path`. */
+function documentedResponses(app: OpenAPIHono): Map<string, Map<string, z.ZodType | null>> {
+  const routes = new Map<string, Map<string, z.ZodType | null>>();
+  for (const definition of app.openAPIRegistry.definitions) {
+    if (definition.type !== "route") continue;
+    const { method, path, responses } = definition.route;
+    const byStatus = new Map<string, z.ZodType | null>();
+    for (const [status, response] of Object.entries(responses)) {
+      const media = "content" in response ? response.content?.["application/json"] : undefined;
+      const schema = media && "schema" in media ? media.schema : undefined;
+      byStatus.set(status, schema instanceof z.ZodType ? schema : null);
+    }
+    routes.set(`${method.toUpperCase()} ${path}`, byStatus);
+  }
+  return routes;
+}
 
 /** A marker longer than any echo may be: if it comes back whole, an input was echoed unbounded. */
 const MARKER = `Z${"q".repeat(ECHO_BOUND)}${randomBytes(4).toString("hex")}`;
@@ -194,6 +233,15 @@ describe("API fuzz over both OpenAPI documents", () => {
         const where = `${method} ${path}?${query} -> ${response.status} ${text.slice(0, 300)}`;
         expect(response.status, where).not.toBe(500);
         expect(text, where).not.toContain(MARKER);
+        const responses = documented.get(opKey(operation))!;
+        if (method === operation.method && method !== "HEAD") {
+          expect([...responses.keys()], `${where}: status not documented`).toContain(String(response.status));
+          const schema = responses.get(String(response.status));
+          if (schema) {
+            const checked = schema.safeParse(JSON.parse(text));
+            expect(checked.error?.issues ?? [], `${where}: body not as documented`).toEqual([]);
+          }
+        }
         if (response.status >= 400 && method !== "HEAD") {
           const parsed = ErrorResponseSchema.safeParse(JSON.parse(text));
           expect(parsed.success, where).toBe(true);

@@ -68,7 +68,7 @@ export function createBaseApp(deps: BaseAppDeps): OpenAPIHono {
       title: "Junction API",
       version: API_VERSION,
       description:
-        "Swap routing, builder attribution and transfer estimates on chain 4663. The service compares swap paths, simulates every candidate and returns quotes and unsigned transactions; it never signs or submits.",
+        "Swap routing, builder attribution and transfer estimates on chain 4663. The service compares swap paths, simulates every candidate and returns quotes and unsigned transactions; it never signs or submits. A request the HTTP parser rejects (a malformed request line or header, an unknown method) is answered 400 `INVALID_REQUEST`, headers over 16 KiB 431 `HEADERS_TOO_LARGE`, a request that does not arrive within its time 408 `REQUEST_TIMEOUT`, each in the same error body and on a connection then closed; so is any answer given before the request body was read (e.g. 413 `PAYLOAD_TOO_LARGE`).",
     },
     servers: [{ url: "/", description: "{base_url}" }],
   });

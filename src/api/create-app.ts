@@ -15,7 +15,7 @@ import { isUnsupportedChain } from "./schemas/chain-id.ts";
 const REQUEST_BUDGET_MS = QUOTE_LIMITS.deadlineMs;
 
 /** The largest request body any endpoint accepts; the largest real one (a 4 × 4 plan) is about 2 KiB. */
-const MAX_BODY_BYTES = 64 * 1024;
+export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * An OpenAPIHono app with our error contract: request validation failures become 400 INVALID_REQUEST with

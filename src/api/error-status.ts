@@ -28,6 +28,10 @@ export const ERROR_STATUS = {
   BUILDER_NOT_FOUND: 404,
   /** The request body is larger than the service accepts (64 KiB). */
   PAYLOAD_TOO_LARGE: 413,
+  /** The request line and headers exceed 16 KiB (answered by the listener, before any route). */
+  HEADERS_TOO_LARGE: 431,
+  /** The headers did not arrive within 10 s, or the whole request within 30 s (answered by the listener). */
+  REQUEST_TIMEOUT: 408,
   /** The Idempotency-Key was used with a different request, or its preparation is still running. */
   IDEMPOTENCY_CONFLICT: 409,
   /** The quote behind the plan has expired: request a new quote. */

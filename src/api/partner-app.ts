@@ -40,7 +40,7 @@ export function createPartnerApp(deps: PartnerAppDeps): OpenAPIHono {
       title: "Junction partner API",
       version: "1.0.0",
       description:
-        "Token lookup and quotes on chain 4663 for partners holding a bearer key. With `recipient` (a key with swap permission) a quote carries the unsigned executor transaction, returned only after it ran at the quote block and delivered exactly the quoted output less the service fee. The service never signs or submits. Paths carry no version segment.",
+        "Token lookup and quotes on chain 4663 for partners holding a bearer key. With `recipient` (a key with swap permission) a quote carries the unsigned executor transaction, returned only after it ran at the quote block and delivered exactly the quoted output less the service fee. The service never signs or submits. Paths carry no version segment. A request the HTTP parser rejects (a malformed request line or header, an unknown method) is answered 400 `INVALID_REQUEST`, headers over 16 KiB 431 `HEADERS_TOO_LARGE`, a request that does not arrive within its time 408 `REQUEST_TIMEOUT`, each in the same error body and on a connection then closed; so is any answer given before the request body was read (e.g. 413 `PAYLOAD_TOO_LARGE`).",
     },
     servers: [{ url: "/", description: "{partner_url}" }],
   });

@@ -21,6 +21,8 @@ import { type PartnerSwapLeg, swapLegs } from "./swap-legs.ts";
  *   block (fee-on-transfer tokens end here);
  * - `unsupported-token`: the input's balance cannot be set exactly for a run (a rebasing token), so nothing
  *   could be proven;
+ * - `gas-exceeds-output`: the swap's gas costs more than it delivers (`gasCostOut` > `amountOut`, dust
+ *   amounts): `netOut` would be negative, so no swap is offered; the other figures are included;
  * - `min-out-above-net-out`: the `minOut` asked for exceeds `swap.netOut`;
  * - `simulation-failed`: the transaction built for this recipient, minimum and deadline reverted at the quote
  *   block;
@@ -34,6 +36,7 @@ export const PARTNER_QUOTE_ERRORS = [
   "no-route",
   "no-executable-route",
   "unsupported-token",
+  "gas-exceeds-output",
   "min-out-above-net-out",
   "simulation-failed",
   "output-mismatch",
@@ -59,7 +62,7 @@ export type PartnerQuoteFigures = {
   amountOut: bigint;
   gas: bigint;
   gasCostOut: bigint;
-  /** amountOut − gasCostOut: a ranking figure that ignores the service fee. */
+  /** amountOut − gasCostOut: a ranking figure that ignores the service fee; never negative (see gas-exceeds-output). */
   netOut: bigint;
   swaps: PartnerSwapLeg[];
 };
@@ -169,14 +172,16 @@ async function quoteAndBuild(
       block: blockRef,
     };
   const gasCostOut = selected.gasCostOut ?? 0n;
-  const figures: PartnerQuoteFigures = {
+  const measured = {
     block: blockRef,
     amountOut: selected.grossAmountOut,
     gas: selected.simulation.gas,
     gasCostOut,
-    netOut: selected.grossAmountOut - gasCostOut,
     swaps: swapLegs(selected, deps.contracts.weth9),
   };
+  if (gasCostOut > selected.grossAmountOut)
+    return { ...asked, ok: false, error: "gas-exceeds-output", ...measured };
+  const figures: PartnerQuoteFigures = { ...measured, netOut: selected.grossAmountOut - gasCostOut };
   if (!request.swap) return { ...asked, ok: true, ...figures };
 
   const netOut = expectedDelivery(result);

@@ -1,20 +1,16 @@
 import type { AddressInfo } from "node:net";
 import { connect, type Socket } from "node:net";
-import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HTTP_SERVER_OPTIONS } from "./http-server-options.ts";
+import { type HttpListener, serveHttp } from "./serve-http.ts";
 
 /** The listeners' limits against clients that never finish: each connection is closed by the server. */
-let server: ReturnType<typeof serve>;
+let server: HttpListener;
 let port: number;
 beforeAll(async () => {
   const app = new Hono().get("/", (c) => c.text("ok")).post("/", async (c) => c.text(await c.req.text()));
   server = await new Promise((resolve) => {
-    const s = serve(
-      { fetch: app.fetch, hostname: "127.0.0.1", port: 0, serverOptions: HTTP_SERVER_OPTIONS },
-      () => resolve(s),
-    );
+    const s = serveHttp({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, () => resolve(s));
   });
   port = (server.address() as AddressInfo).port;
 });

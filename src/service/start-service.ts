@@ -1,7 +1,6 @@
 import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { serve } from "@hono/node-server";
 import { createBaseApp } from "../api/base-app.ts";
 import type { Lifecycle } from "../api/lifecycle.ts";
 import { createPartnerApp } from "../api/partner-app.ts";
@@ -33,12 +32,13 @@ import { assetTags } from "../transfers/assets.ts";
 import { BRIDGE_PROVIDER_IDS, type BridgeProviderId } from "../transfers/bridge-provider.ts";
 import { createTransferEstimator, deploymentAssetBook } from "../transfers/create-transfer-estimator.ts";
 import { closeGracefully } from "./close-gracefully.ts";
+import type { NodeFetch } from "./close-unread-body.ts";
 import { indexAtStart } from "./first-index.ts";
-import { HTTP_SERVER_OPTIONS } from "./http-server-options.ts";
 import { createIndexerRole, type IndexerRole } from "./indexer-role.ts";
 import type { Logger } from "./logger.ts";
 import { accessLog, createMetrics, observers } from "./metrics.ts";
 import { type QuoteProviders, setUpQuoteProviders } from "./quote-providers.ts";
+import { type HttpListener, serveHttp } from "./serve-http.ts";
 import { reportConsistency, reportIndex } from "./start-reports.ts";
 
 /** How often the pool index follows the chain tip. */
@@ -153,7 +153,7 @@ async function startLocked(
   let store: Store | undefined;
   let role: IndexerRole | undefined;
   let standIns: BridgeStandIns | undefined;
-  const servers: ReturnType<typeof serve>[] = [];
+  const servers: HttpListener[] = [];
   // Stopping drains: readiness turns 503, new requests are refused (503 SHUTTING_DOWN), the listeners stop
   // accepting connections, and in-flight requests get SHUTDOWN_GRACE_MS to finish before theirs are cut.
   let draining = false;
@@ -380,16 +380,14 @@ async function startLocked(
 }
 
 function listen(
-  servers: ReturnType<typeof serve>[],
-  fetch: (request: Request) => Response | Promise<Response>,
+  servers: HttpListener[],
+  fetch: NodeFetch,
   hostname: string,
   port: number,
   setting: string,
 ): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch, hostname, port, serverOptions: HTTP_SERVER_OPTIONS }, (info: AddressInfo) =>
-      resolve(info.port),
-    );
+    const server = serveHttp({ fetch, hostname, port }, (info: AddressInfo) => resolve(info.port));
     servers.push(server);
     server.once("error", (error: NodeJS.ErrnoException) => {
       const reason =

@@ -68,7 +68,7 @@ export const PartnerQuoteResponseSchema = z
       .openapi({ description: "true when a swap was found (and built and run, with recipient)." }),
     error: z.enum(PARTNER_QUOTE_ERRORS).optional().openapi({
       description:
-        "Only when ok is false, a closed list: `unknown-token` (in or out has no contract), `no-route` (no verified pool path for this amount), `no-executable-route` (every candidate reverted or delivered less than quoted, e.g. fee-on-transfer tokens), `unsupported-token` (the input's balance cannot be set exactly for a run, e.g. a rebasing token: nothing could be proven), `min-out-above-net-out`, `simulation-failed` (the transaction for this recipient, minimum and deadline reverted at the quote block), `output-mismatch` (it ran but did not deliver exactly swap.netOut), `block-reorged`, `upstream-unavailable` (the chain node did not answer), `timeout` (past the 25 s deadline).",
+        "Only when ok is false, a closed list: `unknown-token` (in or out has no contract), `no-route` (no verified pool path for this amount), `no-executable-route` (every candidate reverted or delivered less than quoted, e.g. fee-on-transfer tokens), `unsupported-token` (the input's balance cannot be set exactly for a run, e.g. a rebasing token: nothing could be proven), `gas-exceeds-output` (the swap's gas costs more than its output, e.g. a dust amount: the figures are included but `netOut`, which would be negative), `min-out-above-net-out`, `simulation-failed` (the transaction for this recipient, minimum and deadline reverted at the quote block), `output-mismatch` (it ran but did not deliver exactly swap.netOut), `block-reorged`, `upstream-unavailable` (the chain node did not answer), `timeout` (past the 25 s deadline).",
     }),
     block: z.object({ number: Uint, hash: Hash32 }).optional().openapi({
       description:
@@ -87,7 +87,8 @@ export const PartnerQuoteResponseSchema = z
         "gas × gas price in output-token units; 0 when no conversion into the output token exists.",
     }),
     netOut: Uint.optional().openapi({
-      description: "amountOut − gasCostOut: a ranking figure that excludes the service fee.",
+      description:
+        'amountOut − gasCostOut: a ranking figure that excludes the service fee. Never negative: when gasCostOut exceeds amountOut the answer is `ok: false` with `error: "gas-exceeds-output"` and no netOut.',
     }),
     tx: z
       .object({

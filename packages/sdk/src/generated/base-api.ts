@@ -471,6 +471,15 @@ export type paths = {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description PAYLOAD_TOO_LARGE: the body exceeds 65536 bytes; refused before it is read, with `Connection: close` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description QUOTA_EXCEEDED (workspace per-minute quota) or BUSY (service capacity); honour Retry-After */
                 429: {
                     headers: {
@@ -682,6 +691,15 @@ export type paths = {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
+                /** @description PAYLOAD_TOO_LARGE: the body exceeds 65536 bytes; refused before it is read, with `Connection: close` */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
                 /** @description QUOTA_EXCEEDED (workspace per-minute quota) or BUSY (service capacity); honour Retry-After */
                 429: {
                     headers: {
@@ -772,6 +790,15 @@ export type paths = {
                 };
                 /** @description FORBIDDEN: the API key lacks the endpoint's scope */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: the body exceeds 65536 bytes; refused before it is read, with `Connection: close` */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -988,6 +1015,15 @@ export type paths = {
                 };
                 /** @description FORBIDDEN: the API key lacks the endpoint's scope */
                 403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description PAYLOAD_TOO_LARGE: the body exceeds 65536 bytes; refused before it is read, with `Connection: close` */
+                413: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1810,7 +1846,7 @@ export type components = {
                  * @description Closed list of error codes; each maps to one HTTP status.
                  * @enum {string}
                  */
-                code: "INVALID_REQUEST" | "UNSUPPORTED_CHAIN" | "IDENTICAL_TOKENS" | "UNSUPPORTED_TERMS" | "BUILDER_FEE_ABOVE_CAP" | "RECEIPT_MISMATCH" | "UNSUPPORTED_ACTION" | "UNAUTHORIZED" | "ALLOWANCE_EXHAUSTED" | "FORBIDDEN" | "NOT_FOUND" | "PLAN_NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "BUILDER_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PLAN_EXPIRED" | "PLAN_NOT_READY" | "SNAPSHOT_NOT_CANONICAL" | "BLOCK_REORGED" | "UNKNOWN_TOKEN" | "NO_ROUTE" | "NO_EXECUTABLE_ROUTE" | "PROVIDER_DISABLED" | "BUSY" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INTERNAL" | "QUOTE_TIMEOUT" | "UPSTREAM_UNAVAILABLE" | "PREPARATION_FAILED" | "REGISTRY_UNCOMMISSIONED" | "ZAPS_DISABLED" | "SHUTTING_DOWN" | "CODE_TAKEN";
+                code: "INVALID_REQUEST" | "UNSUPPORTED_CHAIN" | "IDENTICAL_TOKENS" | "UNSUPPORTED_TERMS" | "BUILDER_FEE_ABOVE_CAP" | "RECEIPT_MISMATCH" | "UNSUPPORTED_ACTION" | "UNAUTHORIZED" | "ALLOWANCE_EXHAUSTED" | "FORBIDDEN" | "NOT_FOUND" | "PLAN_NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "BUILDER_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PLAN_EXPIRED" | "PLAN_NOT_READY" | "SNAPSHOT_NOT_CANONICAL" | "BLOCK_REORGED" | "UNKNOWN_TOKEN" | "NO_ROUTE" | "NO_EXECUTABLE_ROUTE" | "PROVIDER_DISABLED" | "BUSY" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INTERNAL" | "QUOTE_TIMEOUT" | "UPSTREAM_UNAVAILABLE" | "PREPARATION_FAILED" | "REGISTRY_UNCOMMISSIONED" | "ZAPS_DISABLED" | "SHUTTING_DOWN" | "CODE_TAKEN";
                 /** @description Human-readable; never contains credentials, calldata or remote bodies. */
                 message: string;
                 /**

@@ -342,7 +342,7 @@ export type components = {
                  * @description Closed list of error codes; each maps to one HTTP status.
                  * @enum {string}
                  */
-                code: "INVALID_REQUEST" | "UNSUPPORTED_CHAIN" | "IDENTICAL_TOKENS" | "UNSUPPORTED_TERMS" | "BUILDER_FEE_ABOVE_CAP" | "RECEIPT_MISMATCH" | "UNSUPPORTED_ACTION" | "UNAUTHORIZED" | "ALLOWANCE_EXHAUSTED" | "FORBIDDEN" | "NOT_FOUND" | "PLAN_NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "BUILDER_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PLAN_EXPIRED" | "PLAN_NOT_READY" | "SNAPSHOT_NOT_CANONICAL" | "BLOCK_REORGED" | "UNKNOWN_TOKEN" | "NO_ROUTE" | "NO_EXECUTABLE_ROUTE" | "PROVIDER_DISABLED" | "BUSY" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INTERNAL" | "QUOTE_TIMEOUT" | "UPSTREAM_UNAVAILABLE" | "PREPARATION_FAILED" | "REGISTRY_UNCOMMISSIONED" | "ZAPS_DISABLED" | "SHUTTING_DOWN" | "CODE_TAKEN";
+                code: "INVALID_REQUEST" | "UNSUPPORTED_CHAIN" | "IDENTICAL_TOKENS" | "UNSUPPORTED_TERMS" | "BUILDER_FEE_ABOVE_CAP" | "RECEIPT_MISMATCH" | "UNSUPPORTED_ACTION" | "UNAUTHORIZED" | "ALLOWANCE_EXHAUSTED" | "FORBIDDEN" | "NOT_FOUND" | "PLAN_NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "BUILDER_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PLAN_EXPIRED" | "PLAN_NOT_READY" | "SNAPSHOT_NOT_CANONICAL" | "BLOCK_REORGED" | "UNKNOWN_TOKEN" | "NO_ROUTE" | "NO_EXECUTABLE_ROUTE" | "PROVIDER_DISABLED" | "BUSY" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INTERNAL" | "QUOTE_TIMEOUT" | "UPSTREAM_UNAVAILABLE" | "PREPARATION_FAILED" | "REGISTRY_UNCOMMISSIONED" | "ZAPS_DISABLED" | "SHUTTING_DOWN" | "CODE_TAKEN";
                 /** @description Human-readable; never contains credentials, calldata or remote bodies. */
                 message: string;
                 /**
@@ -363,10 +363,10 @@ export type components = {
             /** @description true when a swap was found (and built and run, with recipient). */
             ok: boolean;
             /**
-             * @description Only when ok is false, a closed list: `unknown-token` (in or out has no contract), `no-route` (no verified pool path for this amount), `no-executable-route` (every candidate reverted or delivered less than quoted, e.g. fee-on-transfer tokens), `unsupported-token` (the input's balance cannot be set exactly for a run, e.g. a rebasing token: nothing could be proven), `min-out-above-net-out`, `simulation-failed` (the transaction for this recipient, minimum and deadline reverted at the quote block), `output-mismatch` (it ran but did not deliver exactly swap.netOut), `block-reorged`, `upstream-unavailable` (the chain node did not answer), `timeout` (past the 25 s deadline).
+             * @description Only when ok is false, a closed list: `unknown-token` (in or out has no contract), `no-route` (no verified pool path for this amount), `no-executable-route` (every candidate reverted or delivered less than quoted, e.g. fee-on-transfer tokens), `unsupported-token` (the input's balance cannot be set exactly for a run, e.g. a rebasing token: nothing could be proven), `gas-exceeds-output` (the swap's gas costs more than its output, e.g. a dust amount: the figures are included but `netOut`, which would be negative), `min-out-above-net-out`, `simulation-failed` (the transaction for this recipient, minimum and deadline reverted at the quote block), `output-mismatch` (it ran but did not deliver exactly swap.netOut), `block-reorged`, `upstream-unavailable` (the chain node did not answer), `timeout` (past the 25 s deadline).
              * @enum {string}
              */
-            error?: "unknown-token" | "no-route" | "no-executable-route" | "unsupported-token" | "min-out-above-net-out" | "simulation-failed" | "output-mismatch" | "block-reorged" | "upstream-unavailable" | "timeout";
+            error?: "unknown-token" | "no-route" | "no-executable-route" | "unsupported-token" | "gas-exceeds-output" | "min-out-above-net-out" | "simulation-failed" | "output-mismatch" | "block-reorged" | "upstream-unavailable" | "timeout";
             /** @description The block at which the quote is exact: always when ok is true, and when ok is false once a block was pinned. */
             block?: {
                 number: string;
@@ -381,7 +381,7 @@ export type components = {
             gas?: string;
             /** @description gas × gas price in output-token units; 0 when no conversion into the output token exists. */
             gasCostOut?: string;
-            /** @description amountOut − gasCostOut: a ranking figure that excludes the service fee. */
+            /** @description amountOut − gasCostOut: a ranking figure that excludes the service fee. Never negative: when gasCostOut exceeds amountOut the answer is `ok: false` with `error: "gas-exceeds-output"` and no netOut. */
             netOut?: string;
             /** @description Only with recipient and ok true: the unsigned transaction, already run. */
             tx?: {

@@ -1,4 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import { MAX_BODY_BYTES } from "../../create-app.ts";
 import { errorResponse } from "../../schemas/error.ts";
 
 /** The OpenAPI security scheme of the builder API: a workspace key in the `x-api-key` header. */
@@ -31,4 +32,14 @@ export const BUILDER_ERROR_RESPONSES = {
     "QUOTA_EXCEEDED (workspace per-minute quota) or BUSY (service capacity); honour Retry-After",
   ),
   503: errorResponse("UPSTREAM_UNAVAILABLE: the chain node did not answer"),
+} as const;
+
+/**
+ * The answer of every endpoint that takes a body to one over the limit every host enforces (create-app.ts),
+ * given before the body is read, on a connection the server then closes (docs/rules.md, ours: connections).
+ */
+export const BODY_LIMIT_RESPONSES = {
+  413: errorResponse(
+    `PAYLOAD_TOO_LARGE: the body exceeds ${MAX_BODY_BYTES} bytes; refused before it is read, with \`Connection: close\``,
+  ),
 } as const;

@@ -12,7 +12,7 @@ import {
 } from "../../schemas/builder-integration.ts";
 import { errorResponse } from "../../schemas/error.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
-import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
+import { BODY_LIMIT_RESPONSES, BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
 const ACTION = "multi-plan";
 /**
@@ -47,6 +47,7 @@ export function registerIntegrationRoute(app: OpenAPIHono, deps: BuilderApiDeps)
         content: { "application/json": { schema: MultiSwapPlanSchema } },
       },
       ...BUILDER_ERROR_RESPONSES,
+      ...BODY_LIMIT_RESPONSES,
       503: errorResponse(
         "ZAPS_DISABLED (action `zap`, `zap-in`, `deposit` or `swap-and-deposit`: zaps are not enabled, see /api/v2/capabilities) or UPSTREAM_UNAVAILABLE",
       ),

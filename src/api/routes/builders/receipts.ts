@@ -5,7 +5,7 @@ import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import { ReceiptRequestSchema, ReceiptResponseSchema } from "../../schemas/builder-receipt.ts";
 import { errorResponse } from "../../schemas/error.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
-import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
+import { BODY_LIMIT_RESPONSES, BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
 /** `POST /api/v2/builders/receipts` (scope `receipts`, shares its quota with history). */
 export function registerReceiptRoute(app: OpenAPIHono, deps: BuilderApiDeps): void {
@@ -25,6 +25,7 @@ export function registerReceiptRoute(app: OpenAPIHono, deps: BuilderApiDeps): vo
         content: { "application/json": { schema: ReceiptResponseSchema } },
       },
       ...BUILDER_ERROR_RESPONSES,
+      ...BODY_LIMIT_RESPONSES,
       400: errorResponse(
         "INVALID_REQUEST, or RECEIPT_MISMATCH: the transaction reverted, or settles another quote, builder or key",
       ),

@@ -11,7 +11,7 @@ import {
 } from "../../schemas/builder-registry-transaction.ts";
 import { errorResponse } from "../../schemas/error.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
-import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
+import { BODY_LIMIT_RESPONSES, BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
 /**
  * `POST /api/v2/builders/registry-transactions` (scope `swap`; docs/rules.md, ours: registry transactions):
@@ -39,6 +39,7 @@ export function registerRegistryTransactionRoute(app: OpenAPIHono, deps: Builder
         content: { "application/json": { schema: RegistryTransactionResponseSchema } },
       },
       ...BUILDER_ERROR_RESPONSES,
+      ...BODY_LIMIT_RESPONSES,
       400: errorResponse(
         "INVALID_REQUEST, or UNSUPPORTED_TERMS: the registry would revert (its error is named)",
       ),

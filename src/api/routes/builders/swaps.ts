@@ -10,7 +10,7 @@ import {
 } from "../../schemas/builder-swap.ts";
 import { errorResponse } from "../../schemas/error.ts";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
-import { BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
+import { BODY_LIMIT_RESPONSES, BUILDER_ERROR_RESPONSES, BUILDER_SECURITY } from "./builder-openapi.ts";
 
 /**
  * Swap preparation (scope `swap`; docs/rules.md, ours: swap preparation): `POST /api/v2/builders/swaps` turns
@@ -37,6 +37,7 @@ export function registerSwapRoutes(app: OpenAPIHono, deps: BuilderApiDeps): void
         content: { "application/json": { schema: PreparedSwapSchema } },
       },
       ...BUILDER_ERROR_RESPONSES,
+      ...BODY_LIMIT_RESPONSES,
       404: errorResponse("PLAN_NOT_FOUND: no quote with this id for this key"),
       409: errorResponse(
         "IDEMPOTENCY_CONFLICT (key reused with another body), PLAN_EXPIRED (quote past expiresAt: quote again) or PLAN_NOT_READY (a local-preview quote, or the preparation under this key is still running)",

@@ -17,6 +17,7 @@ import { PARTNER_LIMITS } from "../../../partners/limits.ts";
 import { PARTNER_QUOTE_ERRORS } from "../../../partners/partner-quote.ts";
 import { spendPartnerRate } from "../../../partners/rate-limit.ts";
 import { createAdmission } from "../../../quote/admission.ts";
+import { PartnerQuoteResponseSchema } from "../../schemas/partner-quote.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
 type Json = Record<string, any>;
@@ -326,6 +327,20 @@ describe("GET {partner_url}/quote: quotes and transactions", () => {
     expect(dust.status).toBe(200);
     expect(dust.body.ok).toBe(false);
     expect(PARTNER_QUOTE_ERRORS).toContain(dust.body.error);
+  });
+
+  it("answers a dust amount whose gas costs more than its output with ok: false, never a negative netOut", async () => {
+    const query = { in: token("USDC"), out: devnet.manifest.contracts.weth9.toLowerCase(), amount: "1000" };
+    for (const terms of [query, { ...query, recipient: recipient() }]) {
+      const { status, body } = await quote(terms);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ ok: false, error: "gas-exceeds-output" });
+      expect(BigInt(body.gasCostOut)).toBeGreaterThan(BigInt(body.amountOut));
+      expect(body.swaps.length).toBeGreaterThan(0);
+      expect(body.netOut).toBeUndefined();
+      expect(body.tx).toBeUndefined();
+      expect(PartnerQuoteResponseSchema.safeParse(body).error?.issues ?? []).toEqual([]);
+    }
   });
 
   it("never returns ok with a transaction that would deliver less for fee-on-transfer and rebasing tokens", async () => {
