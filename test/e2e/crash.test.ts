@@ -3,7 +3,7 @@ import { readFileSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SAVE_INTERVAL_MS } from "../../src/devnet/devnet.ts";
+import { SAVE_INTERVAL_MS } from "../../src/devnet/chain-saver.ts";
 import { createThrowawayStore } from "../../src/store/throwaway-store.ts";
 import { freePort, type SpawnedService, spawnService } from "./spawn-service.ts";
 
@@ -31,9 +31,12 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<voi
   }
 }
 
-/** Runs `junction start` to its exit (it is expected to refuse); returns its code and what it printed. */
-async function refusedStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  const child: ChildProcess = spawn(process.execPath, ["bin/junction.js", "start"], {
+/** Runs `junction <command>` to its exit (it is expected to refuse); returns its code and what it printed. */
+async function refused(
+  command: "start" | "devnet",
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
+  const child: ChildProcess = spawn(process.execPath, ["bin/junction.js", command], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -60,7 +63,7 @@ const quote = (base: string) =>
   );
 
 describe("crash and second-start safety", () => {
-  it("refuses a second start on a data dir in use, on other ports or the same, touching nothing", async () => {
+  it("refuses a second start or a devnet on a data dir in use, on other ports or the same, touching nothing", async () => {
     // The running service saves its chain every SAVE_INTERVAL_MS (30 s): start right after one of its saves,
     // so the comparison below sees only what the refused starts did (they take seconds, not 30).
     const statePath = join(service.dataDir, "devnet", "state.json");
@@ -73,8 +76,14 @@ describe("crash and second-start safety", () => {
       JUNCTION_PORT: String(await freePort()),
       JUNCTION_PARTNER_PORT: String(await freePort()),
     };
-    for (const env of [otherPorts, service.env]) {
-      const second = await refusedStart(env);
+    const attempts = [
+      ["start", otherPorts],
+      ["start", service.env],
+      // `junction devnet` would otherwise load the chain a second time and repoint the manifest's rpcUrl.
+      ["devnet", otherPorts],
+    ] as const;
+    for (const [command, env] of attempts) {
+      const second = await refused(command, env);
       expect(second.code).toBe(1);
       expect(second.output).toMatch(
         new RegExp(`in use by a running junction service \\(pid ${service.process.pid}, since `),
