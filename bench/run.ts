@@ -1,6 +1,7 @@
 import type { Devnet } from "../src/devnet/devnet.ts";
 import { startBenchDevnet } from "./bench-devnet.ts";
 import { benchBuilderApi } from "./builder-api.ts";
+import { benchDevnetSave } from "./devnet-save.ts";
 import { calibrateGas } from "./gas-calibration.ts";
 import { benchIndexRestart } from "./index-restart.ts";
 import { benchPartnerApi } from "./partner-api.ts";
@@ -29,6 +30,10 @@ const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promi
   restart: {
     about: "pool index start-up on a 100,000-block chain, with and without the persisted index",
     run: (devnet) => benchIndexRestart(devnet, log),
+  },
+  save: {
+    about: "the devnet's chain saves: cost, and what kill -9 loses after a receipt",
+    run: (devnet) => benchDevnetSave(devnet, log),
   },
 };
 

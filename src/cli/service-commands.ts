@@ -1,9 +1,10 @@
 import cluster from "node:cluster";
 import { CHAIN_ID } from "../chain/chain.ts";
 import { ConfigError, loadConfig } from "../config/config.ts";
-import { configuredDevnet } from "../devnet/devnet.ts";
+import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
 import { createLogger } from "../service/logger.ts";
 import { startService } from "../service/start-service.ts";
+import { acquireServiceLock } from "../store/embedded-lock.ts";
 import { UsageError } from "./cli-errors.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { isWorkerOrSingle, runPrimary } from "./workers.ts";
@@ -32,11 +33,23 @@ export async function runServiceCommand(command: "start" | "devnet", args: strin
   if (command === "devnet") {
     if (config.chain.mode !== "devnet")
       throw new ConfigError("JUNCTION_RPC_URL", "`junction devnet` runs the embedded devnet; unset it");
-    const devnet = await configuredDevnet(config.chain, config.dataDir, progress);
+    // The same lock as `junction start`: a devnet on a data dir in use would load its chain a second time
+    // and point the manifest's rpcUrl at a node that dies with it. Refused before any file is touched.
+    const lock = acquireServiceLock(config.dataDir, "devnet");
+    let devnet: Devnet;
+    try {
+      devnet = await configuredDevnet(config.chain, config.dataDir, progress);
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
     progress(`devnet ready (${devnet.boot.kind} boot in ${(devnet.boot.ms / 1000).toFixed(1)} s)`);
     progress(`  rpc      ${devnet.rpcUrl}  (chain id ${CHAIN_ID})`);
     progress(`  manifest ${devnet.manifestPath}`);
-    stop = devnet.stop;
+    stop = async () => {
+      await devnet.stop();
+      lock.release();
+    };
   } else {
     const logger = createLogger(config.logLevel);
     const service = await startService(config, logger, progress);

@@ -1,12 +1,12 @@
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
-import { gunzipSync } from "node:zlib";
-import { createTestClient, type Hex, http, publicActions, toHex, zeroAddress } from "viem";
+import { createTestClient, http, publicActions, toHex, zeroAddress } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { CHAIN_ID } from "../chain/chain.ts";
 import { DEFAULT_DEVNET_SEED } from "../config/config.ts";
 import { officialBytecode } from "../contracts/official.ts";
 import { type Anvil, AnvilStartError, startAnvil } from "./anvil.ts";
+import { saveState, startChainSaver } from "./chain-saver.ts";
 import { deployAggregators } from "./deploy-aggregators.ts";
 import { deployJunction } from "./deploy-junction.ts";
 import { approveForSeeding, deployTokens } from "./deploy-tokens.ts";
@@ -151,25 +151,7 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
     reason?: string;
   }): Devnet {
     let stopping: Promise<void> | undefined;
-    // Saved periodically too, so a crash (kill -9, power loss) loses at most SAVE_INTERVAL_MS of chain.
-    let saving: Promise<void> | undefined;
-    let savedAt: bigint | undefined;
-    const saveIfMoved = async () => {
-      const head = await client.getBlockNumber();
-      if (head === savedAt) return;
-      await saveState(client, statePath);
-      savedAt = head;
-    };
-    const timer = options.persist
-      ? setInterval(() => {
-          saving ??= saveIfMoved()
-            .catch((error: unknown) => progress(`periodic chain save failed: ${(error as Error).message}`))
-            .finally(() => {
-              saving = undefined;
-            });
-        }, SAVE_INTERVAL_MS)
-      : undefined;
-    timer?.unref();
+    const saver = options.persist ? startChainSaver({ client, statePath, onError: progress }) : undefined;
     return {
       rpcUrl: anvil.rpcUrl,
       manifest,
@@ -178,28 +160,13 @@ export async function startDevnet(options: DevnetOptions): Promise<Devnet> {
       anvil,
       stop: () => {
         stopping ??= (async () => {
-          clearInterval(timer);
-          await saving;
-          if (options.persist) await saveState(client, statePath).catch(() => {});
+          await saver?.stop();
           await anvil.stop();
         })();
         return stopping;
       },
     };
   }
-}
-
-/** How often a persisted devnet saves its chain while running (only when a block was added since). */
-export const SAVE_INTERVAL_MS = 30_000;
-
-/**
- * Saves the chain as the plain JSON state file `anvil --load-state` reads. anvil_dumpState returns it
- * gzipped; loading goes through the command line because anvil refuses multi-megabyte RPC requests.
- */
-async function saveState(client: { dumpState: () => Promise<Hex> }, statePath: string): Promise<void> {
-  const state = gunzipSync(Buffer.from((await client.dumpState()).slice(2), "hex"));
-  writeFileSync(`${statePath}.tmp`, state);
-  renameSync(`${statePath}.tmp`, statePath);
 }
 
 type DevnetClient = ReturnType<typeof createTestClient> & ReturnType<typeof publicActions>;

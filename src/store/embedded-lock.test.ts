@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   acquireEmbeddedLock,
+  acquireServiceLock,
   EmbeddedLockError,
   lockPath,
   readEmbeddedLock,
@@ -84,5 +85,18 @@ describe("embedded database lock", () => {
     lock.release();
     expect(readEmbeddedLock(dataDir)?.token).toBe(other.holder.token);
     other.release();
+  });
+
+  it("keeps `junction start` and `junction devnet` off each other's data dir, naming the holder", () => {
+    const devnet = acquireServiceLock(dataDir, "devnet");
+    expect(() => acquireServiceLock(dataDir, "start")).toThrow(
+      new RegExp(`in use by a running \`junction devnet\` \\(pid ${process.pid}, since `),
+    );
+    devnet.release();
+    const start = acquireServiceLock(dataDir, "start");
+    expect(() => acquireServiceLock(dataDir, "devnet")).toThrow(
+      new RegExp(`in use by a running junction service \\(pid ${process.pid}, since `),
+    );
+    start.release();
   });
 });

@@ -18,7 +18,12 @@ export type EmbeddedLockHolder = {
   bootId?: string;
   /** Tells this holding apart from a later one by the same pid. */
   token: string;
+  /** For `service.lock`: which command holds the data dir (`junction start` or `junction devnet`). */
+  command?: DataDirCommand;
 };
+
+/** The commands that own the files in a data dir while they run (the devnet's state and manifest, the database). */
+export type DataDirCommand = "start" | "devnet";
 
 /** The embedded database is held by another live process. */
 export class EmbeddedLockError extends Error {
@@ -57,17 +62,18 @@ export function tryAcquireEmbeddedLock(
 }
 
 /**
- * Takes `<dataDir>/service.lock` for a starting service, before it touches anything in the data dir (the
- * devnet's state and manifest, the database), or throws EmbeddedLockError naming the live service that
- * holds it. A second start on a data dir in use is refused with every file untouched; a lock left by a
- * crashed service is taken over.
+ * Takes `<dataDir>/service.lock` for `junction start` or `junction devnet`, before it touches anything in
+ * the data dir (the devnet's state and manifest, the database), or throws EmbeddedLockError naming the
+ * live process that holds it. A second start (or a devnet) on a data dir in use is refused with every file
+ * untouched; a lock left by a crashed process is taken over.
  */
-export function acquireServiceLock(dataDir: string): EmbeddedLock {
-  const result = tryAcquireLockFile(dataDir, join(dataDir, "service.lock"), "service");
+export function acquireServiceLock(dataDir: string, command: DataDirCommand = "start"): EmbeddedLock {
+  const result = tryAcquireLockFile(dataDir, join(dataDir, "service.lock"), "service", command);
   if ("lock" in result) return result.lock;
   const { pid, startedAt } = result.holder;
+  const who = result.holder.command === "devnet" ? "`junction devnet`" : "junction service";
   throw new EmbeddedLockError(
-    `the data dir ${dataDir} is in use by a running junction service (pid ${pid}, since ${startedAt}); stop it first, or start this one with another JUNCTION_DATA_DIR`,
+    `the data dir ${dataDir} is in use by a running ${who} (pid ${pid}, since ${startedAt}); stop it first, or run this one with another JUNCTION_DATA_DIR`,
     result.holder,
   );
 }
@@ -76,11 +82,13 @@ function tryAcquireLockFile(
   dataDir: string,
   path: string,
   role: EmbeddedLockHolder["role"],
+  command?: DataDirCommand,
 ): { lock: EmbeddedLock } | { holder: EmbeddedLockHolder } {
   mkdirSync(dataDir, { recursive: true });
   const holder: EmbeddedLockHolder = {
     pid: process.pid,
     role,
+    ...(command ? { command } : {}),
     startedAt: new Date().toISOString(),
     ...(currentBootId() ? { bootId: currentBootId() } : {}),
     token: randomBytes(12).toString("hex"),

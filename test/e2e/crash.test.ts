@@ -3,7 +3,7 @@ import { readFileSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SAVE_INTERVAL_MS } from "../../src/devnet/devnet.ts";
+import { SAVE_INTERVAL_MS } from "../../src/devnet/chain-saver.ts";
 import { createThrowawayStore } from "../../src/store/throwaway-store.ts";
 import { freePort, type SpawnedService, spawnService } from "./spawn-service.ts";
 
@@ -13,7 +13,9 @@ import { freePort, type SpawnedService, spawnService } from "./spawn-service.ts"
  * file that costs a cold boot, not a failure.
  */
 let service: SpawnedService;
+let spawnedAt: number;
 beforeAll(async () => {
+  spawnedAt = Date.now();
   service = await spawnService();
 });
 afterAll(() => service?.kill());
@@ -31,9 +33,12 @@ async function waitFor(condition: () => boolean, timeoutMs: number): Promise<voi
   }
 }
 
-/** Runs `junction start` to its exit (it is expected to refuse); returns its code and what it printed. */
-async function refusedStart(env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
-  const child: ChildProcess = spawn(process.execPath, ["bin/junction.js", "start"], {
+/** Runs `junction <command>` to its exit (it is expected to refuse); returns its code and what it printed. */
+async function refused(
+  command: "start" | "devnet",
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; output: string }> {
+  const child: ChildProcess = spawn(process.execPath, ["bin/junction.js", command], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -61,11 +66,12 @@ const quote = (base: string) =>
 
 describe("crash and second-start safety", () => {
   it("refuses a second start on a data dir in use, on other ports or the same, touching nothing", async () => {
-    // The running service saves its chain every SAVE_INTERVAL_MS (30 s): start right after one of its saves,
-    // so the comparison below sees only what the refused starts did (they take seconds, not 30).
+    // The running service saves an idle chain every SAVE_INTERVAL_MS (30 s; sooner after blocks carrying
+    // transactions, as its start-up sends): start right after a periodic save, so the comparison below sees
+    // only what the refused commands did (they take seconds, not 30).
     const statePath = join(service.dataDir, "devnet", "state.json");
-    const savedAt = statSync(statePath).mtimeMs;
-    await waitFor(() => statSync(statePath).mtimeMs !== savedAt, SAVE_INTERVAL_MS + 10_000);
+    const firstPeriodic = spawnedAt + SAVE_INTERVAL_MS;
+    await waitFor(() => statSync(statePath).mtimeMs >= firstPeriodic, 2 * SAVE_INTERVAL_MS + 10_000);
     await new Promise((resolve) => setTimeout(resolve, 500)); // the save's write completes
     const before = files();
     const otherPorts = {
@@ -74,7 +80,7 @@ describe("crash and second-start safety", () => {
       JUNCTION_PARTNER_PORT: String(await freePort()),
     };
     for (const env of [otherPorts, service.env]) {
-      const second = await refusedStart(env);
+      const second = await refused("start", env);
       expect(second.code).toBe(1);
       expect(second.output).toMatch(
         new RegExp(`in use by a running junction service \\(pid ${service.process.pid}, since `),
@@ -85,6 +91,22 @@ describe("crash and second-start safety", () => {
     expect(after.manifest.equals(before.manifest)).toBe(true);
     expect(after.state.equals(before.state)).toBe(true);
     expect((await quote(service.baseUrl)).status).toBe(200);
+  });
+
+  it("refuses `junction devnet` on a data dir in use, leaving the manifest's rpcUrl on the running node", async () => {
+    const before = files().manifest;
+    const devnet = await refused("devnet", {
+      ...service.env,
+      JUNCTION_DEVNET_PORT: String(await freePort()),
+    });
+    expect(devnet.code).toBe(1);
+    expect(devnet.output).toMatch(
+      new RegExp(`in use by a running junction service \\(pid ${service.process.pid}, since `),
+    );
+    // Refused before anvil starts, so the state file is not touched either (only the service writes it).
+    expect(devnet.output).not.toMatch(/seeding|anvil/);
+    expect(files().manifest.equals(before)).toBe(true);
+    expect(service.manifest().rpcUrl).toBe(service.rpcUrl);
   });
 
   it("restarts after kill -9: takes the lock over, keeps the database, says what the chain lost", async () => {
