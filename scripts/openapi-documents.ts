@@ -12,7 +12,11 @@ import { createAdmission } from "../src/quote/admission.ts";
  * them, so their dependencies are never used: the documents depend on the routes' schemas only.
  */
 export async function openApiDocuments(): Promise<{ base: unknown; partner: unknown }> {
-  const lifecycle = { draining: () => false, readiness: () => ({ ready: true as const }) };
+  const lifecycle = {
+    leaving: () => false,
+    closing: () => false,
+    readiness: () => ({ ready: true as const }),
+  };
   const unused = () => {
     throw new Error("document-only app: no route is called");
   };

@@ -6,7 +6,7 @@ import { withRequestDeadline } from "../chain/request-deadline.ts";
 import { InvalidRequestError, JunctionError } from "../errors/junction-error.ts";
 import { QUOTE_LIMITS } from "../quote/limits.ts";
 import { type ErrorLog, handleError, notFound } from "./errors.ts";
-import { type Lifecycle, refuseWhileDraining } from "./lifecycle.ts";
+import { answerWhileStopping, type Lifecycle } from "./lifecycle.ts";
 import { type Observer, observe } from "./observe.ts";
 import { requestId } from "./request-id.ts";
 import { isUnsupportedChain } from "./schemas/chain-id.ts";
@@ -22,8 +22,9 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * the rejected paths (400 UNSUPPORTED_CHAIN when another chain was asked for), a body over 64 KiB 413
  * PAYLOAD_TOO_LARGE (before it is parsed), unknown routes 404 NOT_FOUND, anything unexpected a bare 500
  * INTERNAL (logged with the request's trace id). Every response carries an `x-request-id` (see
- * request-id.ts); `observer`, when given, sees every answered request; with a `lifecycle`, requests are
- * refused with 503 SHUTTING_DOWN while the process drains. Every response carries the usual security headers (nosniff, no framing) and
+ * request-id.ts); `observer`, when given, sees every answered request; with a `lifecycle`, answers close
+ * their connections once the process is stopping and requests are refused with 503 SHUTTING_DOWN once it
+ * closes. Every response carries the usual security headers (nosniff, no framing) and
  * `Cache-Control: no-store`: no completed price or execution result is cached (docs/rules.md, comparison
  * rule 14), by us or by anyone between us and the client.
  */
@@ -46,7 +47,7 @@ export function createApp(
   app.use(requestId());
   // Every chain call made for this request is bounded by what is left of its budget.
   app.use((_, next) => withRequestDeadline(REQUEST_BUDGET_MS, next));
-  if (lifecycle) app.use(refuseWhileDraining(lifecycle.draining));
+  if (lifecycle) app.use(answerWhileStopping(lifecycle));
   app.use(secureHeaders({ crossOriginResourcePolicy: false }));
   app.use(async (c, next) => {
     await next();

@@ -69,7 +69,7 @@ export const ERROR_STATUS = {
   ZAPS_DISABLED: 503,
   /** Developer portal: another workspace holds this builder code. */
   CODE_TAKEN: 409,
-  /** The process is draining before it stops; retry (through the load balancer, another process serves). */
+  /** The process is closing after its drain period; retry (through the load balancer, another process serves). */
   SHUTTING_DOWN: 503,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
 

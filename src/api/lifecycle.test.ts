@@ -4,16 +4,21 @@ import { type Lifecycle, registerReadinessRoute } from "./lifecycle.ts";
 import { registerHealthRoute } from "./routes/health.ts";
 
 describe("draining and readiness", () => {
-  let draining = false;
+  let leaving = false;
+  let closing = false;
+  let databaseUp = true;
   let indexFresh = true;
   const lifecycle: Lifecycle = {
-    draining: () => draining,
-    readiness: () =>
-      draining
+    leaving: () => leaving,
+    closing: () => closing,
+    readiness: async () =>
+      leaving
         ? { ready: false, reason: "stopping" }
-        : indexFresh
-          ? { ready: true }
-          : { ready: false, reason: "index-stale" },
+        : !databaseUp
+          ? { ready: false, reason: "database-unavailable" }
+          : indexFresh
+            ? { ready: true }
+            : { ready: false, reason: "index-stale" },
   };
   const app = createApp(() => {}, { lifecycle });
   registerHealthRoute(app, async () => 7n);
@@ -26,12 +31,30 @@ describe("draining and readiness", () => {
     const stale = await app.request("/readyz");
     expect(stale.status).toBe(503);
     expect(await stale.json()).toEqual({ status: "not-ready", reason: "index-stale" });
+    databaseUp = false;
+    expect(await (await app.request("/readyz")).json()).toEqual({
+      status: "not-ready",
+      reason: "database-unavailable",
+    });
+    databaseUp = true;
     indexFresh = true;
   });
 
-  it("refuses new work while draining, with Retry-After and Connection: close, but still answers probes", async () => {
-    expect((await app.request("/work")).status).toBe(200);
-    draining = true;
+  it("keeps serving while leaving, closing each connection, and is not ready", async () => {
+    const before = await app.request("/work");
+    expect(before.headers.get("connection")).toBeNull();
+    leaving = true;
+    const served = await app.request("/work");
+    expect(served.status).toBe(200);
+    expect(served.headers.get("connection")).toBe("close");
+    const readiness = await app.request("/readyz");
+    expect(readiness.status).toBe(503);
+    expect(await readiness.json()).toEqual({ status: "not-ready", reason: "stopping" });
+  });
+
+  it("refuses new work once closing, with Retry-After and Connection: close, but still answers probes", async () => {
+    leaving = true;
+    closing = true;
     const refused = await app.request("/work");
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("1");

@@ -3,44 +3,53 @@ import type { MiddlewareHandler } from "hono";
 import { JunctionError } from "../errors/junction-error.ts";
 
 /** Why a process is not ready for traffic. */
-export type NotReadyReason = "stopping" | "index-stale";
+export type NotReadyReason = "stopping" | "database-unavailable" | "index-stale";
 
-/** Where the process is in its life, as the listeners need it. */
+export type Readiness = { ready: true } | { ready: false; reason: NotReadyReason };
+
+/**
+ * Where the process is in its life, as the listeners need it. Stopping has two phases (docs/rules.md, ours:
+ * shutdown): `leaving` (not ready, still serving, so the load balancer sees it go), then `closing`.
+ */
 export type Lifecycle = {
-  /** True once the process has begun to stop: new requests are refused while in-flight ones finish. */
-  draining: () => boolean;
+  /** True once the process has been told to stop: not ready, and each answer closes its connection. */
+  leaving: () => boolean;
+  /** True once the drain period is over: new requests are refused while in-flight ones finish. */
+  closing: () => boolean;
   /** Whether a load balancer should send this process traffic. */
-  readiness: () => { ready: true } | { ready: false; reason: NotReadyReason };
+  readiness: () => Readiness | Promise<Readiness>;
 };
 
-/** Probes and scrapes stay answered while draining: the load balancer must see the process leave. */
+/** Probes and scrapes stay answered while closing: the load balancer must see the process leave. */
 const ALWAYS_ANSWERED = new Set(["/healthz", "/readyz", "/metrics"]);
 
 /** Seconds a client should wait before retrying elsewhere or here once restarted. */
-const DRAINING_RETRY_AFTER_SECONDS = 1;
+const CLOSING_RETRY_AFTER_SECONDS = 1;
 
 /**
- * Refuses new requests once the process drains (503 SHUTTING_DOWN, `Retry-After`, `Connection: close` so
- * the client reconnects, through the load balancer, to a process that serves).
+ * Answers as the process's phase requires: while it is leaving, every answer carries `Connection: close`
+ * (a keep-alive client reconnects through the load balancer, which by then routes elsewhere); once it is
+ * closing, new requests are refused (503 SHUTTING_DOWN, `Retry-After`, `Connection: close`).
  */
-export function refuseWhileDraining(draining: () => boolean): MiddlewareHandler {
+export function answerWhileStopping(lifecycle: Pick<Lifecycle, "leaving" | "closing">): MiddlewareHandler {
   return async (c, next) => {
-    if (draining() && !ALWAYS_ANSWERED.has(c.req.path)) {
+    if (lifecycle.closing() && !ALWAYS_ANSWERED.has(c.req.path)) {
       c.header("Connection", "close");
       throw new JunctionError("SHUTTING_DOWN", "this process is shutting down; retry shortly", {
-        retryAfterSeconds: DRAINING_RETRY_AFTER_SECONDS,
+        retryAfterSeconds: CLOSING_RETRY_AFTER_SECONDS,
       });
     }
     await next();
+    if (lifecycle.leaving()) c.header("Connection", "close");
   };
 }
 
 const ReadinessSchema = z
   .object({
     status: z.enum(["ready", "not-ready"]),
-    reason: z.enum(["stopping", "index-stale"]).optional().openapi({
+    reason: z.enum(["stopping", "database-unavailable", "index-stale"]).optional().openapi({
       description:
-        "`stopping`: the process is draining; `index-stale`: the pool index has not followed the chain lately (quotes would miss new pools).",
+        "`stopping`: the process is stopping (it still serves for a drain period, then closes); `database-unavailable`: the database does not answer (keyed endpoints would answer 503); `index-stale`: the pool index has not followed the chain lately (quotes would miss new pools).",
     }),
   })
   .openapi("Readiness");
@@ -61,8 +70,8 @@ const readinessRoute = createRoute({
 
 /** `GET /readyz` on both hosts: what a load balancer should route by. */
 export function registerReadinessRoute(app: OpenAPIHono, lifecycle: Lifecycle): void {
-  app.openapi(readinessRoute, (c) => {
-    const state = lifecycle.readiness();
+  app.openapi(readinessRoute, async (c) => {
+    const state = await lifecycle.readiness();
     return state.ready
       ? c.json({ status: "ready" as const }, 200)
       : c.json({ status: "not-ready" as const, reason: state.reason }, 503);

@@ -27,6 +27,7 @@ describe("loadConfig", () => {
       publicUrl: "http://127.0.0.1:8787",
       dataDir: "/srv/junction/data",
       logLevel: "info",
+      drainMs: 0,
       chain: { mode: "devnet", port: 8545, seed: 4663, blockTime: 2 },
       aggregators: { deadlineMs: 2500, a: { enabled: true }, b: { enabled: true } },
       transfers: { integrator: "junction" },
@@ -52,6 +53,15 @@ describe("loadConfig", () => {
     expect(load({ JUNCTION_PROVIDER_DEADLINE_MS: "8000" }).aggregators.deadlineMs).toBe(8000);
     rejects({ JUNCTION_PROVIDER_DEADLINE_MS: "50" }, "JUNCTION_PROVIDER_DEADLINE_MS", /100 to 10000/);
     rejects({ JUNCTION_PROVIDER_DEADLINE_MS: "30000" }, "JUNCTION_PROVIDER_DEADLINE_MS", /got 30000/);
+  });
+
+  it("keeps serving 10 s after turning not ready against a real chain, at once on the devnet, as set", () => {
+    const rpc = { JUNCTION_RPC_URL: "https://rpc.example/4663", JUNCTION_DEPLOYMENT: "d.json" };
+    expect(load(rpc).drainMs).toBe(10_000);
+    expect(load({ ...rpc, JUNCTION_DRAIN_MS: "0" }).drainMs).toBe(0);
+    expect(load({ JUNCTION_DRAIN_MS: "1500" }).drainMs).toBe(1500);
+    rejects({ JUNCTION_DRAIN_MS: "600000" }, "JUNCTION_DRAIN_MS", /0 to 120000/);
+    rejects({ JUNCTION_DRAIN_MS: "-1" }, "JUNCTION_DRAIN_MS", /integer/);
   });
 
   it("reads the bridge providers of transfer estimates: URL, optional key, integrator name", () => {

@@ -28,6 +28,8 @@ export const SETTINGS = {
   JUNCTION_DEVNET_SEED: `seed of the devnet's token and pool universe (default ${DEFAULT_DEVNET_SEED})`,
   JUNCTION_DEVNET_BLOCK_TIME: "seconds between background devnet blocks, so `finalized` advances (default 2)",
   JUNCTION_LOG_LEVEL: "fatal, error, warn, info, debug or trace (default info)",
+  JUNCTION_DRAIN_MS:
+    "how long a stopping process keeps serving after /readyz turns 503, so a load balancer sees it leave (default 10000 with JUNCTION_RPC_URL, 0 on the embedded devnet; 0 to 120000)",
   JUNCTION_AGGREGATOR_A_URL:
     "base URL of aggregator-a (a KyberSwap-shaped route-then-build API, chain segment included); unset disables it (the devnet runs a stand-in)",
   JUNCTION_AGGREGATOR_A_API_KEY: "aggregator-a client id (sent as x-client-id); never logged or returned",
@@ -64,6 +66,13 @@ export type SettingName = keyof typeof SETTINGS;
  * the 25 s request deadline even at its maximum.
  */
 export const PROVIDER_DEADLINE_MS = { default: 2_500, min: 100, max: 10_000 } as const;
+
+/**
+ * How long a stopping process keeps serving once its readiness turns 503 (docs/rules.md, ours: shutdown):
+ * longer than a load balancer's usual 5 s check interval, so it sees the 503 while requests still succeed.
+ * The embedded devnet has no balancer in front of it: it stops at once unless told otherwise.
+ */
+export const DRAIN_MS = { default: 10_000, devnet: 0, min: 0, max: 120_000 } as const;
 
 export type ChainConfig =
   | { mode: "devnet"; port: number; seed: number; blockTime: number }
@@ -108,6 +117,8 @@ export type Config = {
   dataDir: string;
   databaseUrl?: string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace";
+  /** How long a stopping process keeps serving after turning not ready (see DRAIN_MS). */
+  drainMs: number;
   chain: ChainConfig;
   aggregators: AggregatorsConfig;
   transfers: TransfersConfig;
@@ -157,6 +168,7 @@ export function loadConfig(env: Source = process.env, cwd = process.cwd()): Conf
   if (!levels.includes(logLevel as never))
     throw new ConfigError("JUNCTION_LOG_LEVEL", `must be one of ${levels.join(", ")}`);
 
+  const chain = chainConfig(get, cwd);
   return {
     host,
     port,
@@ -165,7 +177,14 @@ export function loadConfig(env: Source = process.env, cwd = process.cwd()): Conf
     dataDir,
     ...(databaseUrl ? { databaseUrl } : {}),
     logLevel: logLevel as Config["logLevel"],
-    chain: chainConfig(get, cwd),
+    drainMs: integer(
+      get,
+      "JUNCTION_DRAIN_MS",
+      chain.mode === "devnet" ? DRAIN_MS.devnet : DRAIN_MS.default,
+      DRAIN_MS.min,
+      DRAIN_MS.max,
+    ),
+    chain,
     aggregators: aggregatorsConfig(get),
     transfers: transfersConfig(get),
   };

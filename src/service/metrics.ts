@@ -1,8 +1,8 @@
 import cluster from "node:cluster";
-import { randomUUID } from "node:crypto";
-import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Observer } from "../api/observe.ts";
 import type { RpcObserver } from "../chain/observed-transport.ts";
+import { answerPrimary, askPrimary } from "./cluster-metrics.ts";
 import type { Logger } from "./logger.ts";
 
 /** Which listener answered: {base_url} or {partner_url}. */
@@ -26,12 +26,8 @@ export function createMetrics(sources: {
   isIndexer: () => boolean;
 }) {
   const registry = new Registry();
-  // In a worker, the primary's aggregator collects this registry over IPC (constructing an aggregator is
-  // what installs prom-client's worker-side listener).
-  if (cluster.isWorker) {
-    new AggregatorRegistry();
-    AggregatorRegistry.setRegistries([registry]);
-  }
+  // In a worker, the primary collects this registry over IPC for the whole service's totals.
+  if (cluster.isWorker) answerPrimary(registry);
   collectDefaultMetrics({ register: registry, prefix: "junction_" });
   const requests = new Counter({
     name: "junction_http_requests_total",
@@ -156,53 +152,6 @@ export function createMetrics(sources: {
       });
     },
   };
-}
-
-const METRICS_REQUEST = "junction:cluster-metrics";
-const METRICS_REPLY = "junction:cluster-metrics:reply";
-type MetricsReply = {
-  type: typeof METRICS_REPLY;
-  id: string;
-  body?: string;
-  contentType?: string;
-  error?: string;
-};
-
-/**
- * In the primary of `junction start --workers N`: answers a worker's request for the whole service's
- * metrics with every worker's registry aggregated by prom-client (counters and histograms summed; the
- * pool index gauges as the worst worker's), so a scrape through the load balancer sees all workers.
- */
-export function serveClusterMetrics(): void {
-  const aggregator = new AggregatorRegistry();
-  cluster.on("message", (worker, message: { type?: string; id?: string }) => {
-    if (message?.type !== METRICS_REQUEST || typeof message.id !== "string") return;
-    const id = message.id;
-    aggregator.clusterMetrics().then(
-      (body) => worker.send({ type: METRICS_REPLY, id, body, contentType: aggregator.contentType }),
-      (error: Error) => worker.send({ type: METRICS_REPLY, id, error: error.message }),
-    );
-  });
-}
-
-/** A worker asks the primary for the aggregated metrics. */
-function askPrimary(): Promise<{ contentType: string; body: string }> {
-  const id = randomUUID();
-  return new Promise((resolve, reject) => {
-    const onMessage = (message: MetricsReply) => {
-      if (message?.type !== METRICS_REPLY || message.id !== id) return;
-      clearTimeout(timer);
-      process.off("message", onMessage);
-      if (message.body !== undefined) resolve({ contentType: message.contentType!, body: message.body });
-      else reject(new Error(message.error ?? "no metrics"));
-    };
-    const timer = setTimeout(() => {
-      process.off("message", onMessage);
-      reject(new Error("the primary did not answer"));
-    }, 5_000);
-    process.on("message", onMessage);
-    process.send!({ type: METRICS_REQUEST, id });
-  });
 }
 
 /** One structured access log line per answered request, carrying its trace id. */

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createBaseApp } from "../api/base-app.ts";
-import type { Lifecycle } from "../api/lifecycle.ts";
+import type { Readiness } from "../api/lifecycle.ts";
 import { createPartnerApp } from "../api/partner-app.ts";
 import { pruneQuotaCounters } from "../auth/quotas.ts";
 import { followActivations } from "../builders/activation.ts";
@@ -26,13 +26,14 @@ import { createFixtures } from "../simulation/fixtures.ts";
 import { createStore, type Store } from "../store/create-store.ts";
 import { acquireServiceLock, type EmbeddedLock } from "../store/embedded-lock.ts";
 import { openEmbeddedShared } from "../store/embedded-shared.ts";
+import { pingDatabase } from "../store/repositories/database-ping.ts";
 import { loadPoolIndex, savePoolIndexSync } from "../store/repositories/pool-index.ts";
 import { sharedSecret } from "../store/repositories/service-secrets.ts";
 import { assetTags } from "../transfers/assets.ts";
 import { BRIDGE_PROVIDER_IDS, type BridgeProviderId } from "../transfers/bridge-provider.ts";
 import { createTransferEstimator, deploymentAssetBook } from "../transfers/create-transfer-estimator.ts";
-import { closeGracefully } from "./close-gracefully.ts";
 import type { NodeFetch } from "./close-unread-body.ts";
+import { logDatabase, watchDatabase } from "./database-readiness.ts";
 import { indexAtStart } from "./first-index.ts";
 import { createIndexerRole, type IndexerRole } from "./indexer-role.ts";
 import type { Logger } from "./logger.ts";
@@ -40,13 +41,12 @@ import { accessLog, createMetrics, observers } from "./metrics.ts";
 import { type QuoteProviders, setUpQuoteProviders } from "./quote-providers.ts";
 import { type HttpListener, serveHttp } from "./serve-http.ts";
 import { reportConsistency, reportIndex } from "./start-reports.ts";
+import { createStopping } from "./stopping.ts";
 
 /** How often the pool index follows the chain tip. */
 const INDEX_FOLLOW_MS = 2_000;
 /** How often old quota windows are deleted. */
 const QUOTA_PRUNE_MS = 3_600_000;
-/** How long in-flight requests may finish once the service stops, before their connections are cut. */
-const SHUTDOWN_GRACE_MS = 10_000;
 /** A pool index that has not synced for this long makes the process not ready (it follows every 2 s). */
 const INDEX_STALE_MS = 30_000;
 
@@ -64,7 +64,7 @@ export type Service = {
   demoPartner?: DemoPartner;
   /** Devnet only: the transfer-estimate customer key and bridge stand-in URLs (also in the manifest). */
   demoTransfers?: DemoTransfers;
-  /** Closes both listeners, then stops the devnet (saving its state). Idempotent. */
+  /** Turns not ready, serves the drain period, closes both listeners, stops the devnet. Idempotent. */
   stop: () => Promise<void>;
 };
 
@@ -154,21 +154,20 @@ async function startLocked(
   let role: IndexerRole | undefined;
   let standIns: BridgeStandIns | undefined;
   const servers: HttpListener[] = [];
-  // Stopping drains: readiness turns 503, new requests are refused (503 SHUTTING_DOWN), the listeners stop
-  // accepting connections, and in-flight requests get SHUTDOWN_GRACE_MS to finish before theirs are cut.
-  let draining = false;
-  const lifecycle: Lifecycle = {
-    draining: () => draining,
-    readiness: () =>
-      draining
-        ? { ready: false, reason: "stopping" }
-        : lastIndexSync === undefined || Date.now() - lastIndexSync > INDEX_STALE_MS
-          ? { ready: false, reason: "index-stale" }
-          : { ready: true },
-  };
-  const stop = async () => {
-    draining = true;
-    await Promise.all(servers.map((server) => closeGracefully(server, SHUTDOWN_GRACE_MS)));
+  const indexReadiness = (): Readiness =>
+    lastIndexSync === undefined || Date.now() - lastIndexSync > INDEX_STALE_MS
+      ? { ready: false, reason: "index-stale" }
+      : { ready: true };
+  const databaseAnswers = watchDatabase(() => pingDatabase(store!.db), { onChange: logDatabase(logger) });
+  const { lifecycle, leaveLoadBalancer, closeListeners } = createStopping({
+    servers,
+    databaseAnswers,
+    indexReadiness,
+    progress,
+  });
+  const stop = async (drainMs: number) => {
+    await leaveLoadBalancer(drainMs);
+    await closeListeners();
     await follower?.stop();
     await activations?.stop();
     await settlementFollower?.stop();
@@ -369,12 +368,13 @@ async function startLocked(
       ...(demoPartner ? { demoPartner } : {}),
       ...(demoTransfers ? { demoTransfers } : {}),
       stop: () => {
-        stopping ??= stop();
+        stopping ??= stop(config.drainMs);
         return stopping;
       },
     };
   } catch (error) {
-    await stop();
+    // Nothing was routed here yet: no drain period.
+    await stop(0);
     throw error;
   }
 }

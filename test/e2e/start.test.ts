@@ -14,7 +14,8 @@ const output = () => spawned.output();
 
 beforeAll(async () => {
   // A loaded CI machine makes the aggregator stand-ins slow to answer: a generous provider deadline.
-  spawned = await spawnService({ JUNCTION_PROVIDER_DEADLINE_MS: "8000" });
+  // A short drain period: SIGTERM is observed turning the service not ready while it still serves.
+  spawned = await spawnService({ JUNCTION_PROVIDER_DEADLINE_MS: "8000", JUNCTION_DRAIN_MS: "2000" });
   ({ dataDir, baseUrl, partnerUrl } = spawned);
   service = spawned.process;
 });
@@ -154,7 +155,7 @@ describe("junction start", () => {
     expect(metrics).toMatch(/\njunction_quote_stage_duration_seconds_count\{stage="simulate"\} [1-9]/);
   });
 
-  it("shuts down cleanly on SIGTERM: exits 0, stops anvil, saves the chain", async () => {
+  it("shuts down cleanly on SIGTERM: not ready first while still serving, then exits 0, stops anvil, saves the chain", async () => {
     const statePath = join(dataDir, "devnet", "state.json");
     const savedBefore = statSync(statePath).mtimeMs;
     // The guard (node) is the service's child and anvil its child; esbuild (tsx's compiler) also runs beside it.
@@ -169,6 +170,19 @@ describe("junction start", () => {
     expect(anvil).toBeDefined();
     const exit = new Promise<number | null>((resolve) => service.once("exit", resolve));
     service.kill("SIGTERM");
+    // The drain period: /readyz turns 503 (once the signal is handled) while requests are still served,
+    // each answer closing its connection so a keep-alive client reconnects through the balancer.
+    let readiness = await fetch(`${baseUrl}/readyz`);
+    while (readiness.status === 200) readiness = await fetch(`${baseUrl}/readyz`);
+    expect(await readiness.json()).toEqual({ status: "not-ready", reason: "stopping" });
+    expect(await (await fetch(`${partnerUrl}/readyz`)).json()).toEqual({
+      status: "not-ready",
+      reason: "stopping",
+    });
+    const served = await fetch(`${baseUrl}/api/v2/config`);
+    expect(served.status).toBe(200);
+    expect(served.headers.get("connection")).toBe("close");
+    expect(output()).toMatch(/not ready; serving 2000 ms more before closing/);
     expect(await exit).toBe(0);
     for (const pid of [guard!.pid, anvil!.pid]) expect(() => process.kill(pid, 0), `pid ${pid}`).toThrow();
     expect(existsSync(statePath)).toBe(true);

@@ -41,6 +41,8 @@ describe.skipIf(!databaseUrl)("junction start --workers", () => {
       JUNCTION_PORT: String(port),
       JUNCTION_PARTNER_PORT: String(await freePort()),
       DATABASE_URL: database.url,
+      // A short drain period keeps the SIGTERM test short (start.test.ts observes the drain itself).
+      JUNCTION_DRAIN_MS: "1000",
     });
     primary = spawn(process.execPath, ["bin/junction.js", "start", "--workers", "2"], {
       env,
@@ -65,25 +67,34 @@ describe.skipIf(!databaseUrl)("junction start --workers", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  // Each request on a connection of its own, so the cluster spreads them over both workers.
+  const get = (path: string) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      http
+        .get(`${baseUrl}${path}`, { agent: false }, (response) => {
+          let body = "";
+          response.on("data", (chunk) => (body += chunk));
+          response.on("end", () => resolve({ status: response.statusCode!, body }));
+        })
+        .on("error", reject);
+    });
+  /** The whole service's count of answered `/healthz` requests, from `/metrics`. */
+  const healthz = async () => {
+    const { body } = await get("/metrics");
+    const line = body
+      .split("\n")
+      .find((l) => l.startsWith("junction_http_requests_total{") && l.includes('route="/healthz"'));
+    return line ? Number(line.split(" ").at(-1)) : 0;
+  };
+  /** The primary's node children: its workers (tsx also runs an esbuild service beside them). */
+  const workerPids = () =>
+    execFileSync("ps", ["-o", "pid=,comm=", "--ppid", String(primary.pid)], { encoding: "utf8" })
+      .split("\n")
+      .map((line) => line.trim().split(/\s+/))
+      .filter(([, command]) => command === "node")
+      .map(([pid]) => Number(pid));
+
   it("serves the whole service's metrics from any worker: the primary sums every worker's", async () => {
-    // Each request on a connection of its own, so the cluster spreads them over both workers.
-    const get = (path: string) =>
-      new Promise<{ status: number; body: string; pid: string }>((resolve, reject) => {
-        http
-          .get(`${baseUrl}${path}`, { agent: false }, (response) => {
-            let body = "";
-            response.on("data", (chunk) => (body += chunk));
-            response.on("end", () => resolve({ status: response.statusCode!, body, pid: "" }));
-          })
-          .on("error", reject);
-      });
-    const healthz = async () => {
-      const { body } = await get("/metrics");
-      const line = body
-        .split("\n")
-        .find((l) => l.startsWith("junction_http_requests_total{") && l.includes('route="/healthz"'));
-      return line ? Number(line.split(" ").at(-1)) : 0;
-    };
     const before = await healthz();
     for (let i = 0; i < 20; i++) expect((await get("/healthz")).status).toBe(200);
     // Whichever worker answers the scrape, it counts all 20, whichever workers served them.
@@ -148,15 +159,35 @@ describe.skipIf(!databaseUrl)("junction start --workers", () => {
     expect(statuses.slice(60)).toEqual([429, 429, 429, 429]);
   }, 120_000);
 
+  it("keeps the totals' counters from dropping when a worker is killed and replaced", async () => {
+    const [victim] = workerPids();
+    // Spread over both workers, so the one killed has counted some of them.
+    for (let i = 0; i < 20; i++) expect((await get("/healthz")).status).toBe(200);
+    // This scrape is the last the primary hears from the victim.
+    const before = await healthz();
+    const readyBefore = (output.match(/junction ready/g) ?? []).length;
+    process.kill(victim!, "SIGKILL");
+    // Once the primary has seen it exit, it hands no more connections to it.
+    const exited = `worker ${victim} exited (SIGKILL); starting another`;
+    const deadline = Date.now() + 90_000;
+    while (!output.includes(exited) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const seen = [before];
+    while ((output.match(/junction ready/g) ?? []).length <= readyBefore && Date.now() < deadline) {
+      seen.push(await healthz());
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    expect(output).toContain(exited);
+    expect((output.match(/junction ready/g) ?? []).length).toBe(readyBefore + 1);
+    // Never lower than before, whichever workers answered: the dead worker's count stays in the total.
+    for (const [i, count] of seen.entries()) expect(count, `scrape ${i}`).toBe(before);
+    for (let i = 0; i < 10; i++) expect((await get("/healthz")).status).toBe(200);
+    expect(await healthz()).toBe(before + 10);
+    expect(workerPids()).toHaveLength(2);
+  });
+
   it("runs two service processes behind one port, and stops them all on SIGTERM", async () => {
-    // The primary's node children (tsx also runs an esbuild service beside them).
-    const workers = execFileSync("ps", ["-o", "pid=,comm=", "--ppid", String(primary.pid)], {
-      encoding: "utf8",
-    })
-      .split("\n")
-      .map((line) => line.trim().split(/\s+/))
-      .filter(([, command]) => command === "node")
-      .map(([pid]) => pid!);
+    const workers = workerPids();
     expect(workers).toHaveLength(2);
     expect(output).toMatch(/starting 2 workers/);
     // Each runs with the service's V8 flags, though the primary was started without them.
@@ -172,7 +203,7 @@ describe.skipIf(!databaseUrl)("junction start --workers", () => {
     const exited = new Promise<number | null>((resolve) => primary.once("exit", resolve));
     primary.kill("SIGTERM");
     expect(await exited).toBe(0);
-    for (const pid of workers.map(Number)) expect(() => process.kill(pid, 0)).toThrow();
+    for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
   });
 
   it("refuses --workers without a Postgres server and a real RPC", () => {

@@ -1548,10 +1548,10 @@ export type components = {
             /** @enum {string} */
             status: "ready" | "not-ready";
             /**
-             * @description `stopping`: the process is draining; `index-stale`: the pool index has not followed the chain lately (quotes would miss new pools).
+             * @description `stopping`: the process is stopping (it still serves for a drain period, then closes); `database-unavailable`: the database does not answer (keyed endpoints would answer 503); `index-stale`: the pool index has not followed the chain lately (quotes would miss new pools).
              * @enum {string}
              */
-            reason?: "stopping" | "index-stale";
+            reason?: "stopping" | "database-unavailable" | "index-stale";
         };
         Config: {
             /** @enum {number} */
