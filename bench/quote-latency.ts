@@ -68,7 +68,7 @@ const STAGES = [
   "gas price, token checks, pool selection",
   "state load",
   "search (CPU: edges, paths, split search, calldata)",
-  "simulation (fixtures, eth_call, eth_estimateGas)",
+  "simulation (fixtures, eth_simulateV1 or eth_call)",
   "rank, response",
 ] as const;
 
@@ -129,7 +129,11 @@ export async function benchQuoteLatency(devnet: Devnet): Promise<string[]> {
   const stageOf = (request: RecordedRequest): "block" | "checks" | "load" | "simulation" | "other" => {
     if (request.method === "eth_getBlockByNumber") return "block";
     if (request.method === "eth_gasPrice" || request.method === "eth_getCode") return "checks";
-    if (request.method === "eth_createAccessList" || request.method === "eth_estimateGas")
+    if (
+      request.method === "eth_createAccessList" ||
+      request.method === "eth_estimateGas" ||
+      request.method === "eth_simulateV1"
+    )
       return "simulation";
     if (request.method !== "eth_call") return "other";
     const to = request.to;

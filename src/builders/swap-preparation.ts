@@ -8,7 +8,7 @@ import type { Contracts } from "../config/deployment.ts";
 import { erc20Abi } from "../contracts/abis/ERC20.ts";
 import { JunctionError } from "../errors/junction-error.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
-import { decodeExecutorOutput, simulateTransaction } from "../simulation/simulate-transaction.ts";
+import { decodeExecutorOutput, simulateWalletTransaction } from "../simulation/simulate-transaction.ts";
 import { type BuilderQuoteRecord, quoteForKey } from "../store/repositories/builder-quotes.ts";
 import {
   deletePendingPreparation,
@@ -231,7 +231,7 @@ async function simulateForPayer(
     return `the input token's balance layout is not supported (${fixture.reason})`;
   const [validation, simulation] = await Promise.all([
     fixture.validation,
-    simulateTransaction(client, {
+    simulateWalletTransaction(client, {
       tx,
       from: payer,
       stateOverride: fixture.stateOverride,

@@ -91,7 +91,7 @@ export type PartnerQuoteDeps = {
   quote: (request: QuoteRequest, signal: AbortSignal) => Promise<QuoteResult>;
   /** The partner API's own per-process capacity (429 BUSY when refused). */
   admission: ReturnType<typeof createAdmission>;
-  client: Pick<PublicClient, "call" | "estimateGas">;
+  client: Pick<PublicClient, "call">;
   contracts: Pick<Contracts, "executor" | "weth9">;
   fixtures: ReturnType<typeof createFixtures>;
   /** Unix milliseconds. */

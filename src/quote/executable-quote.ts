@@ -37,7 +37,7 @@ export type ExecutableQuote =
       tx: UnsignedSwapTransaction;
       /** What the recipient received in the run: exactly {@link expectedDelivery}. */
       delivered: bigint;
-      /** `eth_estimateGas` of the transaction at the quote block. */
+      /** The transaction's gas at the quote block, measured in the simulating call (measure-call.ts). */
       gas: bigint;
     }
   | {
@@ -50,7 +50,7 @@ export type ExecutableQuote =
     };
 
 export type ExecutableQuoteDeps = {
-  client: Pick<PublicClient, "call" | "estimateGas">;
+  client: Pick<PublicClient, "call">;
   contracts: Pick<Contracts, "executor">;
   fixtures: ReturnType<typeof createFixtures>;
 };
@@ -118,7 +118,7 @@ type Run =
       error?: string;
     };
 
-/** `eth_call` and `eth_estimateGas` at the quote block on exact fixtures, read back beside the run. */
+/** One simulating request at the quote block on exact fixtures (gas measured in it), read back beside the run. */
 async function runAtQuoteBlock(
   deps: ExecutableQuoteDeps,
   result: QuoteResult,

@@ -14,7 +14,7 @@ const ALWAYS_SIMULATED = 2;
  * The search's routes worth simulating (docs/rules.md, comparison rules 5 and 17): the best two always (so a
  * revert of the best still leaves an alternative), the others only while their search score is within
  * SIMULATION_MARGIN_GAS of the best. Search scores are receipt-informed heuristics; only routes close enough
- * for the heuristic's error to decide between them need the node's `eth_estimateGas` to rank them. Without
+ * for the heuristic's error to decide between them need the gas measured when they are simulated to rank them. Without
  * a gas conversion, ranking is by output alone and every route is kept.
  *
  * `routes` are best first, as the search returns them.

@@ -4,7 +4,7 @@ type PoolKind = "v2" | "v3" | "v4";
 
 /**
  * Search-time gas heuristics (docs/rules.md, comparison rule 17): receipt-informed estimates used only to
- * score routes during the search; the final ranking uses each candidate's full-transaction `eth_estimateGas`.
+ * score routes during the search; the final ranking uses each candidate's full-transaction gas, measured when it is simulated.
  *
  * Calibrated 2026-11-26 by least squares on 40 executor swap receipts on the devnet (seed 4663, block 246)
  * with `npm run bench -- gas`, after a fee-charging swap's output began going straight to the collector,

@@ -10,11 +10,13 @@ import {
 } from "viem";
 import { isTransientRpcError } from "../chain/rpc-errors.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
+import { measureCall } from "./measure-call.ts";
 
 /**
  * The assessment of one candidate transaction at the pinned block (docs/rules.md, comparison rules 3, 4, 13).
  */
 export type Simulation =
+  /** `gas`: the gas the transaction uses, measured in the call (a wallet's: `eth_estimateGas`). */
   | { status: "simulated"; amountOut: bigint; gas: bigint }
   /** It reverted: excluded from selection. `error` names the executor's custom error when it is one. */
   | { status: "failed"; reason: "reverted" | "insufficient-output"; stage: "simulation"; error?: string }
@@ -37,11 +39,35 @@ export type SimulationRequest = {
 };
 
 /**
- * Runs a candidate's complete calldata with `eth_call` and, concurrently, `eth_estimateGas` with the same
- * state, block and gas price. Nothing is retried and no limit is lowered (docs/rules.md, comparison rule 13):
- * a revert is a failure, an RPC that does not answer makes the candidate unverified.
+ * Runs a candidate's complete calldata at the pinned block as the synthetic caller (`request.from`) in one
+ * `eth_call`, with its gas measured inside the call (measure-call.ts) instead of by `eth_estimateGas`.
+ * Nothing is retried and no limit is lowered (docs/rules.md, comparison rule 13): a revert is a failure, an
+ * RPC that does not answer makes the candidate unverified.
  */
 export async function simulateTransaction(
+  client: Pick<PublicClient, "call">,
+  request: SimulationRequest,
+): Promise<Simulation> {
+  try {
+    const measured = await measureCall(client, {
+      tx: request.tx,
+      caller: request.from,
+      stateOverride: request.stateOverride,
+      blockNumber: request.blockNumber,
+      gasPrice: request.gasPrice,
+    });
+    return { status: "simulated", amountOut: request.decodeOutput(measured.result), gas: measured.gasUsed };
+  } catch (error) {
+    return classify(error, "simulation");
+  }
+}
+
+/**
+ * Runs a transaction a real wallet will sign (`request.from` is the payer, whose own code must not be
+ * replaced) with `eth_call` and, concurrently, `eth_estimateGas` with the same state, block and gas price:
+ * the estimate is what the wallet's gas limit is built on.
+ */
+export async function simulateWalletTransaction(
   client: Pick<PublicClient, "call" | "estimateGas">,
   request: SimulationRequest,
 ): Promise<Simulation> {

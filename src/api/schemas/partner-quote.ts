@@ -81,7 +81,10 @@ export const PartnerQuoteResponseSchema = z
       description:
         "Output BEFORE the service fee (the public `GET /api/v2/quote` reports `amountOut` after it). Present when ok is true, and when ok is false because only building for the terms failed.",
     }),
-    gas: Uint.optional().openapi({ description: "eth_estimateGas of the swap at the quote block." }),
+    gas: Uint.optional().openapi({
+      description:
+        "Gas of the swap at the quote block, measured in the simulating call (eth_simulateV1's figure, as a receipt reports it; before refunds on a node without eth_simulateV1).",
+    }),
     gasCostOut: Uint.optional().openapi({
       description:
         "gas × gas price in output-token units; 0 when no conversion into the output token exists.",

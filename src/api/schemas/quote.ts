@@ -51,7 +51,10 @@ const Execution = z.object({
   gasPrice: Uint.openapi({
     description: "The one gas price shared by every candidate; not a fee or fill guarantee.",
   }),
-  gas: Uint.nullable().openapi({ description: "eth_estimateGas of the full transaction at the block." }),
+  gas: Uint.nullable().openapi({
+    description:
+      "Gas of the full transaction at the block, measured in the simulating call (eth_simulateV1's figure, as a receipt reports it; before refunds on a node without eth_simulateV1).",
+  }),
   gasCostOut: Uint.nullable().openapi({
     description: "gas × gasPrice in output-token units; null without a conversion.",
   }),

@@ -1750,7 +1750,7 @@ export type components = {
                 amountOut: string | null;
                 /** @description The one gas price shared by every candidate; not a fee or fill guarantee. */
                 gasPrice: string;
-                /** @description eth_estimateGas of the full transaction at the block. */
+                /** @description Gas of the full transaction at the block, measured in the simulating call (eth_simulateV1's figure, as a receipt reports it; before refunds on a node without eth_simulateV1). */
                 gas: string | null;
                 /** @description gas × gasPrice in output-token units; null without a conversion. */
                 gasCostOut: string | null;
@@ -1823,7 +1823,7 @@ export type components = {
                 amountOut: string | null;
                 /** @description The one gas price shared by every candidate; not a fee or fill guarantee. */
                 gasPrice: string;
-                /** @description eth_estimateGas of the full transaction at the block. */
+                /** @description Gas of the full transaction at the block, measured in the simulating call (eth_simulateV1's figure, as a receipt reports it; before refunds on a node without eth_simulateV1). */
                 gas: string | null;
                 /** @description gas × gasPrice in output-token units; null without a conversion. */
                 gasCostOut: string | null;

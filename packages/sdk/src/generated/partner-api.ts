@@ -377,7 +377,7 @@ export type components = {
             amountIn: string;
             /** @description Output BEFORE the service fee (the public `GET /api/v2/quote` reports `amountOut` after it). Present when ok is true, and when ok is false because only building for the terms failed. */
             amountOut?: string;
-            /** @description eth_estimateGas of the swap at the quote block. */
+            /** @description Gas of the swap at the quote block, measured in the simulating call (eth_simulateV1's figure, as a receipt reports it; before refunds on a node without eth_simulateV1). */
             gas?: string;
             /** @description gas × gas price in output-token units; 0 when no conversion into the output token exists. */
             gasCostOut?: string;
