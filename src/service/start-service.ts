@@ -34,6 +34,7 @@ import { createTransferEstimator, deploymentAssetBook } from "../transfers/creat
 import { closeGracefully } from "./close-gracefully.ts";
 import { indexAtStart } from "./first-index.ts";
 import { HTTP_SERVER_OPTIONS } from "./http-server-options.ts";
+import { createIndexFreshness, isIndexStale } from "./index-freshness.ts";
 import { createIndexerRole, type IndexerRole } from "./indexer-role.ts";
 import type { Logger } from "./logger.ts";
 import { accessLog, createMetrics, observers } from "./metrics.ts";
@@ -46,8 +47,6 @@ const INDEX_FOLLOW_MS = 2_000;
 const QUOTA_PRUNE_MS = 3_600_000;
 /** How long in-flight requests may finish once the service stops, before their connections are cut. */
 const SHUTDOWN_GRACE_MS = 10_000;
-/** A pool index that has not synced for this long makes the process not ready (it follows every 2 s). */
-const INDEX_STALE_MS = 30_000;
 
 export type Service = {
   baseUrl: string;
@@ -109,10 +108,12 @@ async function startLocked(
     rpcUrl = config.chain.url;
   }
 
-  let lastIndexSync: number | undefined;
+  // Measured against the head this process reads, whether it indexes or reads the indexer's save.
+  const freshness = createIndexFreshness();
   const metrics = createMetrics({
     indexBlock: () => index.syncedTo()?.number,
-    lastIndexSync: () => lastIndexSync,
+    indexAgeMs: () => freshness.age(Date.now()),
+    indexLagBlocks: freshness.lagBlocks,
     isIndexer: () => role?.isIndexer() ?? false,
   });
   // The devnet is our own node: a private transport. A real RPC uses the configured kind and backup.
@@ -144,6 +145,7 @@ async function startLocked(
       },
     },
     onPersistError: (error) => logger.warn({ err: error }, "saving the pool index failed; retrying whole"),
+    onScanned: () => freshness.progressed(Date.now()),
   });
   let follower: ReturnType<typeof followChain> | undefined;
   let activations: ReturnType<typeof followActivations> | undefined;
@@ -161,7 +163,7 @@ async function startLocked(
     readiness: () =>
       draining
         ? { ready: false, reason: "stopping" }
-        : lastIndexSync === undefined || Date.now() - lastIndexSync > INDEX_STALE_MS
+        : isIndexStale(freshness, Date.now())
           ? { ready: false, reason: "index-stale" }
           : { ready: true },
   };
@@ -202,6 +204,8 @@ async function startLocked(
     role = createIndexerRole({
       db: store.db,
       ...(store.kind === "postgres" ? {} : { holder: "embedded" }),
+      // Held only while the index advances against this process's node (a cut node hands it over).
+      progress: freshness,
       onChange: (isIndexer) =>
         logger.info(
           isIndexer
@@ -258,16 +262,14 @@ async function startLocked(
           }
         : {}),
     });
-    const indexed = await indexAtStart(index, role, progress);
-    lastIndexSync = Date.now();
-    reportIndex(index.pools(), deployment.poolsFromBlock, indexed.to, progress, logger);
+    const indexed = await indexAtStart({ index, role, freshness, readHead: latestBlock }, progress);
+    reportIndex(index.pools(), deployment.poolsFromBlock, indexed, progress, logger);
     follower = followChain(index, {
       intervalMs: INDEX_FOLLOW_MS,
-      onSynced: () => {
-        lastIndexSync = Date.now();
-      },
+      onSynced: (step) => step && freshness.observe(step.head, index.syncedTo()?.number, step.at),
       // The role renews its lease in the background; the follower only reads the outcome.
       isIndexer: async () => role!.isIndexer(),
+      readHead: latestBlock,
       onError: (error) => logger.warn({ err: error }, "pool index sync failed; retrying"),
     });
     // Activation is picked up from registry events (docs/rules.md, state rule 4): a workspace whose code

@@ -30,6 +30,8 @@ export type PoolIndexOptions = {
   persistence?: PoolIndexPersistence;
   /** A save that failed (the index keeps serving; the next save rewrites everything). */
   onPersistError?: (error: unknown) => void;
+  /** Each range of logs a sync read, through block `end`: a long scan is progressing, not stuck. */
+  onScanned?: (end: bigint) => void;
 };
 
 export type SyncResult = {
@@ -326,14 +328,18 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
     const from = (tips.at(-1)?.number ?? options.fromBlock - 1n) + 1n;
     let added = byRef.size;
     const unknown = new Set<Hex>();
-    const found = await logs.scan(from, tip.number, (fromBlock, toBlock) =>
-      client.getLogs({
-        address: [contracts.v2Factory, contracts.v3Factory, contracts.v4PoolManager],
-        events: ALL_EVENTS,
-        fromBlock,
-        toBlock,
-        strict: true,
-      }),
+    const found = await logs.scan(
+      from,
+      tip.number,
+      (fromBlock, toBlock) =>
+        client.getLogs({
+          address: [contracts.v2Factory, contracts.v3Factory, contracts.v4PoolManager],
+          events: ALL_EVENTS,
+          fromBlock,
+          toBlock,
+          strict: true,
+        }),
+      options.onScanned,
     );
     for (const log of found) {
       const id = ingest(log);
