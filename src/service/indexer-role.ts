@@ -33,7 +33,7 @@ export type IndexProgress = {
  * indexes; every other process reads them (docs/rules.md, ours: one indexer). The holder renews every third
  * of the lease's life in the background, so a long first scan does not lose it, but only while it advances:
  * a holder whose index has not progressed for a lease's life (its node is cut or failing) gives the lease
- * up, and claims again no sooner than a lease's life later, so a process whose node answers takes over.
+ * up, and claims again no sooner than half a lease's life later, so a process whose node answers takes over.
  * A process claims only while its node answered within a lease's life. A process that stops or dies hands
  * over within `ttlMs`. `holder` defaults to a random id per process; the embedded database passes a fixed
  * one (only one process can open it), so a restart after a crash reclaims at once.
@@ -63,8 +63,12 @@ export function createIndexerRole(options: {
   const within = (at: number | undefined) => at !== undefined && now() - at < ttlMs;
   /** A holder keeps the lease while it advances (a new holder has one lease's life to start). */
   const advancing = () => within(Math.max(heldSince, options.progress?.progressedAt() ?? 0));
-  /** Another process may claim while its node answers, once a lease's life has passed since it gave up. */
-  const mayClaim = () => within(options.progress?.nodeAnsweredAt()) && !within(gaveUpAt);
+  /**
+   * A process may claim while its node answers, and not for half a lease's life after it gave up: every
+   * other process tries every third of it, so one whose node answers takes the lease first.
+   */
+  const mayClaim = () =>
+    within(options.progress?.nodeAnsweredAt()) && !(gaveUpAt !== undefined && now() - gaveUpAt < ttlMs / 2);
   const giveUp = async () => {
     gaveUpAt = now();
     set(false);

@@ -153,4 +153,24 @@ describe("indexer takeover", () => {
       await b.stop();
     }
   });
+
+  it("lets a lone indexer that gave the role up claim it again once its node answers", async () => {
+    const events: string[] = [];
+    const solo = await startHost("solo", events);
+    try {
+      solo.proxy.mode = { kind: "cut" };
+      await until("solo gives the role up", () => !solo.role.isIndexer());
+      await devnet.testClient.mine({ blocks: 3 });
+      const head = await devnet.publicClient.getBlockNumber();
+      solo.proxy.mode = { kind: "pass" };
+      await until("solo indexes the head again", () => (solo.index.syncedTo()?.number ?? 0n) >= head);
+      expect(events.map((event) => event.split(" ")[0])).toEqual([
+        "solo:indexer",
+        "solo:reader",
+        "solo:indexer",
+      ]);
+    } finally {
+      await solo.stop();
+    }
+  });
 });
