@@ -5,6 +5,8 @@ export type ProxyMode =
   | { kind: "delay"; ms: number }
   | { kind: "http-error"; status: number }
   | { kind: "rpc-error"; code: number }
+  /** Drops the connection without an answer, as a severed link to the node does (after `ms`, if given). */
+  | { kind: "cut"; ms?: number }
   /**
    * Refuses the calls `refuse` picks, as node software does (a JSON-RPC error, or an HTTP status); forwards
    * the others. Single calls only (viem sends log reads one by one).
@@ -22,7 +24,7 @@ export type ProxyMode =
 /**
  * A real JSON-RPC endpoint in front of a node, standing in for a third-party RPC provider whose latency and
  * failures a test must control: it forwards to `upstream` after an optional delay, or fails with an HTTP
- * status or a JSON-RPC error. It counts the calls it receives, by method.
+ * status or a JSON-RPC error, or drops the connection. It counts the calls it receives, by method.
  */
 export type RpcProxy = {
   url: string;
@@ -40,7 +42,12 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     const parsed = JSON.parse(body) as Call | Call[];
     for (const call of Array.isArray(parsed) ? parsed : [parsed]) proxy.calls.push(call.method);
     const mode = proxy.mode;
-    if (mode.kind === "delay") await new Promise((resolve) => setTimeout(resolve, mode.ms));
+    if (mode.kind === "delay" || mode.kind === "cut")
+      await new Promise((resolve) => setTimeout(resolve, mode.ms ?? 0));
+    if (mode.kind === "cut") {
+      req.socket.destroy();
+      return;
+    }
     if (mode.kind === "http-error") {
       res.writeHead(mode.status).end("upstream unavailable");
       return;

@@ -46,8 +46,10 @@ export function createSettlementIndex(options: SettlementIndexOptions): Settleme
     const state = await settlementIndexState(db);
     let reset = state !== undefined && state.collector !== collector;
     if (state && !reset && state.indexedThrough <= finalized.number) {
-      const block = await client.getBlock({ blockNumber: state.indexedThrough }).catch(() => undefined);
-      reset = block?.hash?.toLowerCase() !== state.indexedHash;
+      // A failed read (or a block the node says it lacks) throws: only another hash proves a reorg
+      // (docs/rules.md, ours: index rollback); the index is kept and the next sync retries.
+      const block = await client.getBlock({ blockNumber: state.indexedThrough });
+      reset = block.hash?.toLowerCase() !== state.indexedHash;
     }
     const from = state && !reset ? state.indexedThrough + 1n : options.deploymentBlock;
     if (from > finalized.number) return { from, to: finalized.number, events: 0, reset: false };

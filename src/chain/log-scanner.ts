@@ -46,7 +46,13 @@ export function createLogScanner(policy: LogRangePolicy = DEFAULT_LOG_RANGES) {
   return {
     /** Blocks the next request will span. */
     range: () => range,
-    async scan<T>(from: bigint, to: bigint, read: (from: bigint, to: bigint) => Promise<T[]>): Promise<T[]> {
+    /** Reads `from` through `to`; `onRange` hears of each range read, so a long scan shows its progress. */
+    async scan<T>(
+      from: bigint,
+      to: bigint,
+      read: (from: bigint, to: bigint) => Promise<T[]>,
+      onRange?: (end: bigint) => void,
+    ): Promise<T[]> {
       const out: T[] = [];
       let start = from;
       let failures = 0;
@@ -57,6 +63,7 @@ export function createLogScanner(policy: LogRangePolicy = DEFAULT_LOG_RANGES) {
           out.push(...logs);
           start = end + 1n;
           failures = 0;
+          onRange?.(end);
           if (logs.length < GROW_BELOW_LOGS && range < policy.max)
             range = range * 2n > policy.max ? policy.max : range * 2n;
         } catch (error) {

@@ -8,7 +8,10 @@ const LEASE = "chain-indexer";
 export const INDEXER_LEASE_TTL_MS = 10_000;
 
 export type IndexerRole = {
-  /** Claims or renews the lease now; whether this process is the indexer. A database error answers false. */
+  /**
+   * Claims or renews the lease now, if this process is fit to index (see `createIndexerRole`); whether this
+   * process is the indexer. A database error answers false.
+   */
   claim: () => Promise<boolean>;
   /** The last claim's answer (false before the first). */
   isIndexer: () => boolean;
@@ -16,32 +19,69 @@ export type IndexerRole = {
   release: () => Promise<void>;
 };
 
+/** What the role asks of the index before holding the lease: when it last got anywhere (ms since the epoch). */
+export type IndexProgress = {
+  /** When the index last reached the node's head, or a scan toward it advanced. */
+  progressedAt: () => number | undefined;
+  /** When this process's node last answered a head reading. */
+  nodeAnsweredAt: () => number | undefined;
+};
+
 /**
  * One indexer among the processes sharing a database (workers, machines behind a load balancer): the
  * holder of the `chain-indexer` lease follows the chain and writes the pool, settlement and activation
  * indexes; every other process reads them (docs/rules.md, ours: one indexer). The holder renews every third
- * of the lease's life in the background, so a long first scan does not lose it; a process that stops or
- * dies hands over within `INDEXER_LEASE_TTL_MS`. `holder` defaults to a random id per process; the embedded
- * database passes a fixed one (only one process can open it), so a restart after a crash reclaims at once.
+ * of the lease's life in the background, so a long first scan does not lose it, but only while it advances:
+ * a holder whose index has not progressed for a lease's life (its node is cut or failing) gives the lease
+ * up, and claims again no sooner than half a lease's life later, so a process whose node answers takes over.
+ * A process claims only while its node answered within a lease's life. A process that stops or dies hands
+ * over within `ttlMs`. `holder` defaults to a random id per process; the embedded database passes a fixed
+ * one (only one process can open it), so a restart after a crash reclaims at once.
  */
 export function createIndexerRole(options: {
   db: Db;
   holder?: string;
   ttlMs?: number;
+  /** Without it the role holds regardless of progress (tests of the lease alone). */
+  progress?: IndexProgress;
   onChange?: (isIndexer: boolean) => void;
+  now?: () => number;
 }): IndexerRole {
   const holder = options.holder ?? randomUUID();
   const ttlMs = options.ttlMs ?? INDEXER_LEASE_TTL_MS;
+  const now = options.now ?? Date.now;
   let held = false;
+  let heldSince = 0;
+  let gaveUpAt: number | undefined;
   let released = false;
+  const set = (isIndexer: boolean) => {
+    if (isIndexer === held) return;
+    held = isIndexer;
+    if (held) heldSince = now();
+    options.onChange?.(isIndexer);
+  };
+  const within = (at: number | undefined) => at !== undefined && now() - at < ttlMs;
+  /** A holder keeps the lease while it advances (a new holder has one lease's life to start). */
+  const advancing = () => within(Math.max(heldSince, options.progress?.progressedAt() ?? 0));
+  /**
+   * A process may claim while its node answers, and not for half a lease's life after it gave up: every
+   * other process tries every third of it, so one whose node answers takes the lease first.
+   */
+  const mayClaim = () =>
+    within(options.progress?.nodeAnsweredAt()) && !(gaveUpAt !== undefined && now() - gaveUpAt < ttlMs / 2);
+  const giveUp = async () => {
+    gaveUpAt = now();
+    set(false);
+    await releaseLease(options.db, LEASE, holder).catch(() => undefined);
+  };
   const claim = async () => {
     if (released) return false;
-    const now = await claimLease(options.db, LEASE, holder, ttlMs).catch(() => false);
-    if (now !== held) {
-      held = now;
-      options.onChange?.(now);
+    if (options.progress && (held ? !advancing() : !mayClaim())) {
+      if (held) await giveUp();
+      return false;
     }
-    return now;
+    set(await claimLease(options.db, LEASE, holder, ttlMs).catch(() => false));
+    return held;
   };
   const renewal = setInterval(() => void claim(), Math.floor(ttlMs / 3));
   renewal.unref();
@@ -52,9 +92,8 @@ export function createIndexerRole(options: {
       released = true;
       clearInterval(renewal);
       if (!held) return;
-      held = false;
+      set(false);
       await releaseLease(options.db, LEASE, holder).catch(() => undefined);
-      options.onChange?.(false);
     },
   };
 }

@@ -15,13 +15,15 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
  * The service's Prometheus metrics (`GET /metrics` on {base_url}): requests and latencies per host, route,
  * method, status and error code (quota and capacity refusals are the `QUOTA_EXCEEDED`,
  * `ALLOWANCE_EXHAUSTED`, `RATE_LIMITED` and `BUSY` codes), JSON-RPC requests and latencies per method and
- * outcome, the pool index's block and the age of its last sync, whether the process is the indexer, and node's process metrics (memory, event loop lag, GC) under the `junction_` prefix.
+ * outcome, the pool index's block, lag behind the head and sync age, whether the process is the indexer, and node's process metrics (memory, event loop lag, GC) under the `junction_` prefix.
  */
 export function createMetrics(sources: {
   /** The block the pool index has synced to, once it has. */
   indexBlock: () => bigint | undefined;
-  /** When the pool index last synced successfully (ms since the epoch), once it has. */
-  lastIndexSync: () => number | undefined;
+  /** Ms since the pool index last covered the chain head this process sees, once it has. */
+  indexAgeMs: () => number | undefined;
+  /** Blocks between the chain head this process last saw and the pool index. */
+  indexLagBlocks: () => bigint | undefined;
   /** Whether this process holds the indexer lease (follows the chain for every process). */
   isIndexer: () => boolean;
 }) {
@@ -87,12 +89,22 @@ export function createMetrics(sources: {
   });
   new Gauge({
     name: "junction_pool_index_sync_age_seconds",
-    help: "Seconds since the pool index last synced successfully (it follows the tip every 2 s; across workers: the oldest)",
+    help: "Seconds since the pool index last covered the chain head this process reads from its node, whether it indexes or reads the indexer's save (it follows every 2 s; across workers: the oldest)",
     registers: [registry],
     aggregator: "max",
     collect() {
-      const last = sources.lastIndexSync();
-      if (last !== undefined) this.set((Date.now() - last) / 1000);
+      const age = sources.indexAgeMs();
+      if (age !== undefined) this.set(age / 1000);
+    },
+  });
+  new Gauge({
+    name: "junction_pool_index_lag_blocks",
+    help: "Blocks between the chain head this process last read and the pool index (across workers: the most)",
+    registers: [registry],
+    aggregator: "max",
+    collect() {
+      const lag = sources.indexLagBlocks();
+      if (lag !== undefined) this.set(Number(lag));
     },
   });
   new Gauge({

@@ -1,5 +1,6 @@
 import type { ChainConsistency } from "../builders/chain-consistency.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
+import type { SyncResult } from "../liquidity/pool-index/pool-index.ts";
 import type { Logger } from "./logger.ts";
 
 /** Says at start what the database saw that the chain does not have (a chain behind it, lost activations). */
@@ -26,18 +27,27 @@ export function reportConsistency(
   }
 }
 
-/** Says at start what the pool index found, per kind, and warns loudly when it found nothing. */
+/**
+ * Says at start what the pool index holds, per kind, and how it got it: scanned from the chain, or read
+ * from the index another process (the indexer) saved, which this process did not scan. Warns loudly when
+ * it holds nothing.
+ */
 export function reportIndex(
   pools: IndexedPool[],
   fromBlock: string,
-  through: bigint,
+  indexed: Pick<SyncResult, "to" | "readSaved">,
   progress: (line: string) => void,
   logger: Logger,
 ) {
+  const through = indexed.to;
   const kinds = (["v2", "v3", "v4"] as const).map(
     (kind) => `${pools.filter((p) => p.kind === kind).length} ${kind.toUpperCase()}`,
   );
-  progress(`indexed ${pools.length} pools (${kinds.join(", ")}) from block ${fromBlock} through ${through}`);
+  progress(
+    indexed.readSaved
+      ? `read ${pools.length} pools (${kinds.join(", ")}) through block ${through} from the index the indexer saved; this process scanned no block (another process indexes)`
+      : `indexed ${pools.length} pools (${kinds.join(", ")}) from block ${fromBlock} through ${through}`,
+  );
   if (pools.length > 0) return;
   progress(
     "WARNING: the pool index found no pool at all; every quote will answer 422 NO_ROUTE (check the factory and PoolManager addresses and poolsFromBlock in the deployment file)",

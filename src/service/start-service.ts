@@ -35,6 +35,7 @@ import { createTransferEstimator, deploymentAssetBook } from "../transfers/creat
 import type { NodeFetch } from "./close-unread-body.ts";
 import { logDatabase, watchDatabase } from "./database-readiness.ts";
 import { indexAtStart } from "./first-index.ts";
+import { createIndexFreshness, isIndexStale } from "./index-freshness.ts";
 import { createIndexerRole, type IndexerRole } from "./indexer-role.ts";
 import type { Logger } from "./logger.ts";
 import { accessLog, createMetrics, observers } from "./metrics.ts";
@@ -47,8 +48,6 @@ import { createStopping } from "./stopping.ts";
 const INDEX_FOLLOW_MS = 2_000;
 /** How often old quota windows are deleted. */
 const QUOTA_PRUNE_MS = 3_600_000;
-/** A pool index that has not synced for this long makes the process not ready (it follows every 2 s). */
-const INDEX_STALE_MS = 30_000;
 
 export type Service = {
   baseUrl: string;
@@ -110,10 +109,12 @@ async function startLocked(
     rpcUrl = config.chain.url;
   }
 
-  let lastIndexSync: number | undefined;
+  // Measured against the head this process reads, whether it indexes or reads the indexer's save.
+  const freshness = createIndexFreshness();
   const metrics = createMetrics({
     indexBlock: () => index.syncedTo()?.number,
-    lastIndexSync: () => lastIndexSync,
+    indexAgeMs: () => freshness.age(Date.now()),
+    indexLagBlocks: freshness.lagBlocks,
     isIndexer: () => role?.isIndexer() ?? false,
   });
   // The devnet is our own node: a private transport. A real RPC uses the configured kind and backup.
@@ -145,6 +146,7 @@ async function startLocked(
       },
     },
     onPersistError: (error) => logger.warn({ err: error }, "saving the pool index failed; retrying whole"),
+    onScanned: () => freshness.progressed(Date.now()),
   });
   let follower: ReturnType<typeof followChain> | undefined;
   let activations: ReturnType<typeof followActivations> | undefined;
@@ -155,9 +157,7 @@ async function startLocked(
   let standIns: BridgeStandIns | undefined;
   const servers: HttpListener[] = [];
   const indexReadiness = (): Readiness =>
-    lastIndexSync === undefined || Date.now() - lastIndexSync > INDEX_STALE_MS
-      ? { ready: false, reason: "index-stale" }
-      : { ready: true };
+    isIndexStale(freshness, Date.now()) ? { ready: false, reason: "index-stale" } : { ready: true };
   const databaseAnswers = watchDatabase(() => pingDatabase(store!.db), { onChange: logDatabase(logger) });
   const { lifecycle, leaveLoadBalancer, closeListeners } = createStopping({
     servers,
@@ -202,6 +202,8 @@ async function startLocked(
     role = createIndexerRole({
       db: store.db,
       ...(store.kind === "postgres" ? {} : { holder: "embedded" }),
+      // Held only while the index advances against this process's node (a cut node hands it over).
+      progress: freshness,
       onChange: (isIndexer) =>
         logger.info(
           isIndexer
@@ -258,16 +260,14 @@ async function startLocked(
           }
         : {}),
     });
-    const indexed = await indexAtStart(index, role, progress);
-    lastIndexSync = Date.now();
-    reportIndex(index.pools(), deployment.poolsFromBlock, indexed.to, progress, logger);
+    const indexed = await indexAtStart({ index, role, freshness, readHead: latestBlock }, progress);
+    reportIndex(index.pools(), deployment.poolsFromBlock, indexed, progress, logger);
     follower = followChain(index, {
       intervalMs: INDEX_FOLLOW_MS,
-      onSynced: () => {
-        lastIndexSync = Date.now();
-      },
+      onSynced: (step) => step && freshness.observe(step.head, index.syncedTo()?.number, step.at),
       // The role renews its lease in the background; the follower only reads the outcome.
       isIndexer: async () => role!.isIndexer(),
+      readHead: latestBlock,
       onError: (error) => logger.warn({ err: error }, "pool index sync failed; retrying"),
     });
     // Activation is picked up from registry events (docs/rules.md, state rule 4): a workspace whose code

@@ -30,6 +30,8 @@ export type PoolIndexOptions = {
   persistence?: PoolIndexPersistence;
   /** A save that failed (the index keeps serving; the next save rewrites everything). */
   onPersistError?: (error: unknown) => void;
+  /** Each range of logs a sync read, through block `end`: a long scan is progressing, not stuck. */
+  onScanned?: (end: bigint) => void;
 };
 
 export type SyncResult = {
@@ -95,6 +97,8 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
   let learned: IndexedPool[] = [];
   /** The version of the saved index last loaded: a refresh loads only what later saves wrote. */
   let loadedVersion: bigint | undefined;
+  /** The block a rollback kept through, until a save records it (a sync that failed after it did not). */
+  let unsavedRollBack: bigint | undefined;
 
   const add = (pool: IndexedPool) => {
     const ref = poolRef(pool);
@@ -217,10 +221,18 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
     }
   };
 
-  /** Undoes everything learned after the newest past tip that is still canonical. */
-  const rollBack = async (): Promise<{ rolledBack: number; reorg: boolean; keepThrough?: bigint }> => {
+  /**
+   * Undoes everything learned after the newest past tip that is still canonical. Only the node answering
+   * another hash at a tip's height proves a reorg: a failed read, or a block the node says it does not have
+   * (a lagging node, a backup behind the primary), throws and leaves the index as it was, to be retried by
+   * the next sync (docs/rules.md, ours: index rollback). A node whose head is below the newest tip cannot
+   * be checked yet: nothing is rolled back, nothing scanned.
+   */
+  const rollBack = async (
+    head: Tip,
+  ): Promise<{ rolledBack: number; reorg: boolean; keepThrough?: bigint }> => {
     const last = tips.at(-1);
-    if (!last) return { rolledBack: 0, reorg: false };
+    if (!last || last.number > head.number) return { rolledBack: 0, reorg: false };
     if ((await hashAt(last.number)) === last.hash) return { rolledBack: 0, reorg: false };
     while (tips.length > 0 && (await hashAt(tips.at(-1)!.number)) !== tips.at(-1)!.hash) tips.pop();
     const keepThrough = tips.at(-1)?.number ?? options.fromBlock - 1n;
@@ -300,8 +312,8 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
       options.onPersistError?.(error);
     }
   };
-  const hashAt = async (number: bigint) =>
-    (await client.getBlock({ blockNumber: number }).catch(() => undefined))?.hash ?? undefined;
+  /** The canonical hash at `number`; throws when the node fails or says it has no such block. */
+  const hashAt = async (number: bigint) => (await client.getBlock({ blockNumber: number })).hash;
 
   const syncOnce = async (target?: Tip): Promise<SyncResult> => {
     learned = [];
@@ -310,19 +322,24 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
       restored = true;
       resumed = await restore();
     }
-    const { rolledBack, reorg, keepThrough } = await rollBack();
     const tip = target ?? (await latestTip());
+    const { rolledBack, reorg, keepThrough } = await rollBack(tip);
+    if (keepThrough !== undefined) unsavedRollBack = min(unsavedRollBack, keepThrough);
     const from = (tips.at(-1)?.number ?? options.fromBlock - 1n) + 1n;
     let added = byRef.size;
     const unknown = new Set<Hex>();
-    const found = await logs.scan(from, tip.number, (fromBlock, toBlock) =>
-      client.getLogs({
-        address: [contracts.v2Factory, contracts.v3Factory, contracts.v4PoolManager],
-        events: ALL_EVENTS,
-        fromBlock,
-        toBlock,
-        strict: true,
-      }),
+    const found = await logs.scan(
+      from,
+      tip.number,
+      (fromBlock, toBlock) =>
+        client.getLogs({
+          address: [contracts.v2Factory, contracts.v3Factory, contracts.v4PoolManager],
+          events: ALL_EVENTS,
+          fromBlock,
+          toBlock,
+          strict: true,
+        }),
+      options.onScanned,
     );
     for (const log of found) {
       const id = ingest(log);
@@ -335,7 +352,8 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
     added = byRef.size - added;
     if (from <= tip.number || tips.length === 0) tips.push(tip);
     if (tips.length > 128) tips.shift();
-    if (persistence) await save(keepThrough);
+    if (persistence) await save(unsavedRollBack);
+    unsavedRollBack = undefined;
     return { from, to: tip.number, added, rolledBack, reorg, ...(resumed ? { resumed } : {}) };
   };
   const latestTip = async (): Promise<Tip> => {
@@ -361,6 +379,8 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
     poolsOf: (token) => [...(byToken.get(lower(token)) ?? [])].map((ref) => byRef.get(ref)!),
   };
 }
+
+const min = (a: bigint | undefined, b: bigint) => (a === undefined || b < a ? b : a);
 
 /** Names the index's configuration, so a saved index is reused only for the same contracts and first block. */
 function indexFingerprint(contracts: IndexContracts, fromBlock: bigint): string {
