@@ -260,7 +260,7 @@ async function startLocked(
     });
     const indexed = await indexAtStart(index, role, progress);
     lastIndexSync = Date.now();
-    reportIndex(index.pools(), deployment.poolsFromBlock, indexed.to, progress, logger);
+    reportIndex(index.pools(), deployment, indexed.to, progress, logger);
     follower = followChain(index, {
       intervalMs: INDEX_FOLLOW_MS,
       onSynced: () => {
