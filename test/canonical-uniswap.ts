@@ -12,6 +12,7 @@ import { mnemonicToAccount } from "viem/accounts";
 import { junctionChain } from "../src/chain/chain.ts";
 import { UNISWAP_PRESETS } from "../src/config/uniswap-presets.ts";
 import { erc20Abi } from "../src/contracts/abis/ERC20.ts";
+import { nonfungiblePositionManagerAbi } from "../src/contracts/abis/NonfungiblePositionManager.ts";
 import { poolManagerAbi } from "../src/contracts/abis/PoolManager.ts";
 import { uniswapV2FactoryAbi } from "../src/contracts/abis/UniswapV2Factory.ts";
 import { uniswapV2PairAbi } from "../src/contracts/abis/UniswapV2Pair.ts";
@@ -21,11 +22,20 @@ import { weth9Abi } from "../src/contracts/abis/WETH9.ts";
 import { devnetTokenArtifact } from "../src/contracts/artifacts/DevnetToken.ts";
 import { officialBytecode, permit2RuntimeCode } from "../src/contracts/official.ts";
 import { type Anvil, startAnvil } from "../src/devnet/anvil.ts";
+import { sqrtPriceX96 } from "../src/devnet/price-math.ts";
 
 const CANONICAL = UNISWAP_PRESETS["ethereum-canonical"];
 /** anvil's default accounts (`--accounts 10` from its test mnemonic). */
 const MNEMONIC = "test test test test test test test test test test test junk";
 export const anvilAccount = (index: number) => mnemonicToAccount(MNEMONIC, { addressIndex: index });
+
+/**
+ * What to build: `v4: false` leaves Uniswap V4 out (no PoolManager, PositionManager or StateView, no V4
+ * pool), as on a chain that has only V2 and V3; `v3UsdcPerWeth` gives the V3 pool full-range liquidity
+ * (500 WETH) at that price, minted through a NonfungiblePositionManager deployed at a scratch address,
+ * instead of an empty pool at price 1.
+ */
+export type CanonicalOptions = { v4?: boolean; v3UsdcPerWeth?: bigint };
 
 export type CanonicalChain = {
   anvil: Anvil;
@@ -47,7 +57,8 @@ export type CanonicalChain = {
  * scratch address in the code is replaced by the canonical one. Pools are created through the placed
  * factories, so their addresses are the ones the canonical init code hashes derive.
  */
-export async function startCanonicalUniswapChain(): Promise<CanonicalChain> {
+export async function startCanonicalUniswapChain(options: CanonicalOptions = {}): Promise<CanonicalChain> {
+  const withV4 = options.v4 ?? true;
   // Blocks every second: `finalized` (latest - 2) moves on its own, as receipts to finality need.
   const anvil = await startAnvil({ blockTime: 1 });
   const chain = junctionChain(anvil.rpcUrl);
@@ -98,16 +109,18 @@ export async function startCanonicalUniswapChain(): Promise<CanonicalChain> {
   await tester.setCode({ address: CANONICAL.permit2, bytecode: permit2RuntimeCode() });
   await place("UniswapV2Factory", CANONICAL.v2Factory, encode(["address"], [from]));
   await place("UniswapV3Factory", CANONICAL.v3Factory);
-  await place("PoolManager", CANONICAL.v4PoolManager, encode(["address"], [from]));
-  await place(
-    "PositionManager",
-    CANONICAL.v4PositionManager,
-    encode(
-      ["address", "address", "uint256", "address", "address"],
-      [CANONICAL.v4PoolManager, CANONICAL.permit2, 300_000n, zeroAddress, CANONICAL.weth9],
-    ),
-  );
-  await place("StateView", CANONICAL.v4StateView, encode(["address"], [CANONICAL.v4PoolManager]));
+  if (withV4) {
+    await place("PoolManager", CANONICAL.v4PoolManager, encode(["address"], [from]));
+    await place(
+      "PositionManager",
+      CANONICAL.v4PositionManager,
+      encode(
+        ["address", "address", "uint256", "address", "address"],
+        [CANONICAL.v4PoolManager, CANONICAL.permit2, 300_000n, zeroAddress, CANONICAL.weth9],
+      ),
+    );
+    await place("StateView", CANONICAL.v4StateView, encode(["address"], [CANONICAL.v4PoolManager]));
+  }
 
   const usdcReceipt = await send({
     data: `${devnetTokenArtifact.bytecode}${encode(
@@ -123,7 +136,7 @@ export async function startCanonicalUniswapChain(): Promise<CanonicalChain> {
   await send({
     to: weth,
     data: encodeFunctionData({ abi: weth9Abi, functionName: "deposit" }),
-    value: 10n ** 21n,
+    value: 2n * 10n ** 21n,
   });
   await send({
     to: CANONICAL.v2Factory,
@@ -163,10 +176,13 @@ export async function startCanonicalUniswapChain(): Promise<CanonicalChain> {
     functionName: "getPool",
     args: [weth, usdc, 3000],
   });
-  await send({
-    to: v3Pool,
-    data: encodeFunctionData({ abi: uniswapV3PoolAbi, functionName: "initialize", args: [2n ** 96n] }),
-  });
+  if (options.v3UsdcPerWeth === undefined)
+    await send({
+      to: v3Pool,
+      data: encodeFunctionData({ abi: uniswapV3PoolAbi, functionName: "initialize", args: [2n ** 96n] }),
+    });
+  else await fundV3Pool(send, { weth, usdc, v3Pool, from }, options.v3UsdcPerWeth);
+  if (!withV4) return { anvil, rpcUrl: anvil.rpcUrl, usdc, v2Pair, v3Pool };
   await send({
     to: CANONICAL.v4PoolManager,
     data: encodeFunctionData({
@@ -179,4 +195,60 @@ export async function startCanonicalUniswapChain(): Promise<CanonicalChain> {
     }),
   });
   return { anvil, rpcUrl: anvil.rpcUrl, usdc, v2Pair, v3Pool };
+}
+
+/** Initializes the V3 pool at `usdcPerWeth` and mints 500 WETH of full-range liquidity through a fresh NPM. */
+async function fundV3Pool(
+  send: (tx: { to?: Address; data: Hex }) => Promise<{ contractAddress?: Address | null }>,
+  at: { weth: Address; usdc: Address; v3Pool: Address; from: Address },
+  usdcPerWeth: bigint,
+) {
+  const wethAmount = 500n * 10n ** 18n;
+  const usdcAmount = 500n * usdcPerWeth * 10n ** 6n;
+  const wethFirst = BigInt(at.weth) < BigInt(at.usdc);
+  const [token0, token1] = wethFirst ? [at.weth, at.usdc] : [at.usdc, at.weth];
+  const [amount0, amount1] = wethFirst ? [wethAmount, usdcAmount] : [usdcAmount, wethAmount];
+  await send({
+    to: at.v3Pool,
+    data: encodeFunctionData({
+      abi: uniswapV3PoolAbi,
+      functionName: "initialize",
+      args: [sqrtPriceX96(amount0, amount1)],
+    }),
+  });
+  const npm = (
+    await send({
+      data: `${officialBytecode("NonfungiblePositionManager").bytecode}${encodeAbiParameters(
+        [{ type: "address" }, { type: "address" }, { type: "address" }],
+        [CANONICAL.v3Factory, at.weth, zeroAddress],
+      ).slice(2)}` as Hex,
+    })
+  ).contractAddress!;
+  for (const token of [at.weth, at.usdc])
+    await send({
+      to: token,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [npm, 2n ** 255n] }),
+    });
+  await send({
+    to: npm,
+    data: encodeFunctionData({
+      abi: nonfungiblePositionManagerAbi,
+      functionName: "mint",
+      args: [
+        {
+          token0,
+          token1,
+          fee: 3000,
+          tickLower: -887220,
+          tickUpper: 887220,
+          amount0Desired: amount0,
+          amount1Desired: amount1,
+          amount0Min: 0n,
+          amount1Min: 0n,
+          recipient: at.from,
+          deadline: 2n ** 48n,
+        },
+      ],
+    }),
+  });
 }

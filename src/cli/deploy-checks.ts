@@ -1,10 +1,11 @@
 import type { Address, Hex, PublicClient } from "viem";
 import { erc20Abi } from "viem";
+import { POOL_SOURCE_FIELDS, POOL_SOURCES, type PoolSourceId } from "../config/pool-sources.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { OperatorError } from "./cli-errors.ts";
-import type { DeployPlan } from "./deploy-plan.ts";
+import { type DeployPlan, executorImmutables } from "./deploy-plan.ts";
 
 /** What `junction deploy` checks on chain before and after it sends anything (see deploy-command.ts). */
 
@@ -19,21 +20,40 @@ const OPTIONAL_UNISWAP = new Set([
   "universalRouter",
 ]);
 
+/** What a preset named that this chain lacks: periphery addresses, and whole pool sources. */
+export type LeftOut = { periphery: string[]; sources: { id: PoolSourceId; missing: string }[] };
+
 /**
  * Every Uniswap address of the plan holds code, and every token: else the service could never use them.
- * A preset lists more than a chain may hold: its optional addresses without code are left out of the plan
- * (returned, to say so), its required ones are required all the same.
+ * A preset lists more than a chain may hold: its optional addresses without code are left out of the plan,
+ * and so is a pool source none of whose contracts has code (a chain without V4), both returned to say so.
+ * A source with only some of its contracts is refused all the same, as is a plan left with no source. An
+ * explicit plan is the operator's own claim: nothing in it is left out.
  */
-export async function requireCode(client: PublicClient, plan: DeployPlan): Promise<string[]> {
-  const left: string[] = [];
+export async function requireCode(client: PublicClient, plan: DeployPlan): Promise<LeftOut> {
+  const left: LeftOut = { periphery: [], sources: [] };
+  const hasCode = async (address: unknown) => {
+    const code = await client.getCode({ address: address as Address });
+    return !!code && code !== "0x";
+  };
+  const uniswap = plan.uniswap as Record<string, unknown>;
   if (plan.uniswapPreset) {
-    for (const [field, address] of Object.entries(plan.uniswap)) {
-      if (!OPTIONAL_UNISWAP.has(field) || typeof address !== "string") continue;
-      const code = await client.getCode({ address: address as Address });
-      if (code && code !== "0x") continue;
-      delete (plan.uniswap as Record<string, unknown>)[field];
-      left.push(`${field} (${address})`);
+    for (const [field, address] of Object.entries(uniswap)) {
+      if (!OPTIONAL_UNISWAP.has(field) || typeof address !== "string" || (await hasCode(address))) continue;
+      delete uniswap[field];
+      left.periphery.push(`${field} (${address})`);
     }
+    for (const id of POOL_SOURCES) {
+      const fields = POOL_SOURCE_FIELDS[id].filter((field) => !field.endsWith("InitCodeHash"));
+      const present = await Promise.all(fields.map((field) => hasCode(uniswap[field])));
+      if (present.some(Boolean)) continue;
+      left.sources.push({ id, missing: fields.map((field) => `${field} (${uniswap[field]})`).join(", ") });
+      for (const field of POOL_SOURCE_FIELDS[id]) delete uniswap[field];
+    }
+    if (left.sources.length === POOL_SOURCES.length)
+      throw new OperatorError(
+        `preset ${plan.uniswapPreset}: no Uniswap V2, V3 or V4 contract has code on this chain (wrong node?)`,
+      );
   }
   const entries: [string, Address][] = [
     ...Object.entries(plan.uniswap).filter(
@@ -46,7 +66,11 @@ export async function requireCode(client: PublicClient, plan: DeployPlan): Promi
   const missing = entries.filter((_, i) => !codes[i] || codes[i] === "0x");
   if (missing.length > 0)
     throw new OperatorError(
-      `no contract code for ${missing.map(([field, address]) => `${field} (${address})`).join(", ")}`,
+      `no contract code for ${missing.map(([field, address]) => `${field} (${address})`).join(", ")}${
+        missing.some(([field]) => field.startsWith("v4"))
+          ? "; a chain without Uniswap V4 leaves v4PoolManager, v4PositionManager and v4StateView out of the plan's uniswap object (docs/deploy-plans/no-v4.json)"
+          : ""
+      }`,
     );
   return left;
 }
@@ -72,12 +96,7 @@ export async function verifyRuntimeCode(
       throw new OperatorError(`the runtime code at ${address} is not our ${name} (build mismatch?)`);
   }
   const immutables = {
-    weth9: uniswap.weth9,
-    v2Factory: uniswap.v2Factory,
-    v2PairInitCodeHash: uniswap.v2PairInitCodeHash,
-    v3Factory: uniswap.v3Factory,
-    v3PoolInitCodeHash: uniswap.v3PoolInitCodeHash,
-    poolManager: uniswap.v4PoolManager,
+    ...executorImmutables(uniswap),
     registry: contracts.registry,
     collector: contracts.collector,
   } as const;

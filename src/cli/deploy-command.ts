@@ -8,21 +8,22 @@ import {
   encodeFunctionData,
   type Hex,
   http,
-  isHex,
   type PublicClient,
   type TransactionReceipt,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { CHAIN_ID, junctionChain } from "../chain/chain.ts";
 import { type Deployment, DeploymentSchema } from "../config/deployment.ts";
+import { poolSources } from "../config/pool-sources.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { OperatorError } from "./cli-errors.ts";
 import { readTokens, requireCode, verifyRuntimeCode } from "./deploy-checks.ts";
-import type { DeployPlan } from "./deploy-plan.ts";
-import { decryptKeystore } from "./keystore.ts";
+import { type DeployPlan, executorImmutables } from "./deploy-plan.ts";
+import { deployerKey } from "./deployer-key.ts";
 import { fields, type Output } from "./output.ts";
+import { startCommand } from "./start-hint.ts";
 
 /**
  * `junction deploy`: deploys BuilderRegistry, SettlementCollector and Executor to a real chain with a
@@ -77,10 +78,17 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
   });
   if (chainId !== CHAIN_ID) throw new OperatorError(`the node is on chain ${chainId}, not ${CHAIN_ID}`);
   const leftOut = await requireCode(client, plan);
-  if (leftOut.length > 0)
+  if (leftOut.periphery.length > 0)
     out.note(
-      `preset ${plan.uniswapPreset}: no code on this chain for ${leftOut.join(", ")}; left out of the deployment file (optional)`,
+      `preset ${plan.uniswapPreset}: no code on this chain for ${leftOut.periphery.join(", ")}; left out of the deployment file (optional)`,
     );
+  for (const { id, missing } of leftOut.sources)
+    out.note(
+      `preset ${plan.uniswapPreset}: no ${id} on this chain (no code for ${missing}); left out of the deployment file, so the service runs with ${id} disabled`,
+    );
+  const sources = poolSources(plan.uniswap);
+  const enabled = sources.filter((source) => source.enabled).map((source) => source.id);
+  const disabled = sources.filter((source) => !source.enabled).map((source) => source.id);
 
   const governance = plan.governance ?? account.address;
   const progressPath = `${input.out}.progress.json`;
@@ -99,9 +107,17 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
       return `  ${done ? "done " : "todo "} ${step.label}${done ? ` (${done.hash})` : ""}`;
     });
     out.result(
-      { dryRun: true, deployer: account.address, governance, steps: steps.map((s) => s.id), progress },
+      {
+        dryRun: true,
+        deployer: account.address,
+        governance,
+        poolSources: sources,
+        steps: steps.map((s) => s.id),
+        progress,
+      },
       [
         `deploy plan for chain ${CHAIN_ID} from ${account.address} (dry run: nothing is sent)`,
+        `pool sources: ${enabled.join(", ")}${disabled.length > 0 ? ` (disabled: ${disabled.join(", ")})` : ""}`,
         ...rows,
         `then: verify the runtime code, read ${plan.tokens.length} tokens, write ${input.out}`,
       ],
@@ -145,34 +161,18 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
       ["deployment block", deploymentBlock],
       ["pools from block", plan.poolsFromBlock],
       ["tokens", deployment.tokens.map((t) => t.symbol).join(", ")],
+      [
+        "pool sources",
+        enabled.join(", ") + (disabled.length > 0 ? ` (disabled: ${disabled.join(", ")})` : ""),
+      ],
     ]),
-    handover
-      ? `next: ${governance} must call acceptGovernance() on the registry and acceptOwnership() on the collector`
-      : `next: JUNCTION_RPC_URL=${input.rpcUrl} JUNCTION_DEPLOYMENT=${input.out} junction start`,
+    ...(handover
+      ? [
+          `next: ${governance} must call acceptGovernance() on the registry and acceptOwnership() on the collector`,
+        ]
+      : []),
+    `${handover ? "then" : "next"}: ${startCommand(input.rpcUrl, input.out)}`,
   ]);
-}
-
-/** The deployer's key: JUNCTION_DEPLOYER_KEY, or a keystore file with JUNCTION_KEYSTORE_PASSWORD. */
-function deployerKey(keystore: string | undefined, env: NodeJS.ProcessEnv): Hex {
-  if (keystore) {
-    const password = env.JUNCTION_KEYSTORE_PASSWORD;
-    if (password === undefined)
-      throw new OperatorError("--keystore needs JUNCTION_KEYSTORE_PASSWORD in the environment");
-    let json: string;
-    try {
-      json = readFileSync(keystore, "utf8");
-    } catch (error) {
-      throw new OperatorError(`cannot read keystore ${keystore}: ${(error as Error).message}`);
-    }
-    return decryptKeystore(json, password);
-  }
-  const raw = env.JUNCTION_DEPLOYER_KEY?.trim();
-  if (!raw)
-    throw new OperatorError("set JUNCTION_DEPLOYER_KEY (a hex private key) or pass --keystore <file>");
-  const key = (raw.startsWith("0x") ? raw : `0x${raw}`) as Hex;
-  if (!isHex(key) || key.length !== 66)
-    throw new OperatorError("JUNCTION_DEPLOYER_KEY must be 32 bytes of hex");
-  return key;
 }
 
 function planSteps(
@@ -183,7 +183,7 @@ function planSteps(
 ): Step[] {
   const registryAbi = builderRegistryArtifact.abi;
   const collectorAbi = settlementCollectorArtifact.abi;
-  const u = plan.uniswap;
+  const u = executorImmutables(plan.uniswap);
   const registryCall = (data: () => Hex) => ({ to: at("registry"), data });
   const steps: Step[] = [
     {
@@ -222,7 +222,7 @@ function planSteps(
           u.v2PairInitCodeHash,
           u.v3Factory,
           u.v3PoolInitCodeHash,
-          u.v4PoolManager,
+          u.poolManager,
           at("registry")(),
           at("collector")(),
         ]),

@@ -1,16 +1,22 @@
 import { readFileSync } from "node:fs";
+import { type Address, type Hex, zeroAddress, zeroHash } from "viem";
 import { z } from "zod";
 import { CHAIN_ID } from "../chain/chain.ts";
-import { ADDRESS, ContractsSchema, DeploymentFileError } from "../config/deployment.ts";
+import {
+  ADDRESS,
+  ContractFieldsSchema,
+  DeploymentFileError,
+  withWholeSources,
+} from "../config/deployment.ts";
+import { describeIssues } from "../config/describe-issues.ts";
 import { UNISWAP_PRESET_NAMES, UNISWAP_PRESETS, type UniswapPresetName } from "../config/uniswap-presets.ts";
 
 const address = () => ADDRESS.transform((value) => value as `0x${string}`);
 const bps = z.number().int().min(0).max(50);
-const UniswapContractsSchema = ContractsSchema.omit({
-  executor: true,
-  builderRegistry: true,
-  settlementCollector: true,
-});
+/** The chain's Uniswap contracts: each pool source whole or left out (a chain without V4 leaves out all three V4 fields). */
+const UniswapContractsSchema = withWholeSources(
+  ContractFieldsSchema.omit({ executor: true, builderRegistry: true, settlementCollector: true }),
+);
 
 /**
  * What `junction deploy` is asked to do: the chain's Uniswap contracts (addresses and init code hashes:
@@ -54,11 +60,31 @@ export function readDeployPlan(path: string): DeployPlan {
     throw new DeploymentFileError(`cannot read deploy plan ${path}: ${(error as Error).message}`);
   }
   const parsed = DeployPlanSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new DeploymentFileError(
-      `deploy plan ${path}: ${issue.path.join(".") || "(root)"} ${issue.message}`,
-    );
-  }
+  if (!parsed.success)
+    throw new DeploymentFileError(`deploy plan ${path}: ${describeIssues(parsed.error, json)}`);
   return parsed.data;
+}
+
+/**
+ * The Uniswap immutables the executor is built with: a source the plan leaves out is the zero address (and
+ * zero hash). The executor never reaches it: the service routes only through the sources the deployment has,
+ * a V2 or V3 hop to a pool derived from the zero factory finds no code and reverts, and a zero PoolManager
+ * never unlocks nor calls back.
+ */
+export function executorImmutables(uniswap: DeployPlan["uniswap"]): {
+  weth9: Address;
+  v2Factory: Address;
+  v2PairInitCodeHash: Hex;
+  v3Factory: Address;
+  v3PoolInitCodeHash: Hex;
+  poolManager: Address;
+} {
+  return {
+    weth9: uniswap.weth9,
+    v2Factory: uniswap.v2Factory ?? zeroAddress,
+    v2PairInitCodeHash: uniswap.v2PairInitCodeHash ?? zeroHash,
+    v3Factory: uniswap.v3Factory ?? zeroAddress,
+    v3PoolInitCodeHash: uniswap.v3PoolInitCodeHash ?? zeroHash,
+    poolManager: uniswap.v4PoolManager ?? zeroAddress,
+  };
 }

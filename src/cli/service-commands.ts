@@ -52,6 +52,8 @@ export async function runServiceCommand(command: "start" | "devnet", args: strin
     };
   } else {
     const logger = createLogger(config.logLevel);
+    if (process.env.JUNCTION_DEPLOYER_KEY)
+      progress("note: JUNCTION_DEPLOYER_KEY is set; only junction deploy reads it, the service ignores it");
     const service = await startService(config, logger, progress);
     if (service.devnet) {
       const { boot, manifestPath } = service.devnet;

@@ -1,6 +1,6 @@
 import { PLANS } from "../auth/plans.ts";
 import { CHAIN_ID } from "../chain/chain.ts";
-import { SETTINGS } from "../config/config.ts";
+import { DEPLOY_SECRETS, SETTINGS } from "../config/config.ts";
 
 /** Usage of each operator command, shown with `junction help` and after a usage error. */
 export const COMMAND_USAGE: Record<string, string> = {
@@ -59,6 +59,11 @@ ${Object.values(COMMAND_USAGE)
 
 Settings (environment variables, or keys of the JSON file named by JUNCTION_CONFIG):
 ${Object.entries(SETTINGS)
+  .map(([name, text]) => `  ${name.padEnd(28)} ${text}`)
+  .join("\n")}
+
+Deploy secrets (environment only; the service and the operator commands ignore them):
+${Object.entries(DEPLOY_SECRETS)
   .map(([name, text]) => `  ${name.padEnd(28)} ${text}`)
   .join("\n")}
 `;

@@ -45,6 +45,16 @@ describe("checkDeployment", () => {
     );
   });
 
+  it("refuses a file that leaves out V4 for an executor built with a PoolManager", async () => {
+    const withoutV4 = deployment((file) => {
+      const contracts = file.contracts as Record<string, unknown>;
+      for (const field of ["v4PoolManager", "v4PositionManager", "v4StateView"]) delete contracts[field];
+    });
+    await expect(checkDeployment(devnet.publicClient, withoutV4, "d.json")).rejects.toThrow(
+      /^d\.json: contracts\.executor was built for poolManager 0x[0-9a-fA-F]{40}, not contracts\.v4PoolManager \(absent\)$/,
+    );
+  });
+
   it("refuses a file that mixes deployments: the executor was built for other contracts", async () => {
     const mixed = deployment((file) => {
       const contracts = file.contracts as Record<string, string>;

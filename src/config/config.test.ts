@@ -138,6 +138,20 @@ describe("loadConfig", () => {
     rejects({ JUNCTION_PROT: "1" }, "JUNCTION_PROT", /unknown setting/);
   });
 
+  it("accepts and ignores junction deploy's secrets in the environment, never in a settings file", () => {
+    const secrets = { JUNCTION_DEPLOYER_KEY: `0x${"ab".repeat(32)}`, JUNCTION_KEYSTORE_PASSWORD: "pw" };
+    const config = load({ JUNCTION_RPC_URL: "http://node:8545", JUNCTION_DEPLOYMENT: "d.json", ...secrets });
+    expect(config.chain).toMatchObject({ mode: "rpc", url: "http://node:8545" });
+    expect(JSON.stringify(config)).not.toContain("ab".repeat(32));
+
+    const dir = mkdtempSync(join(tmpdir(), "junction-config-"));
+    const file = join(dir, "junction.json");
+    writeFileSync(file, JSON.stringify({ JUNCTION_DEPLOYER_KEY: secrets.JUNCTION_DEPLOYER_KEY }));
+    expect(() => loadConfig({ JUNCTION_CONFIG: file }, dir)).toThrow(
+      /JUNCTION_DEPLOYER_KEY: a secret of junction deploy, read from the environment only/,
+    );
+  });
+
   it("reads a JSON config file, with the environment taking precedence", () => {
     const dir = mkdtempSync(join(tmpdir(), "junction-config-"));
     const file = join(dir, "junction.json");

@@ -61,6 +61,16 @@ export const SETTINGS = {
 export type SettingName = keyof typeof SETTINGS;
 
 /**
+ * Secrets only `junction deploy` reads, from the environment alone. The service and the operator commands
+ * accept and ignore them, so a shell that exported one for the deploy can start the service next; a settings
+ * file naming one is refused, so a key never sits in a file beside the settings.
+ */
+export const DEPLOY_SECRETS = {
+  JUNCTION_DEPLOYER_KEY: "`junction deploy` only: the deployer's hex private key (or use --keystore)",
+  JUNCTION_KEYSTORE_PASSWORD: "`junction deploy --keystore` only: the keystore file's password",
+} as const;
+
+/**
  * Each third-party provider's deadline per quote (docs/rules.md, ours: aggregators): asked in parallel with
  * Junction's own search, a provider that has not answered by then is left out of the comparison. Well under
  * the 25 s request deadline even at its maximum.
@@ -141,7 +151,7 @@ type Source = Record<string, string | undefined>;
 export function loadConfig(env: Source = process.env, cwd = process.cwd()): Config {
   const source = withConfigFile(env, cwd);
   for (const name of Object.keys(source)) {
-    if (name.startsWith("JUNCTION_") && !(name in SETTINGS)) {
+    if (name.startsWith("JUNCTION_") && !(name in SETTINGS) && !(name in DEPLOY_SECRETS)) {
       throw new ConfigError(name, `unknown setting (known: ${Object.keys(SETTINGS).join(", ")})`);
     }
   }
@@ -390,6 +400,11 @@ function withConfigFile(env: Source, cwd: string): Source {
   }
   const fromFile: Source = {};
   for (const [key, value] of Object.entries(json)) {
+    if (key in DEPLOY_SECRETS)
+      throw new ConfigError(
+        key,
+        `a secret of junction deploy, read from the environment only; remove it from ${path}`,
+      );
     if (!(key in SETTINGS) || key === "JUNCTION_CONFIG")
       throw new ConfigError(key, `unknown setting in ${path}`);
     if (typeof value !== "string" && typeof value !== "number") {

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { CHAIN_ID } from "../chain/chain.ts";
+import { describeIssues } from "./describe-issues.ts";
+import { sourceFieldIssues } from "./pool-sources.ts";
 
 export const ADDRESS = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
 export const HASH32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex hash");
@@ -9,29 +11,31 @@ const UINT = z.string().regex(/^[0-9]+$/, "must be a decimal integer string");
 const address = () => ADDRESS.transform((value) => value as `0x${string}`);
 
 /**
- * Contract addresses of the chain. Required: what the service calls or derives from (WETH9, the V2 and V3
- * factories and init code hashes, the V4 PoolManager, PositionManager and StateView, and Junction's own).
- * Optional: the other Uniswap periphery (routers, quoters, Permit2), only listed in `/api/v2/config` for
- * integrators when given.
+ * Contract addresses of the chain, without the rule that ties each pool source's fields together (for
+ * schemas that pick or omit fields; `ContractsSchema` adds it). Required: WETH9 and Junction's own. Each
+ * pool source is given whole or left out (docs/rules.md, ours: pool sources): V2 (factory and pair init
+ * code hash), V3 (factory and pool init code hash), V4 (PoolManager, PositionManager and StateView); at
+ * least one. Optional: the other Uniswap periphery (routers, quoters, Permit2), only listed in
+ * `/api/v2/config` for integrators when given.
  */
-export const ContractsSchema = z.strictObject({
+export const ContractFieldsSchema = z.strictObject({
   weth9: address(),
   permit2: address().optional(),
-  v2Factory: address(),
+  v2Factory: address().optional(),
   v2Router02: address().optional(),
-  v3Factory: address(),
+  v3Factory: address().optional(),
   v3PositionManager: address().optional(),
   v3SwapRouter: address().optional(),
   v3QuoterV2: address().optional(),
-  v4PoolManager: address(),
+  v4PoolManager: address().optional(),
   /** Read to recover V4 pool keys (docs/rules.md, comparison rule 10). */
-  v4PositionManager: address(),
+  v4PositionManager: address().optional(),
   /** Read for V4 pool state. */
-  v4StateView: address(),
+  v4StateView: address().optional(),
   v4Quoter: address().optional(),
   universalRouter: address().optional(),
-  v2PairInitCodeHash: HASH32.transform((value) => value as `0x${string}`),
-  v3PoolInitCodeHash: HASH32.transform((value) => value as `0x${string}`),
+  v2PairInitCodeHash: HASH32.transform((value) => value as `0x${string}`).optional(),
+  v3PoolInitCodeHash: HASH32.transform((value) => value as `0x${string}`).optional(),
   /** Junction's executor: `tx.to` of every prepared swap and the spender to approve for ERC-20 input. */
   executor: address(),
   /** Builder codes, profiles and the standard service fee schedule (fee policy source). */
@@ -39,6 +43,16 @@ export const ContractsSchema = z.strictObject({
   /** "The reviewed collector": holds fees and emits the settlement events history reads. */
   settlementCollector: address(),
 });
+
+/** Adds each source's all-or-none rule to a contracts schema, naming the missing field. */
+export function withWholeSources<T extends z.ZodType<Record<string, unknown>>>(schema: T) {
+  return schema.superRefine((contracts, context) => {
+    for (const issue of sourceFieldIssues(contracts))
+      context.addIssue({ code: "custom", path: issue.path, message: issue.message });
+  });
+}
+
+export const ContractsSchema = withWholeSources(ContractFieldsSchema);
 
 export const TokenSchema = z.strictObject({
   address: address(),
@@ -59,7 +73,7 @@ export const DeploymentSchema = z.object({
   deploymentBlock: UINT,
   /**
    * First block of pool discovery: the earliest deployment block of the V2 and V3 factories and the V4
-   * PoolManager (pools created before Junction's contracts must be found). Default 0, the whole chain: set
+   * PoolManager given (pools created before Junction's contracts must be found). Default 0, the whole chain: set
    * it to save the scan.
    */
   poolsFromBlock: UINT.default("0"),
@@ -85,11 +99,7 @@ export function readDeployment(path: string): Deployment {
     throw new DeploymentFileError(`cannot read deployment file ${path}: ${(error as Error).message}`);
   }
   const parsed = DeploymentSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new DeploymentFileError(
-      `deployment file ${path}: ${issue.path.join(".") || "(root)"} ${issue.message}`,
-    );
-  }
+  if (!parsed.success)
+    throw new DeploymentFileError(`deployment file ${path}: ${describeIssues(parsed.error, json)}`);
   return parsed.data;
 }

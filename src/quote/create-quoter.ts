@@ -164,10 +164,11 @@ export function createQuoter(deps: QuoterDeps) {
     let { edges, pools } = loaded;
     let paths = executablePaths(edges, tokenIn, tokenOut);
     let fallbackProbe: QuoteResult["search"]["fallbackProbe"] = null;
-    if (paths.length === 0 && ownSearch) {
-      // docs/rules.md, comparison rule 11: probe common hook-free V4 keys only when nothing connects, and
-      // only once.
-      const probed = await probeFallback(tokenIn, tokenOut, block.number);
+    // docs/rules.md, comparison rule 11: probe common hook-free V4 keys only when nothing connects, and
+    // only once (never on a deployment without V4).
+    const probed =
+      paths.length === 0 && ownSearch ? await probeFallback(tokenIn, tokenOut, block.number) : undefined;
+    if (probed) {
       fallbackProbe = { keys: probed.keys, found: probed.pools.length };
       const merged = mergeWithinCap(
         pools.map((pool) => ({ ref: poolRef(pool), pool })),

@@ -50,14 +50,17 @@ export function createMarketReader(deps: { client: PublicClient; contracts: Cont
     );
   }
 
+  /** Undefined on a deployment without V4: there is nothing to probe (docs/rules.md, ours: pool sources). */
   async function probeFallback(
     tokenIn: Address,
     tokenOut: Address,
     blockNumber: bigint,
-  ): Promise<{ keys: number; pools: IndexedPool[] }> {
+  ): Promise<{ keys: number; pools: IndexedPool[] } | undefined> {
+    const poolManager = contracts.v4PoolManager;
+    if (!poolManager) return undefined;
     const asToken = (token: Address) => (BigInt(token) === 0n ? weth : token);
     const keys = fallbackV4Keys(asToken(tokenIn), asToken(tokenOut), weth);
-    const found = await probeV4Keys(client, contracts.v4PoolManager, keys, blockNumber);
+    const found = await probeV4Keys(client, poolManager, keys, blockNumber);
     const pools = found.map(
       ({ key, poolId }): IndexedPool => ({
         kind: "v4",

@@ -31,7 +31,7 @@ export function watchedEdges(pool: IndexedPool, snapshot: PoolSnapshot, misses: 
 export async function widenPools(
   client: PublicClient,
   misses: Misses,
-  options: { v4PoolManager: Address; windowTicks: number; hints?: StateHints },
+  options: { v4PoolManager: Address | undefined; windowTicks: number; hints?: StateHints },
 ): Promise<Map<string, Edge[]>> {
   const requests = [...misses.values()];
   const { hints, ...extend } = options;

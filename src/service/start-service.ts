@@ -261,7 +261,7 @@ async function startLocked(
         : {}),
     });
     const indexed = await indexAtStart({ index, role, freshness, readHead: latestBlock }, progress);
-    reportIndex(index.pools(), deployment.poolsFromBlock, indexed, progress, logger);
+    reportIndex(index.pools(), deployment, indexed, progress, logger);
     follower = followChain(index, {
       intervalMs: INDEX_FOLLOW_MS,
       onSynced: (step) => step && freshness.observe(step.head, index.syncedTo()?.number, step.at),

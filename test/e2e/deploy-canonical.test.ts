@@ -60,17 +60,9 @@ describe("junction deploy on the canonical Uniswap addresses", () => {
   it("deploys from a plan naming the preset, and the service quotes through the canonical pools", async () => {
     const planPath = join(dir, "plan.json");
     const deploymentPath = join(dir, "deployment.json");
-    writeFileSync(
-      planPath,
-      JSON.stringify({
-        chainId: 4663,
-        uniswap: "ethereum-canonical",
-        poolsFromBlock: "0",
-        treasury: anvilAccount(5).address,
-        feeSchedule: { defaultRouteFeeBps: 20, defaultMaxBuilderFeeBps: 40 },
-        tokens: [CANONICAL.weth9, chain.usdc],
-      }),
-    );
+    // The example plan as written (docs/deploy-plans/ethereum-canonical.json), with this chain's test token.
+    const example = JSON.parse(readFileSync("docs/deploy-plans/ethereum-canonical.json", "utf8"));
+    writeFileSync(planPath, JSON.stringify({ ...example, tokens: [...example.tokens, chain.usdc] }));
     const deployed = await run(
       process.execPath,
       ["bin/junction.js", "deploy", "--plan", planPath, "--out", deploymentPath, "--json"],
@@ -95,7 +87,7 @@ describe("junction deploy on the canonical Uniswap addresses", () => {
       "v4PositionManager",
       "v4StateView",
     ] as const)
-      expect(getAddress(written.contracts[field])).toBe(getAddress(CANONICAL[field]));
+      expect(getAddress(written.contracts[field]!)).toBe(getAddress(CANONICAL[field]));
     expect(written.contracts.v2PairInitCodeHash).toBe(CANONICAL.v2PairInitCodeHash);
     // Permit2 has code (placed like Uniswap's tests place it); the routers and quoters were left out.
     expect(written.contracts.permit2).toBe(CANONICAL.permit2);
@@ -104,6 +96,7 @@ describe("junction deploy on the canonical Uniswap addresses", () => {
 
     service = await spawnService({ JUNCTION_RPC_URL: chain.rpcUrl, JUNCTION_DEPLOYMENT: deploymentPath });
     expect(service.output()).toMatch(/indexed 3 pools \(1 V2, 1 V3, 1 V4\)/);
+    expect(service.output()).not.toMatch(/uniswap-v\d disabled/);
     const params = new URLSearchParams({
       chainId: "4663",
       tokenIn: CANONICAL.weth9,

@@ -35,7 +35,8 @@ export type SpawnedService = {
  */
 export async function spawnService(
   extraEnv: Record<string, string> = {},
-  options: { dataDir?: string } = {},
+  /** `command`: a shell line to run instead of `node bin/junction.js start` (a printed hint, as printed). */
+  options: { dataDir?: string; command?: string } = {},
 ): Promise<SpawnedService> {
   const dataDir = options.dataDir ?? copySnapshot();
   const [port, partnerPort] = [await freePort(), await freePort()];
@@ -52,10 +53,10 @@ export async function spawnService(
   if (extraEnv.JUNCTION_RPC_URL) delete env.JUNCTION_DEVNET_PORT;
   // The service runs on the embedded database unless a test asks for a server.
   if (!extraEnv.DATABASE_URL) delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ["bin/junction.js", "start"], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  // A shell line runs in its own process group, so a kill reaches the service under npx and sh.
+  const child = options.command
+    ? spawn("sh", ["-c", options.command], { env, stdio: ["ignore", "pipe", "pipe"], detached: true })
+    : spawn(process.execPath, ["bin/junction.js", "start"], { env, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => {
     output += chunk;
@@ -93,7 +94,8 @@ export async function spawnService(
       }
     },
     kill() {
-      child.kill("SIGKILL");
+      if (options.command) process.kill(-child.pid!, "SIGKILL");
+      else child.kill("SIGKILL");
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

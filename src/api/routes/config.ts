@@ -6,6 +6,7 @@ import { CHAIN_ID } from "../../chain/chain.ts";
 import { BACKUP_RPC_DELAY_MS } from "../../chain/create-chain-client.ts";
 import { CAPABILITIES } from "../../config/capabilities.ts";
 import type { Contracts } from "../../config/deployment.ts";
+import { poolSources } from "../../config/pool-sources.ts";
 import { MAX_FALLBACK_V4_PROBES } from "../../liquidity/pool-index/fallback-probe.ts";
 import { PARTNER_LIMITS } from "../../partners/limits.ts";
 import type { ProviderStatus } from "../../providers/provider-ids.ts";
@@ -84,6 +85,7 @@ export function registerConfigRoutes(app: OpenAPIHono, deps: ConfigDeps): void {
       apiVersion: API_VERSION,
       nativeToken: { address: zeroAddress, symbol: "ETH", decimals: 18 },
       contracts: deps.contracts,
+      poolSources: poolSources(deps.contracts),
       providers: deps.providers(),
       fees: {
         maxServiceFeeBps: MAX_SERVICE_FEE_BPS,

@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CHAIN_ID } from "../../chain/chain.ts";
+import { POOL_SOURCES } from "../../config/pool-sources.ts";
 import { API_VERSION } from "../api-version.ts";
 import { Address, Hash32 } from "./common-patterns.ts";
 
@@ -31,19 +32,19 @@ export const ConfigResponseSchema = z
       .object({
         weth9: Address,
         permit2: Address.optional(),
-        v2Factory: Address,
+        v2Factory: Address.optional(),
         v2Router02: Address.optional(),
-        v3Factory: Address,
+        v3Factory: Address.optional(),
         v3PositionManager: Address.optional(),
         v3SwapRouter: Address.optional(),
         v3QuoterV2: Address.optional(),
-        v4PoolManager: Address,
-        v4PositionManager: Address,
-        v4StateView: Address,
+        v4PoolManager: Address.optional(),
+        v4PositionManager: Address.optional(),
+        v4StateView: Address.optional(),
         v4Quoter: Address.optional(),
         universalRouter: Address.optional(),
-        v2PairInitCodeHash: Hash32,
-        v3PoolInitCodeHash: Hash32,
+        v2PairInitCodeHash: Hash32.optional(),
+        v3PoolInitCodeHash: Hash32.optional(),
         executor: Address.openapi({
           description: "Junction's executor: `tx.to` of prepared swaps and the spender to approve.",
         }),
@@ -55,7 +56,20 @@ export const ConfigResponseSchema = z
         }),
       })
       .openapi({
-        description: "Addresses of the contracts on chain 4663 the service routes through and reads.",
+        description:
+          "Addresses of the contracts on chain 4663 the service routes through and reads. A pool source's fields are absent when the deployment has no such source (`poolSources`).",
+      }),
+    poolSources: z
+      .array(
+        z.object({
+          id: z.enum(POOL_SOURCES),
+          enabled: z.boolean(),
+          reason: z.string().optional().openapi({ description: "Why a source is disabled." }),
+        }),
+      )
+      .openapi({
+        description:
+          "The direct pool sources: Uniswap V2, V3 and V4. A source the chain's deployment lacks is disabled: its pools are never indexed, probed or routed through.",
       }),
     providers: z
       .array(

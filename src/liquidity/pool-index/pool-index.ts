@@ -1,6 +1,7 @@
 import { type Address, type Hex, keccak256, type Log, type PublicClient, toBytes } from "viem";
 import { createLogScanner, type LogRangePolicy } from "../../chain/log-scanner.ts";
 import type { Contracts } from "../../config/deployment.ts";
+import { v2Of, v3Of, v4Of } from "../../config/pool-sources.ts";
 import { v4Exclusion, v4PoolId } from "../v4/pool-key.ts";
 import { v2PairAddress, v3PoolAddress } from "./canonical.ts";
 import { INITIALIZE, PAIR_CREATED, POOL_CREATED, V4_MODIFY_LIQUIDITY, V4_SWAP } from "./events.ts";
@@ -75,10 +76,13 @@ const pairKey = (a: Address, b: Address) =>
  * kept but excluded. V4 pools seen only through activity (initialized before `fromBlock`) get their key
  * from the PositionManager, or from one exact-id `Initialize` lookup when that key is missing or
  * mismatched (docs/rules.md, comparison rule 10). It follows the chain tip and rolls back what a reorg
- * removes. Addresses are lowercase throughout.
+ * removes. Addresses are lowercase throughout. A source the deployment leaves out is neither scanned nor
+ * resolved (docs/rules.md, ours: pool sources).
  */
 export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
   const { client, contracts } = options;
+  const [v2, v3, v4] = [v2Of(contracts), v3Of(contracts), v4Of(contracts)];
+  const scanned = [v2?.factory, v3?.factory, v4?.v4PoolManager].filter((a): a is Address => !!a);
   const logs = createLogScanner(options.logRanges);
   const byRef = new Map<string, IndexedPool>();
   const byPair = new Map<string, Set<string>>();
@@ -149,8 +153,8 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
     switch (log.eventName) {
       case "PairCreated": {
         const { token0, token1, pair } = log.args as { token0: Address; token1: Address; pair: Address };
-        const canonical = v2PairAddress(contracts.v2Factory, contracts.v2PairInitCodeHash, token0, token1);
-        if (lower(canonical) === lower(pair))
+        const canonical = v2 && v2PairAddress(v2.factory, v2.initCodeHash, token0, token1);
+        if (canonical && lower(canonical) === lower(pair))
           add({ kind: "v2", address: pair, token0, token1, fee: 3000, discovery });
         return undefined;
       }
@@ -162,14 +166,8 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
           tickSpacing: number;
           pool: Address;
         };
-        const canonical = v3PoolAddress(
-          contracts.v3Factory,
-          contracts.v3PoolInitCodeHash,
-          token0,
-          token1,
-          fee,
-        );
-        if (lower(canonical) === lower(pool))
+        const canonical = v3 && v3PoolAddress(v3.factory, v3.initCodeHash, token0, token1, fee);
+        if (canonical && lower(canonical) === lower(pool))
           add({ kind: "v3", address: pool, token0, token1, fee, tickSpacing, discovery });
         return undefined;
       }
@@ -198,15 +196,15 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
    * (docs/rules.md, comparison rule 10).
    */
   const resolveActivity = async (ids: Hex[], tip: Tip) => {
-    if (ids.length === 0) return;
-    const keys = await positionManagerKeys(client, contracts.v4PositionManager, ids, tip.number);
+    if (ids.length === 0 || !v4) return;
+    const keys = await positionManagerKeys(client, v4.v4PositionManager, ids, tip.number);
     for (const [index, id] of ids.entries()) {
       const key = keys[index];
       if (key) {
         add(v4Pool(key, id, { block: tip.number, blockHash: tip.hash, via: "activity" }));
         continue;
       }
-      const recovered = await recoverV4Key(client, contracts, id, tip.number);
+      const recovered = await recoverV4Key(client, v4, id, tip.number);
       if (recovered.status === "recovered") {
         add(
           v4Pool(recovered.key, id, {
@@ -333,7 +331,7 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
       tip.number,
       (fromBlock, toBlock) =>
         client.getLogs({
-          address: [contracts.v2Factory, contracts.v3Factory, contracts.v4PoolManager],
+          address: scanned,
           events: ALL_EVENTS,
           fromBlock,
           toBlock,
@@ -386,11 +384,11 @@ const min = (a: bigint | undefined, b: bigint) => (a === undefined || b < a ? b 
 function indexFingerprint(contracts: IndexContracts, fromBlock: bigint): string {
   const fields = [
     "pool-index-v1",
-    contracts.v2Factory,
-    contracts.v2PairInitCodeHash,
-    contracts.v3Factory,
-    contracts.v3PoolInitCodeHash,
-    contracts.v4PoolManager,
+    contracts.v2Factory ?? "",
+    contracts.v2PairInitCodeHash ?? "",
+    contracts.v3Factory ?? "",
+    contracts.v3PoolInitCodeHash ?? "",
+    contracts.v4PoolManager ?? "",
     fromBlock.toString(),
   ];
   return keccak256(toBytes(fields.join(":").toLowerCase()));

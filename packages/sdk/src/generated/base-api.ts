@@ -1569,23 +1569,23 @@ export type components = {
                 /** @enum {number} */
                 decimals: 18;
             };
-            /** @description Addresses of the contracts on chain 4663 the service routes through and reads. */
+            /** @description Addresses of the contracts on chain 4663 the service routes through and reads. A pool source's fields are absent when the deployment has no such source (`poolSources`). */
             contracts: {
                 weth9: string;
                 permit2?: string;
-                v2Factory: string;
+                v2Factory?: string;
                 v2Router02?: string;
-                v3Factory: string;
+                v3Factory?: string;
                 v3PositionManager?: string;
                 v3SwapRouter?: string;
                 v3QuoterV2?: string;
-                v4PoolManager: string;
-                v4PositionManager: string;
-                v4StateView: string;
+                v4PoolManager?: string;
+                v4PositionManager?: string;
+                v4StateView?: string;
                 v4Quoter?: string;
                 universalRouter?: string;
-                v2PairInitCodeHash: string;
-                v3PoolInitCodeHash: string;
+                v2PairInitCodeHash?: string;
+                v3PoolInitCodeHash?: string;
                 /** @description Junction's executor: `tx.to` of prepared swaps and the spender to approve. */
                 executor: string;
                 /** @description Builder codes and profiles, and the standard service fee schedule. */
@@ -1593,6 +1593,14 @@ export type components = {
                 /** @description The reviewed collector: holds fees and emits the settlement events history reads. */
                 settlementCollector: string;
             };
+            /** @description The direct pool sources: Uniswap V2, V3 and V4. A source the chain's deployment lacks is disabled: its pools are never indexed, probed or routed through. */
+            poolSources: {
+                /** @enum {string} */
+                id: "uniswap-v2" | "uniswap-v3" | "uniswap-v4";
+                enabled: boolean;
+                /** @description Why a source is disabled. */
+                reason?: string;
+            }[];
             /** @description Quote sources and whether each is enabled on this deployment. */
             providers: {
                 /** @enum {string} */
