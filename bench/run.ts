@@ -7,6 +7,7 @@ import { benchIndexRestart } from "./index-restart.ts";
 import { benchPartnerApi } from "./partner-api.ts";
 import { benchPools } from "./pool-bench.ts";
 import { benchQuoteLatency } from "./quote-latency.ts";
+import { benchQuoteLatencyDelay } from "./quote-latency-delay.ts";
 import { benchRouteQuality } from "./route-quality.ts";
 
 /**
@@ -18,6 +19,10 @@ const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promi
   pools: { about: "per-pool quoting speed and state loading", run: benchPools },
   gas: { about: "fit GAS_MODEL to executor receipts", run: calibrateGas },
   latency: { about: "end-to-end quote latency and RPC round trips", run: benchQuoteLatency },
+  "latency-delay": {
+    about: "quote latency, round trips and requests with the node 0, 20 and 50 ms away",
+    run: benchQuoteLatencyDelay,
+  },
   quality: {
     about: "split search against an exhaustive reference and a convex bound",
     run: (devnet) => benchRouteQuality(devnet, log),

@@ -1,12 +1,17 @@
+import type { RpcCount } from "../chain/rpc-tally.ts";
 import type { StageTimings } from "../quote/quote-types.ts";
 
 /**
  * The `Server-Timing` header of a quote: one metric per pipeline stage with its duration in milliseconds
- * (pin, state, search, providers, simulate, rank), so integrators and benchmarks see where the time went.
- * Providers run in parallel with state and search, so the stages overlap and need not add up.
+ * (pin, state, search, providers, simulate, rank), so integrators and benchmarks see where the time went,
+ * then what the quote asked of the node: `rpc-requests` (JSON-RPC requests sent) and `rpc-round-trips`
+ * (busy periods: parallel requests share one), each as its `desc`. Providers run in parallel with state and
+ * search, so the stages overlap and need not add up.
  */
-export function serverTiming(timings: StageTimings): string {
-  return Object.entries(timings)
-    .map(([stage, ms]) => `${stage};dur=${ms.toFixed(1)}`)
-    .join(", ");
+export function serverTiming(timings: StageTimings, rpc?: RpcCount): string {
+  const stages = Object.entries(timings).map(([stage, ms]) => `${stage};dur=${ms.toFixed(1)}`);
+  const counts = rpc
+    ? [`rpc-requests;desc="${rpc.requests}"`, `rpc-round-trips;desc="${rpc.roundTrips}"`]
+    : [];
+  return [...stages, ...counts].join(", ");
 }

@@ -4,6 +4,7 @@ import { type CoalescingStats, coalescingTransport } from "./coalescing-transpor
 import { hedgedTransport } from "./hedged-transport.ts";
 import { observedTransport, type RpcObserver } from "./observed-transport.ts";
 import { deadlineTransport } from "./request-deadline.ts";
+import { tallyRpc } from "./rpc-tally.ts";
 
 export type RpcSettings = {
   url: string;
@@ -47,10 +48,11 @@ export function createChainClient(
   }
   return createPublicClient({
     chain: junctionChain(settings.url),
-    // Observed after coalescing: what reaches the node, one count per request actually sent.
+    // Observed after coalescing: what reaches the node, one count per request actually sent (metrics, and
+    // each quote's own count, rpc-tally.ts).
     transport: deadlineTransport(
       coalescingTransport(
-        options.observe ? observedTransport(transport, options.observe) : transport,
+        observedTransport(transport, bothObservers(tallyRpc, options.observe)),
         options.stats,
         // No request-path caller waits longer for a call: a read pending past that is left hanging.
         REQUEST_RPC_TIMEOUT_MS,
@@ -60,4 +62,16 @@ export function createChainClient(
     cacheTime: 0,
     batch: { multicall: false },
   }) as PublicClient;
+}
+
+/** Two observers as one (the second optional). */
+function bothObservers(first: RpcObserver, second: RpcObserver | undefined): RpcObserver {
+  if (!second) return first;
+  return (method) => {
+    const [a, b] = [first(method), second(method)];
+    return (outcome) => {
+      a(outcome);
+      b(outcome);
+    };
+  };
 }

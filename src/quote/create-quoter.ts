@@ -1,6 +1,7 @@
 import type { Address, PublicClient } from "viem";
 import { gasPriceAt } from "../chain/gas-price.ts";
 import { type PinnedBlock, pinBlock } from "../chain/pin-block.ts";
+import { countRpc, type RpcCount } from "../chain/rpc-tally.ts";
 import { fromNode } from "../chain/upstream-error.ts";
 import type { Contracts } from "../config/deployment.ts";
 import { mergeWithinCap } from "../liquidity/pool-index/fallback-probe.ts";
@@ -47,8 +48,8 @@ export type QuoterDeps = {
   providerDeadlineMs?: number;
   /** Sees each provider's outcome per variant (metrics, logs). */
   onProviderOutcome?: (outcome: ProviderOutcome) => void;
-  /** Sees each completed quote's stage timings (metrics). */
-  onTimings?: (timings: StageTimings) => void;
+  /** Sees each completed quote's stage timings and node requests (metrics). */
+  onTimings?: (timings: StageTimings, rpc: RpcCount) => void;
 };
 
 /** Seconds of validity given to simulated calldata; the public quote returns no transaction. */
@@ -84,11 +85,13 @@ export function createQuoter(deps: QuoterDeps) {
   const { loadEdges, executablePaths, probeFallback, widen } = createMarketReader(deps);
 
   /** A node failure anywhere in the pipeline is UpstreamUnavailableError; our own errors pass through. */
-  return function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
-    return fromNode(() => comparePaths(request, signal));
+  return async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
+    const { value, rpc } = await countRpc(() => fromNode(() => comparePaths(request, signal)));
+    deps.onTimings?.(value.timings, rpc);
+    return { ...value, rpc };
   };
 
-  async function comparePaths(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
+  async function comparePaths(request: QuoteRequest, signal: AbortSignal): Promise<Omit<QuoteResult, "rpc">> {
     const asked = providersAsked(deps.providers ?? [], request.provider);
     const ownSearch = request.provider === undefined || request.provider === "service";
     const timings: StageTimings = { pin: 0, state: 0, search: 0, providers: 0, simulate: 0, rank: 0 };
@@ -132,7 +135,6 @@ export function createQuoter(deps: QuoterDeps) {
     if (canonical.hash !== block.hash)
       throw new QuoteError("BLOCK_REORGED", "the quote block was reorged during assessment; ask again");
     const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, assessments));
-    deps.onTimings?.(timings);
     return { ...result, timings };
   }
 
@@ -249,7 +251,7 @@ export function createQuoter(deps: QuoterDeps) {
     block: Block,
     market: Market,
     assessments: Assessment[],
-  ): Promise<Omit<QuoteResult, "timings">> {
+  ): Promise<Omit<QuoteResult, "timings" | "rpc">> {
     const ranked = rankCandidates(assessments);
     const selected = ranked[0]!;
     if (selected.simulation.status === "failed" || selected.simulation.status === "expired") {

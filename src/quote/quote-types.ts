@@ -1,4 +1,5 @@
 import type { Address, Hex } from "viem";
+import type { RpcCount } from "../chain/rpc-tally.ts";
 import { JunctionError } from "../errors/junction-error.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
 import type { ProviderId } from "../providers/provider-ids.ts";
@@ -110,6 +111,8 @@ export type QuoteResult = {
   };
   /** Where the time went, per stage (for Server-Timing and metrics; never part of the quote's terms). */
   timings: StageTimings;
+  /** What the comparison asked of the node (Server-Timing and metrics; never part of the quote's terms). */
+  rpc: RpcCount;
   warnings: string[];
 };
 

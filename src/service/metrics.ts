@@ -2,6 +2,7 @@ import cluster from "node:cluster";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Observer } from "../api/observe.ts";
 import type { RpcObserver } from "../chain/observed-transport.ts";
+import type { RpcCount } from "../chain/rpc-tally.ts";
 import { answerPrimary, askPrimary } from "./cluster-metrics.ts";
 import type { Logger } from "./logger.ts";
 
@@ -77,6 +78,13 @@ export function createMetrics(sources: {
     buckets: LATENCY_BUCKETS,
     registers: [registry],
   });
+  const quoteRpc = new Histogram({
+    name: "junction_quote_rpc",
+    help: "What a completed quote asked of the node: JSON-RPC requests sent, and round trips (busy periods)",
+    labelNames: ["count"] as const,
+    buckets: [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48],
+    registers: [registry],
+  });
   new Gauge({
     name: "junction_pool_index_block",
     help: "Block the pool index has synced to (across workers: the lowest)",
@@ -143,9 +151,12 @@ export function createMetrics(sources: {
       });
       providerLatency.observe({ provider: outcome.provider }, outcome.ms / 1000);
     },
-    /** Times each stage of a completed quote. */
-    quoteStages(timings: Record<string, number>): void {
+    /** Times each stage of a completed quote, and counts what it asked of the node. */
+    quoteStages(timings: Record<string, number>, rpc?: RpcCount): void {
       for (const [stage, ms] of Object.entries(timings)) quoteStages.observe({ stage }, ms / 1000);
+      if (!rpc) return;
+      quoteRpc.observe({ count: "requests" }, rpc.requests);
+      quoteRpc.observe({ count: "round-trips" }, rpc.roundTrips);
     },
     /**
      * The text format a Prometheus scraper reads. In a worker of `junction start --workers N`, the whole

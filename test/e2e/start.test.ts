@@ -131,7 +131,21 @@ describe("junction start", () => {
     expect(all.status).toBe(200);
     // Where the time went, per stage.
     const stages = (all.headers.get("server-timing") ?? "").split(", ").map((m) => m.split(";")[0]);
-    expect(stages).toEqual(["pin", "state", "search", "providers", "simulate", "rank"]);
+    expect(stages).toEqual([
+      "pin",
+      "state",
+      "search",
+      "providers",
+      "simulate",
+      "rank",
+      "rpc-requests",
+      "rpc-round-trips",
+    ]);
+    // What the quote asked of the node: requests sent, in at least one round trip.
+    const count = (name: string) =>
+      Number(new RegExp(`${name};desc="(\\d+)"`).exec(all.headers.get("server-timing") ?? "")?.[1]);
+    expect(count("rpc-round-trips")).toBeGreaterThanOrEqual(1);
+    expect(count("rpc-requests")).toBeGreaterThanOrEqual(count("rpc-round-trips"));
     expect(text).not.toMatch(/0x[0-9a-fA-F]{65,}/);
     const entries = (JSON.parse(text) as { comparison: Entry[] }).comparison;
     const providers = new Set(entries.map((e) => e.provider));

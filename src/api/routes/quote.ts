@@ -27,7 +27,7 @@ const quoteRoute = createRoute({
       headers: {
         "Server-Timing": {
           description:
-            "Milliseconds per pipeline stage: `pin` (the block), `state` (pool reads, widening included), `search`, `providers` (in parallel with state and search), `simulate`, `rank`; e.g. `pin;dur=3.1, state;dur=12.4, search;dur=20.0, providers;dur=0.0, simulate;dur=15.2, rank;dur=1.9`.",
+            'Milliseconds per pipeline stage: `pin` (the block), `state` (pool reads, widening included), `search`, `providers` (in parallel with state and search), `simulate`, `rank`; then what the quote asked of the chain node: `rpc-requests` (JSON-RPC requests sent) and `rpc-round-trips` (busy periods; requests in parallel share one), each in `desc`; e.g. `pin;dur=3.1, state;dur=12.4, search;dur=20.0, providers;dur=0.0, simulate;dur=15.2, rank;dur=1.9, rpc-requests;desc="9", rpc-round-trips;desc="4"`.',
           schema: { type: "string" },
         },
       },
@@ -63,7 +63,7 @@ export function registerQuoteRoute(app: OpenAPIHono, deps: QuoteRouteDeps): void
     };
     const key = `${request.tokenIn}:${request.tokenOut}:${amountIn}:${request.provider ?? "*"}`;
     const result = await deps.admission.run(key, (signal) => deps.quote(request, signal));
-    c.header("Server-Timing", serverTiming(result.timings));
+    c.header("Server-Timing", serverTiming(result.timings, result.rpc));
     return c.json(toQuoteResponse(result), 200);
   });
 }

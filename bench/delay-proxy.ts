@@ -1,0 +1,51 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export type ProxyCount = { requests: number; roundTrips: number };
+
+/**
+ * A JSON-RPC forwarder on loopback that holds every HTTP request `delayMs` before passing it to the node,
+ * as a hosted RPC provider's network distance would: one round trip to the node costs at least `delayMs`.
+ * Batches and single calls alike; the answer is relayed as the node gave it. It counts what it receives,
+ * so a benchmark can compare versions of the service that count nothing themselves.
+ */
+export async function startDelayProxy(
+  upstream: string,
+  delayMs: number,
+): Promise<{ url: string; counted: () => ProxyCount; close: () => Promise<void> }> {
+  let count: ProxyCount = { requests: 0, roundTrips: 0 };
+  let inFlight = 0;
+  const server = createServer(async (req, res) => {
+    count.requests += 1;
+    if (inFlight === 0) count.roundTrips += 1;
+    inFlight += 1;
+    res.on("close", () => {
+      inFlight -= 1;
+    });
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    try {
+      const answer = await fetch(upstream, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: Buffer.concat(chunks),
+      });
+      res.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
+    } catch {
+      res.writeHead(502).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    /** What reached the node since the last call: HTTP requests, and busy periods (round trips). */
+    counted: () => {
+      const counted = count;
+      count = { requests: 0, roundTrips: 0 };
+      return counted;
+    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,37 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { RpcObserver } from "./observed-transport.ts";
+
+/**
+ * What one unit of work (a quote) asked of the node: JSON-RPC requests actually sent (after coalescing, so
+ * a read shared with another caller counts for whoever sent it), and round trips, the busy periods in
+ * which at least one of its requests was in flight: requests sent in parallel share one, a request sent
+ * after the previous ones ended starts another. On a node 50 ms away, round trips times 50 ms is the floor
+ * of the work's wall time.
+ */
+export type RpcCount = { requests: number; roundTrips: number };
+
+type Tally = RpcCount & { inFlight: number };
+
+const current = new AsyncLocalStorage<Tally>();
+
+/** Runs `work`, counting the requests it (and whatever it awaits) sends through a tallied client. */
+export async function countRpc<T>(work: () => Promise<T>): Promise<{ value: T; rpc: RpcCount }> {
+  const tally: Tally = { requests: 0, roundTrips: 0, inFlight: 0 };
+  const value = await current.run(tally, work);
+  return { value, rpc: { requests: tally.requests, roundTrips: tally.roundTrips } };
+}
+
+/**
+ * The observer that feeds {@link countRpc}: a request sent outside any counted work (the indexers in the
+ * background) is not counted.
+ */
+export const tallyRpc: RpcObserver = () => {
+  const tally = current.getStore();
+  if (!tally) return () => {};
+  tally.requests += 1;
+  if (tally.inFlight === 0) tally.roundTrips += 1;
+  tally.inFlight += 1;
+  return () => {
+    tally.inFlight -= 1;
+  };
+};
