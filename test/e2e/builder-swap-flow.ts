@@ -17,7 +17,7 @@ import type { SpawnedService } from "./spawn-service.ts";
  * A builder's whole path on a service started from a `junction deploy` deployment file, as an operator and
  * an integrator walk it: CLI workspace, activation signed by the owner's wallet on the new registry (picked
  * up by the follower), a key, a builder quote for 1 WETH, swap preparation, wrap + approve + send from the
- * wallet, and receipt verification polled until `finalized`.
+ * wallet, and receipt verification polled until `finalized`. Returns the key, the swap's hash and its quote.
  */
 export async function builderSwapToFinality(input: {
   service: SpawnedService;
@@ -26,7 +26,9 @@ export async function builderSwapToFinality(input: {
   wallet: WalletClient;
   tokenOut: Address;
   code: string;
-}): Promise<void> {
+  /** The deployment's service fee on this pair (the example deploy plans charge 20). */
+  routeBps?: number;
+}): Promise<{ key: string; hash: Hex; quoteId: string }> {
   const { service, deployment, publicClient, wallet, code } = input;
   const weth = deployment.contracts.weth9;
   const api = async (method: "GET" | "POST", path: string, key?: string, body?: unknown, headers = {}) => {
@@ -95,7 +97,7 @@ export async function builderSwapToFinality(input: {
     key.secret,
   );
   expect(builderQuote.status).toBe(200);
-  expect(builderQuote.body.fees).toMatchObject({ routeBps: 20, builderBps: 10 });
+  expect(builderQuote.body.fees).toMatchObject({ routeBps: input.routeBps ?? 20, builderBps: 10 });
   const prepared = await api(
     "POST",
     "/api/v2/builders/swaps",
@@ -136,4 +138,5 @@ export async function builderSwapToFinality(input: {
       { timeout: 30_000, interval: 500 },
     )
     .toBe("finalized");
+  return { key: key.secret, hash, quoteId: builderQuote.body.quoteId };
 }
