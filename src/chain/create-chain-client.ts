@@ -29,9 +29,9 @@ const RPC_TIMEOUT_MS = 10_000;
 export const REQUEST_RPC_TIMEOUT_MS = 4_000;
 
 /**
- * The service's one chain client, whose `finalized` tag is the service's finalized head: coalescing of identical in-flight reads over either a private transport
- * (one endpoint, never a public fallback) or a public one hedged to a single backup, each call on a
- * request's behalf bounded by the request's budget.
+ * The service's one chain client, whose `finalized` tag is the service's finalized head: coalescing of
+ * identical in-flight reads over either a private transport (one endpoint, never a public fallback) or a
+ * public one hedged to a single backup, each call on a request's behalf bounded by the request's budget.
  */
 export function createChainClient(
   settings: RpcSettings,
