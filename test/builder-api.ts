@@ -43,7 +43,7 @@ export type BuilderTestApi = {
  */
 export async function createBuilderTestApi(
   devnet: TestDevnet,
-  options: { postgres?: boolean; now?: () => number; store?: Store } = {},
+  options: { postgres?: boolean; now?: () => number; store?: Store; client?: BuilderApiDeps["client"] } = {},
 ): Promise<BuilderTestApi> {
   const store =
     options.store ??
@@ -51,7 +51,10 @@ export async function createBuilderTestApi(
       ? await createThrowawayStore(process.env.DATABASE_URL, "junction_test")
       : await createStore({ dataDir: null }));
   const deps: BuilderApiDeps = {
-    ...(await testQuotingDeps(devnet, store, options.now ? { now: options.now } : {})),
+    ...(await testQuotingDeps(devnet, store, {
+      ...(options.now ? { now: options.now } : {}),
+      ...(options.client ? { client: options.client } : {}),
+    })),
     cursorSecret: randomBytes(32),
   };
   const app = createApp((error) => {

@@ -13,9 +13,14 @@ import type { TestDevnet } from "./devnet.ts";
 export async function testQuotingDeps(
   devnet: TestDevnet,
   store: Store,
-  options: { now?: () => number; admission?: ReturnType<typeof createAdmission> } = {},
+  options: {
+    now?: () => number;
+    admission?: ReturnType<typeof createAdmission>;
+    /** Another client on the devnet (e.g. the service's, with its own finality rule). */
+    client?: QuotingDeps["client"];
+  } = {},
 ): Promise<QuotingDeps> {
-  const client = devnet.publicClient as never;
+  const client = options.client ?? (devnet.publicClient as never);
   const contracts = devnet.manifest.contracts;
   const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
   await index.sync();

@@ -1,6 +1,7 @@
 import { createPublicClient, http, type PublicClient, type Transport } from "viem";
 import { junctionChain } from "./chain.ts";
 import { type CoalescingStats, coalescingTransport } from "./coalescing-transport.ts";
+import { finalityTransport } from "./finality-transport.ts";
 import { hedgedTransport } from "./hedged-transport.ts";
 import { observedTransport, type RpcObserver } from "./observed-transport.ts";
 import { deadlineTransport } from "./request-deadline.ts";
@@ -29,13 +30,18 @@ const RPC_TIMEOUT_MS = 10_000;
 export const REQUEST_RPC_TIMEOUT_MS = 4_000;
 
 /**
- * The service's one chain client: coalescing of identical in-flight reads over either a private transport
- * (one endpoint, never a public fallback) or a public one hedged to a single backup, each call on a
- * request's behalf bounded by the request's budget.
+ * The service's one chain client, whose `finalized` tag is the service's finalized head: coalescing of
+ * identical in-flight reads over either a private transport (one endpoint, never a public fallback) or a
+ * public one hedged to a single backup, each call on a request's behalf bounded by the request's budget.
  */
 export function createChainClient(
   settings: RpcSettings,
-  options: { stats?: CoalescingStats; observe?: RpcObserver } = {},
+  options: {
+    stats?: CoalescingStats;
+    observe?: RpcObserver;
+    /** Unset: the node's `finalized` tag; N: `latest − N` answers it (see finality-transport.ts). */
+    finalityConfirmations?: number;
+  } = {},
 ): PublicClient {
   const endpoint = (url: string) => http(url, { timeout: RPC_TIMEOUT_MS, retryCount: 0 });
   let transport: Transport = endpoint(settings.url);
@@ -52,7 +58,10 @@ export function createChainClient(
     // each quote's own count, rpc-tally.ts).
     transport: deadlineTransport(
       coalescingTransport(
-        observedTransport(transport, bothObservers(tallyRpc, options.observe)),
+        finalityTransport(
+          observedTransport(transport, bothObservers(tallyRpc, options.observe)),
+          options.finalityConfirmations,
+        ),
         options.stats,
         // No request-path caller waits longer for a call: a read pending past that is left hanging.
         REQUEST_RPC_TIMEOUT_MS,

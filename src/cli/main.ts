@@ -1,5 +1,5 @@
 import { UsageError } from "./cli-errors.ts";
-import { COMMAND_USAGE, USAGE } from "./usage.ts";
+import { commandUsage, helpRequested, USAGE } from "./usage.ts";
 
 /**
  * Errors an operator can fix, by their fixed class names (STYLE 4: typed errors with a fixed `name`):
@@ -19,8 +19,9 @@ const OPERATOR_ERRORS = new Set([
 
 async function main(argv: string[]): Promise<void> {
   const command = argv[0] ?? "help";
-  if (command === "help" || command === "--help" || command === "-h") {
-    process.stdout.write(USAGE);
+  const help = command === "help" ? USAGE : helpRequested(argv);
+  if (help) {
+    process.stdout.write(help);
     return;
   }
   if (command === "start" || command === "devnet") {
@@ -44,12 +45,7 @@ async function main(argv: string[]): Promise<void> {
 }
 
 /** Usage lines for a command (`key create`), a group (`key`), or everything. */
-function usageFor(command: string | undefined): string {
-  const lines = Object.entries(COMMAND_USAGE)
-    .filter(([name]) => command && (name === command || name.startsWith(`${command} `)))
-    .map(([, line]) => `  ${line}`);
-  return lines.length > 0 ? `Usage:\n${lines.join("\n")}\n\nSee junction help.\n` : USAGE;
-}
+const usageFor = (command: string | undefined): string => commandUsage(command) ?? USAGE;
 
 const flushed = () => new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
 

@@ -12,18 +12,55 @@ export const COMMAND_USAGE: Record<string, string> = {
   "workspace plan": `junction workspace plan --code <id|code> --plan <${Object.keys(PLANS).join("|")}> [--json]`,
   "workspace list": "junction workspace list [--json]",
   "key create":
-    "junction key create --workspace <id|code> --name <name> --scopes <quote,swap,tokens,receipts> [--expires <ISO date|30d|12h>] [--json]",
+    "junction key create --workspace <id|code> --name <name> --scopes <quote,swap,tokens,receipts> [--expires <ISO date|30d|12h|30m|90s>] [--json]",
   "key list": "junction key list --workspace <id|code> [--json]",
   "key revoke": "junction key revoke <keyId> [--json]",
   "partner key create":
-    "junction partner key create --name <name> [--swap] [--expires <ISO date|30d|12h>] [--json]",
+    "junction partner key create --name <name> [--swap] [--expires <ISO date|30d|12h|30m|90s>] [--json]",
   "partner key list": "junction partner key list [--json]",
   "partner key revoke": "junction partner key revoke <keyId> [--json]",
   "transfer key create":
-    "junction transfer key create --name <name> --scopes <estimates,transfers> [--expires <ISO date|30d|12h>] [--json]",
+    "junction transfer key create --name <name> --scopes <estimates,transfers> [--expires <ISO date|30d|12h|30m|90s>] [--json]",
   "transfer key list": "junction transfer key list [--json]",
   "transfer key revoke": "junction transfer key revoke <keyId> [--json]",
 };
+
+/** Usage of the service commands, shown by `junction start --help` and `junction devnet --help`. */
+const SERVICE_USAGE: Record<string, string> = {
+  start: "junction start [--workers N]",
+  devnet: "junction devnet",
+  help: "junction help",
+};
+
+/**
+ * Usage lines of a command (`key create`), of every command in a group (`key`), or undefined when `command`
+ * names none.
+ */
+export function commandUsage(command: string | undefined): string | undefined {
+  const lines = Object.entries({ ...SERVICE_USAGE, ...COMMAND_USAGE })
+    .filter(([name]) => command && (name === command || name.startsWith(`${command} `)))
+    .map(([, line]) => `  ${line}`);
+  return lines.length > 0 ? `Usage:\n${lines.join("\n")}\n\nSee junction help.\n` : undefined;
+}
+
+/**
+ * What `--help` or `-h` (anywhere before `--`) answers: the usage of the longest command the leading words
+ * name (`workspace activate --help`), everything when there are none (`junction --help`); undefined when
+ * no help was asked or the words name no command (that stays a usage error).
+ */
+export function helpRequested(argv: string[]): string | undefined {
+  const end = argv.indexOf("--");
+  const args = end === -1 ? argv : argv.slice(0, end);
+  if (!args.some((arg) => arg === "--help" || arg === "-h")) return undefined;
+  const firstFlag = args.findIndex((arg) => arg.startsWith("-"));
+  const words = args.slice(0, firstFlag);
+  if (words.length === 0 || (words.length === 1 && words[0] === "help")) return USAGE;
+  for (let n = words.length; n > 0; n--) {
+    const usage = commandUsage(words.slice(0, n).join(" "));
+    if (usage) return usage;
+  }
+  return undefined;
+}
 
 export const USAGE = `junction: swap routing for chain ${CHAIN_ID}
 
@@ -32,7 +69,7 @@ Usage:
                      --workers N: N service processes sharing the ports (needs DATABASE_URL and
                      JUNCTION_RPC_URL)
   junction devnet    start only the embedded devnet and print its RPC URL and manifest
-  junction help      show this help
+  junction help      show this help; every command also answers --help (or -h) with its usage
 
 Operator commands (workspaces, builder API keys, partner API keys, transfer customer keys):
 ${Object.values(COMMAND_USAGE)

@@ -149,19 +149,24 @@ export async function activateWorkspaceCommand(ctx: OperatorContext, input: Acti
       `the registry would revert this registration from ${owner}: ${simulation.error}(${args})${REVERT_HINTS[simulation.error] ?? ""}`,
     );
   }
+  // Read again after binding, so the workspace shown carries the owner it was just bound to.
+  const bound = (await findWorkspace(ctx.db, input.code))!;
   const transaction = { to: tx.to, data: tx.data, value: "0", chainId: tx.chainId, from: owner };
   const next = `sign and send this transaction from ${owner} (the service never signs); once it is confirmed the workspace is activated automatically (junction key create also checks the registry first)`;
-  ctx.out.result({ workspace, onChain: { registered: false }, simulation: { ok: true }, transaction, next }, [
-    `registration of ${input.code} prepared and simulated from ${owner}: it succeeds at the latest block`,
-    ...fields([
-      ["from", owner],
-      ["to", tx.to],
-      ["value", "0"],
-      ["chainId", String(tx.chainId)],
-      ["data", tx.data],
-    ]),
-    `next: ${next}`,
-  ]);
+  ctx.out.result(
+    { workspace: bound, onChain: { registered: false }, simulation: { ok: true }, transaction, next },
+    [
+      `registration of ${input.code} prepared and simulated from ${owner}: it succeeds at the latest block`,
+      ...fields([
+        ["from", owner],
+        ["to", tx.to],
+        ["value", "0"],
+        ["chainId", String(tx.chainId)],
+        ["data", tx.data],
+      ]),
+      `next: ${next}`,
+    ],
+  );
 }
 
 /** `junction workspace list`: every workspace, its code, activation and count of usable keys. */

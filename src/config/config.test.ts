@@ -55,6 +55,13 @@ describe("loadConfig", () => {
     rejects({ JUNCTION_PROVIDER_DEADLINE_MS: "30000" }, "JUNCTION_PROVIDER_DEADLINE_MS", /got 30000/);
   });
 
+  it("decides finality by the node's tag unless JUNCTION_FINALITY_CONFIRMATIONS names a count", () => {
+    expect(load({}).finalityConfirmations).toBeUndefined();
+    expect(load({ JUNCTION_FINALITY_CONFIRMATIONS: "12" }).finalityConfirmations).toBe(12);
+    rejects({ JUNCTION_FINALITY_CONFIRMATIONS: "0" }, "JUNCTION_FINALITY_CONFIRMATIONS", /1 to 100000/);
+    rejects({ JUNCTION_FINALITY_CONFIRMATIONS: "-3" }, "JUNCTION_FINALITY_CONFIRMATIONS", /1 to 100000/);
+  });
+
   it("keeps serving 10 s after turning not ready against a real chain, at once on the devnet, as set", () => {
     const rpc = { JUNCTION_RPC_URL: "https://rpc.example/4663", JUNCTION_DEPLOYMENT: "d.json" };
     expect(load(rpc).drainMs).toBe(10_000);

@@ -27,6 +27,8 @@ export const SETTINGS = {
   JUNCTION_DEVNET_PORT: "port of the embedded devnet's anvil (default 8545; 0 picks a free one)",
   JUNCTION_DEVNET_SEED: `seed of the devnet's token and pool universe (default ${DEFAULT_DEVNET_SEED})`,
   JUNCTION_DEVNET_BLOCK_TIME: "seconds between background devnet blocks, so `finalized` advances (default 2)",
+  JUNCTION_FINALITY_CONFIRMATIONS:
+    "when set to N (1 to 100000), a block is final once N blocks follow it (finalized head = latest − N) instead of at the node's `finalized` tag; for chains where that tag is absent or lags, at the cost of safety against deeper reorgs (default unset: the node's tag)",
   JUNCTION_LOG_LEVEL: "fatal, error, warn, info, debug or trace (default info)",
   JUNCTION_DRAIN_MS:
     "how long a stopping process keeps serving after /readyz turns 503, so a load balancer sees it leave (default 10000 with JUNCTION_RPC_URL, 0 on the embedded devnet; 0 to 120000)",
@@ -117,6 +119,11 @@ export type TransfersConfig = {
 
 export type Config = {
   host: string;
+  /**
+   * Unset: the node's `finalized` block is the finalized head; N: block `latest − N` is (docs/rules.md,
+   * ours: finality).
+   */
+  finalityConfirmations?: number;
   port: number;
   partnerPort: number;
   /**
@@ -179,8 +186,12 @@ export function loadConfig(env: Source = process.env, cwd = process.cwd()): Conf
     throw new ConfigError("JUNCTION_LOG_LEVEL", `must be one of ${levels.join(", ")}`);
 
   const chain = chainConfig(get, cwd);
+  const finalityConfirmations = get("JUNCTION_FINALITY_CONFIRMATIONS")
+    ? integer(get, "JUNCTION_FINALITY_CONFIRMATIONS", 0, 1, 100_000)
+    : undefined;
   return {
     host,
+    ...(finalityConfirmations !== undefined ? { finalityConfirmations } : {}),
     port,
     partnerPort,
     publicUrl,

@@ -32,6 +32,7 @@ import { sharedSecret } from "../store/repositories/service-secrets.ts";
 import { assetTags } from "../transfers/assets.ts";
 import { BRIDGE_PROVIDER_IDS, type BridgeProviderId } from "../transfers/bridge-provider.ts";
 import { createTransferEstimator, deploymentAssetBook } from "../transfers/create-transfer-estimator.ts";
+import { finalizedTagWarning } from "./check-finalized-tag.ts";
 import type { NodeFetch } from "./close-unread-body.ts";
 import { logDatabase, watchDatabase } from "./database-readiness.ts";
 import { indexAtStart } from "./first-index.ts";
@@ -126,7 +127,12 @@ async function startLocked(
           kind: config.chain.kind,
           ...(config.chain.backupUrl ? { backupUrl: config.chain.backupUrl } : {}),
         },
-    { observe: metrics.rpc },
+    {
+      observe: metrics.rpc,
+      ...(config.finalityConfirmations !== undefined
+        ? { finalityConfirmations: config.finalityConfirmations }
+        : {}),
+    },
   );
   const latestBlock = () => client.getBlockNumber();
 
@@ -185,6 +191,8 @@ async function startLocked(
       deployment,
       config.chain.mode === "devnet" ? "devnet manifest" : `deployment file ${config.chain.deploymentPath}`,
     );
+    const finality = await finalizedTagWarning(client, config.finalityConfirmations);
+    if (finality) logger.warn(finality);
     progress(
       config.databaseUrl
         ? "connecting to the Postgres server"

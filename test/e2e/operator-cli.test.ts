@@ -119,6 +119,8 @@ describe("junction workspace and key commands", () => {
       from: owner,
     });
     expect(activation.simulation).toEqual({ ok: true });
+    // The workspace shown is the one just bound to the owner.
+    expect(activation.workspace).toMatchObject({ code, owner: owner.toLowerCase() });
     const wallet = devnet.wallet(3);
     const hash = await wallet.sendTransaction({
       account: wallet.account!,

@@ -8,7 +8,7 @@ export const IdempotencyKeyHeader = z
   .regex(/^[A-Za-z0-9_.:-]{8,128}$/, "must be 8 to 128 characters of A-Z a-z 0-9 _ . : -")
   .openapi({
     description:
-      "Required. Makes the preparation idempotent: a repeat with the same key and body replays the saved outcome; the same key with another body is 409 IDEMPOTENCY_CONFLICT. A UUID is a good choice.",
+      "Required: 8 to 128 characters of A-Z a-z 0-9 _ . : - (anything else is 400 INVALID_REQUEST). Makes the preparation idempotent per API key: a repeat with the same key and body replays the saved outcome (200 `ready`, or the saved 503 PREPARATION_FAILED; 409 PLAN_NOT_READY while the first is still running); the same key with another body is 409 IDEMPOTENCY_CONFLICT. A UUID is a good choice.",
     example: "3f1c9a52-7d0e-4b8e-9a61-2f4c1d9e8b70",
   });
 

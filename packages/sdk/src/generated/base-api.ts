@@ -396,7 +396,7 @@ export type paths = {
             parameters: {
                 query?: never;
                 header: {
-                    /** @description Required. Makes the preparation idempotent: a repeat with the same key and body replays the saved outcome; the same key with another body is 409 IDEMPOTENCY_CONFLICT. A UUID is a good choice. */
+                    /** @description Required: 8 to 128 characters of A-Z a-z 0-9 _ . : - (anything else is 400 INVALID_REQUEST). Makes the preparation idempotent per API key: a repeat with the same key and body replays the saved outcome (200 `ready`, or the saved 503 PREPARATION_FAILED; 409 PLAN_NOT_READY while the first is still running); the same key with another body is 409 IDEMPOTENCY_CONFLICT. A UUID is a good choice. */
                     "idempotency-key": string;
                 };
                 path?: never;
@@ -522,7 +522,7 @@ export type paths = {
                 query?: never;
                 header?: never;
                 path: {
-                    /** @description Required. Makes the preparation idempotent: a repeat with the same key and body replays the saved outcome; the same key with another body is 409 IDEMPOTENCY_CONFLICT. A UUID is a good choice. */
+                    /** @description Required: 8 to 128 characters of A-Z a-z 0-9 _ . : - (anything else is 400 INVALID_REQUEST). Makes the preparation idempotent per API key: a repeat with the same key and body replays the saved outcome (200 `ready`, or the saved 503 PREPARATION_FAILED; 409 PLAN_NOT_READY while the first is still running); the same key with another body is 409 IDEMPOTENCY_CONFLICT. A UUID is a good choice. */
                     idempotencyKey: string;
                 };
                 cookie?: never;

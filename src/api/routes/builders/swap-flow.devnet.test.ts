@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
 import { CHAIN_ID } from "../../../chain/chain.ts";
+import { createChainClient } from "../../../chain/create-chain-client.ts";
 import { erc20Abi } from "../../../contracts/abis/ERC20.ts";
 import { builderRegistryArtifact } from "../../../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../../../contracts/artifacts/Executor.ts";
@@ -210,6 +211,25 @@ describe("builder quote → swap preparation → receipts", () => {
       blockNumber: receipt.blockNumber.toString(),
     });
     expect(await api.store.db.selectFrom("settlements").selectAll().execute()).toHaveLength(0);
+
+    // One block later the node's `finalized` tag (latest − 2 here) is still below the transaction; with
+    // JUNCTION_FINALITY_CONFIRMATIONS=1 the service's client puts the finalized head at latest − 1, and
+    // receipts and history follow it (docs/rules.md, ours: finality).
+    await devnet.testClient.mine({ blocks: 1 });
+    expect((await receipts(issued.quoteId, txHash)).body.status).toBe("confirming");
+    const oneConfirmation = await createBuilderTestApi(devnet, {
+      store: api.store,
+      client: createChainClient({ url: devnet.rpcUrl, kind: "private" }, { finalityConfirmations: 1 }),
+    });
+    const history = async (app: BuilderTestApi) =>
+      ((await (await app.call("GET", "/api/v2/builders/history", { key })).json()) as Json).finalizedThrough;
+    expect(await history(api)).toBe((receipt.blockNumber - 1n).toString());
+    expect(await history(oneConfirmation)).toBe(receipt.blockNumber.toString());
+    const early = await oneConfirmation.call("POST", "/api/v2/builders/receipts", {
+      key,
+      body: { quoteId: issued.quoteId, hash: txHash },
+    });
+    expect(await early.json()).toMatchObject({ ...confirming.body, status: "finalized" });
 
     await devnet.testClient.mine({ blocks: 3 });
     const finalized = await receipts(issued.quoteId, txHash);
