@@ -75,11 +75,13 @@ describe("the packed SDK", () => {
     expect(JSON.parse(stdout)).toEqual({
       exports: [
         "JunctionApiError",
+        "SIGNING_MARGIN_SECONDS",
         "WalletFlowError",
         "createJunctionClient",
         "createPartnerClient",
         "createTransferClient",
         "prepareForSigning",
+        "secondsLeft",
         "signAndSend",
       ],
       error: { isJunctionApiError: true, status: 429, code: "BUSY", retryAfterSeconds: 2, requestId: "r-1" },
@@ -123,6 +125,7 @@ import {
   JunctionApiError,
   type PartnerQuote,
   prepareForSigning,
+  secondsLeft,
   type QuoteResponse,
   type SignableTransaction,
   signAndSend,
@@ -140,7 +143,8 @@ const walletClient = createWalletClient({ transport: http("http://127.0.0.1:8545
 export async function builderSwap(payer: string): Promise<"confirming" | "finalized"> {
   const quote: BuilderQuote = await junction.builders.quote({ tokenIn: "0x0", tokenOut: "0x1", amountIn: "1", payer });
   const prepared = await junction.builders.prepareSwap(quote.quoteId, crypto.randomUUID());
-  const signable: SignableTransaction = await prepareForSigning(publicClient, prepared.tx);
+  const signable: SignableTransaction = await prepareForSigning(publicClient, prepared.tx, prepared);
+  const left: number = secondsLeft(signable);
   const hash: Hex = await signAndSend(walletClient, signable);
   return (await junction.builders.receipts({ quoteId: quote.quoteId, hash })).status;
 }

@@ -38,7 +38,7 @@ export class JunctionApiError extends Error {
 export class WalletFlowError extends Error {
   override name = "WalletFlowError";
   constructor(
-    readonly reason: "simulation-reverted" | "wrong-chain",
+    readonly reason: "simulation-reverted" | "wrong-chain" | "expired",
     message: string,
     options?: { cause?: unknown },
   ) {

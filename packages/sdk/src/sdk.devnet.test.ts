@@ -11,6 +11,8 @@ import {
   createPartnerClient,
   JunctionApiError,
   prepareForSigning,
+  SIGNING_MARGIN_SECONDS,
+  secondsLeft,
   signAndSend,
   WalletFlowError,
 } from "./index.ts";
@@ -60,6 +62,23 @@ describe("the SDK against the service", () => {
     expect(quote.policySource).toBe("onchain");
     const prepared = await client.builders.prepareSwap(quote.quoteId, randomUUID());
 
+    // Past its deadline (a clock an hour ahead), it is refused before the node or the wallet is asked.
+    const later = () => (prepared.deadline + 3600) * 1000;
+    const asked: string[] = [];
+    const watched = new Proxy(devnet.publicClient, {
+      get: (target, property, receiver) => {
+        const value = Reflect.get(target, property, receiver);
+        if (typeof value === "function") asked.push(String(property));
+        return value;
+      },
+    });
+    const stale = await prepareForSigning(watched, prepared.tx, { ...prepared, now: later }).catch(
+      (error: unknown) => error,
+    );
+    expect(stale).toBeInstanceOf(WalletFlowError);
+    expect((stale as WalletFlowError).reason).toBe("expired");
+    expect(asked).toEqual([]);
+
     // Before approving: the fresh simulation reverts, and the wallet is never asked to sign.
     const nonce = await devnet.publicClient.getTransactionCount({ address: payer });
     const refused = await prepareForSigning(devnet.publicClient, prepared.tx).catch(
@@ -94,7 +113,13 @@ describe("the SDK against the service", () => {
       await devnet.publicClient.waitForTransactionReceipt({ hash });
     }
 
-    const signable = await prepareForSigning(devnet.publicClient, prepared.tx);
+    const signable = await prepareForSigning(devnet.publicClient, prepared.tx, prepared);
+    // The signature is good until the transaction's deadline, and signing is refused close to it.
+    expect(signable.validUntil).toBe(prepared.deadline);
+    expect(secondsLeft(signable)).toBeGreaterThan(SIGNING_MARGIN_SECONDS);
+    const unsent = await signAndSend(wallet, signable, later).catch((error: unknown) => error);
+    expect((unsent as WalletFlowError).reason).toBe("expired");
+    expect(await devnet.publicClient.getTransactionCount({ address: payer })).toBe(nonce + 2);
     const block = await devnet.publicClient.getBlock({ blockNumber: signable.simulatedAt });
     const priority = await devnet.publicClient.estimateMaxPriorityFeePerGas();
     expect(signable.fees).toEqual({

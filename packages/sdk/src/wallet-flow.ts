@@ -37,14 +37,55 @@ export type SignableTransaction = {
   fees: FeeFields;
   /** The block the final simulation ran at. */
   simulatedAt: bigint;
+  /**
+   * Unix seconds after which the transaction reverts (the prepared swap's `deadline`), when it was given:
+   * a signature is good until then. `signAndSend` refuses to ask the wallet within {@link SIGNING_MARGIN_SECONDS}
+   * of it.
+   */
+  validUntil: number | undefined;
 };
+
+/** What `prepareForSigning` may know of the swap besides its transaction (a prepared swap has both). */
+export type SigningTerms = {
+  /** Unix seconds: the transaction reverts after it. */
+  deadline?: number;
+  /** The clock, in ms (default `Date.now`), for tests and for apps with a server-synchronised clock. */
+  now?: () => number;
+};
+
+/**
+ * Signing within this many seconds of the deadline is refused: the transaction would still have to be
+ * sent, mined and included before it, and a wallet's confirmation alone often takes longer.
+ */
+export const SIGNING_MARGIN_SECONDS = 15;
+
+/** Seconds a signature of `signable` is still good for (`Infinity` without a deadline; never negative). */
+export function secondsLeft(signable: Pick<SignableTransaction, "validUntil">, now = Date.now()): number {
+  if (signable.validUntil === undefined) return Number.POSITIVE_INFINITY;
+  return Math.max(0, signable.validUntil - Math.floor(now / 1000));
+}
+
+/** Throws `expired` when fewer than the margin's seconds are left before `validUntil`. */
+function refuseStale(validUntil: number | undefined, now: number): void {
+  const left = secondsLeft({ validUntil }, now);
+  if (left <= SIGNING_MARGIN_SECONDS)
+    throw new WalletFlowError(
+      "expired",
+      left === 0
+        ? "the transaction's deadline has passed; quote and prepare again"
+        : `only ${left} s are left before the transaction's deadline; quote and prepare again`,
+    );
+}
 
 /**
  * The client side of the wallet flow (docs/rules.md, comparison rule 16), run right before signing:
  * refresh the fee fields from the latest block (EIP-1559: `maxFeePerGas = 2 × base fee + suggested
  * priority fee`; a chain without a base fee: the legacy gas price), then simulate the exact transaction
  * again with those fields from the signer. A revert stops here, before the wallet is asked for anything.
- * The transaction is not rerouted: its calldata, value and gas stay as Junction prepared them.
+ * The transaction is not rerouted: its calldata, value and gas stay as Junction prepared them. Given the
+ * prepared swap's `deadline` (pass the prepared swap itself as `terms`), a transaction past it, or within
+ * {@link SIGNING_MARGIN_SECONDS} of it, is refused as `expired` before the node or the wallet is asked
+ * anything; the result's `validUntil` (and {@link secondsLeft}) says how long the signature is still good.
  */
 export async function prepareForSigning(
   client: Pick<
@@ -52,7 +93,10 @@ export async function prepareForSigning(
     "getChainId" | "getBlock" | "estimateMaxPriorityFeePerGas" | "getGasPrice" | "call"
   >,
   tx: UnsignedTransaction,
+  terms: SigningTerms = {},
 ): Promise<SignableTransaction> {
+  const now = terms.now ?? Date.now;
+  refuseStale(terms.deadline, now());
   const chainId = await client.getChainId();
   if (chainId !== tx.chainId)
     throw new WalletFlowError(
@@ -82,6 +126,7 @@ export async function prepareForSigning(
     gas: tx.gas === undefined ? undefined : BigInt(tx.gas),
     fees,
     simulatedAt: block.number!,
+    validUntil: terms.deadline,
   };
   try {
     await client.call({
@@ -99,11 +144,17 @@ export async function prepareForSigning(
   return signable;
 }
 
-/** Asks the wallet to sign and send exactly the simulated transaction (same fee fields); returns its hash. */
+/**
+ * Asks the wallet to sign and send exactly the simulated transaction (same fee fields); returns its hash.
+ * A transaction whose deadline has come within {@link SIGNING_MARGIN_SECONDS} since it was prepared for
+ * signing is refused as `expired`, and the wallet is never asked.
+ */
 export async function signAndSend(
   wallet: WalletClient<Transport, Chain | undefined, Account | undefined>,
   signable: SignableTransaction,
+  now: () => number = Date.now,
 ): Promise<Hex> {
+  refuseStale(signable.validUntil, now());
   return wallet.sendTransaction({
     ...callFields(signable),
     account: wallet.account ?? signable.account,
