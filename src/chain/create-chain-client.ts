@@ -40,7 +40,7 @@ export function createChainClient(
     stats?: CoalescingStats;
     observe?: RpcObserver;
     /** Unset: the node's `finalized` tag; N: `latest − N` answers it (see finality-transport.ts). */
-    finalityConfirmations?: number;
+    finalityConfirmations?: number | undefined;
   } = {},
 ): PublicClient {
   const endpoint = (url: string) => http(url, { timeout: RPC_TIMEOUT_MS, retryCount: 0 });

@@ -1,6 +1,6 @@
 import { PLANS } from "../auth/plans.ts";
 import { CHAIN_ID } from "../chain/chain.ts";
-import { DEPLOY_SECRETS, SETTINGS } from "../config/config.ts";
+import { DEPLOY_SECRETS, SETTINGS } from "../config/settings.ts";
 
 /** Usage of each operator command, shown with `junction help` and after a usage error. */
 export const COMMAND_USAGE: Record<string, string> = {

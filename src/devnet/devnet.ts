@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createTestClient, http, publicActions, toHex, zeroAddress } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { CHAIN_ID } from "../chain/chain.ts";
-import { DEFAULT_DEVNET_SEED } from "../config/config.ts";
+import { DEFAULT_DEVNET_SEED } from "../config/settings.ts";
 import { officialBytecode } from "../contracts/official.ts";
 import { type Anvil, AnvilStartError, startAnvil } from "./anvil.ts";
 import { saveState, startChainSaver } from "./chain-saver.ts";

@@ -1,3 +1,4 @@
+import type { Readiness } from "../api/lifecycle.ts";
 /** An index that has not covered the head this process sees for this long makes the process not ready. */
 export const INDEX_STALE_MS = 30_000;
 /** Head readings kept while the index is behind them; past this, newer ones wait for it to catch up. */
@@ -84,4 +85,9 @@ export function createIndexFreshness(): IndexFreshness {
 export function isIndexStale(freshness: IndexFreshness, now: number, staleMs = INDEX_STALE_MS): boolean {
   const age = freshness.age(now);
   return age === undefined || age > staleMs;
+}
+
+/** The index's part of readiness: `index-stale` while {@link isIndexStale}. */
+export function indexReadiness(freshness: IndexFreshness, now: number): Readiness {
+  return isIndexStale(freshness, now) ? { ready: false, reason: "index-stale" } : { ready: true };
 }

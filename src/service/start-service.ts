@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createBaseApp } from "../api/base-app.ts";
-import type { Readiness } from "../api/lifecycle.ts";
 import { createPartnerApp } from "../api/partner-app.ts";
 import { pruneQuotaCounters } from "../auth/quotas.ts";
 import { followActivations } from "../builders/activation.ts";
@@ -36,7 +35,7 @@ import { finalizedTagWarning } from "./check-finalized-tag.ts";
 import type { NodeFetch } from "./close-unread-body.ts";
 import { logDatabase, watchDatabase } from "./database-readiness.ts";
 import { indexAtStart } from "./first-index.ts";
-import { createIndexFreshness, isIndexStale } from "./index-freshness.ts";
+import { createIndexFreshness, indexReadiness } from "./index-freshness.ts";
 import { createIndexerRole, type IndexerRole } from "./indexer-role.ts";
 import type { Logger } from "./logger.ts";
 import { accessLog, createMetrics, observers } from "./metrics.ts";
@@ -127,12 +126,7 @@ async function startLocked(
           kind: config.chain.kind,
           ...(config.chain.backupUrl ? { backupUrl: config.chain.backupUrl } : {}),
         },
-    {
-      observe: metrics.rpc,
-      ...(config.finalityConfirmations !== undefined
-        ? { finalityConfirmations: config.finalityConfirmations }
-        : {}),
-    },
+    { observe: metrics.rpc, finalityConfirmations: config.finalityConfirmations },
   );
   const latestBlock = () => client.getBlockNumber();
 
@@ -162,13 +156,11 @@ async function startLocked(
   let role: IndexerRole | undefined;
   let standIns: BridgeStandIns | undefined;
   const servers: HttpListener[] = [];
-  const indexReadiness = (): Readiness =>
-    isIndexStale(freshness, Date.now()) ? { ready: false, reason: "index-stale" } : { ready: true };
   const databaseAnswers = watchDatabase(() => pingDatabase(store!.db), { onChange: logDatabase(logger) });
   const { lifecycle, leaveLoadBalancer, closeListeners } = createStopping({
     servers,
     databaseAnswers,
-    indexReadiness,
+    indexReadiness: () => indexReadiness(freshness, Date.now()),
     progress,
   });
   const stop = async (drainMs: number) => {
