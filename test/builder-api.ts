@@ -8,7 +8,7 @@ import { createKey, createWorkspace, markActivated } from "../src/auth/keys.ts";
 import { createStore, type Store } from "../src/store/create-store.ts";
 import { createThrowawayStore } from "../src/store/throwaway-store.ts";
 import type { TestDevnet } from "./devnet.ts";
-import { testQuotingDeps } from "./quoting-deps.ts";
+import { type TestQuotingProviders, testQuotingDeps } from "./quoting-deps.ts";
 
 export type BuilderTestApi = {
   app: OpenAPIHono;
@@ -43,7 +43,13 @@ export type BuilderTestApi = {
  */
 export async function createBuilderTestApi(
   devnet: TestDevnet,
-  options: { postgres?: boolean; now?: () => number; store?: Store; client?: BuilderApiDeps["client"] } = {},
+  options: {
+    postgres?: boolean;
+    now?: () => number;
+    store?: Store;
+    client?: BuilderApiDeps["client"];
+    providers?: TestQuotingProviders;
+  } = {},
 ): Promise<BuilderTestApi> {
   const store =
     options.store ??
@@ -54,6 +60,7 @@ export async function createBuilderTestApi(
     ...(await testQuotingDeps(devnet, store, {
       ...(options.now ? { now: options.now } : {}),
       ...(options.client ? { client: options.client } : {}),
+      ...(options.providers ? { providers: options.providers } : {}),
     })),
     cursorSecret: randomBytes(32),
   };

@@ -5,7 +5,7 @@ import { createPartnerKey } from "../src/auth/partner-keys.ts";
 import type { createAdmission } from "../src/quote/admission.ts";
 import { createStore, type Store } from "../src/store/create-store.ts";
 import type { TestDevnet } from "./devnet.ts";
-import { testQuotingDeps } from "./quoting-deps.ts";
+import { type TestQuotingProviders, testQuotingDeps } from "./quoting-deps.ts";
 
 export type PartnerTestApi = {
   app: OpenAPIHono;
@@ -28,7 +28,11 @@ export type PartnerTestApi = {
  */
 export async function createPartnerTestApi(
   devnet: TestDevnet,
-  options: { now?: () => number; admission?: ReturnType<typeof createAdmission> } = {},
+  options: {
+    now?: () => number;
+    admission?: ReturnType<typeof createAdmission>;
+    providers?: TestQuotingProviders;
+  } = {},
 ): Promise<PartnerTestApi> {
   const store = await createStore({ dataDir: null });
   const deps: PartnerApiDeps = await testQuotingDeps(devnet, store, options);

@@ -1,10 +1,14 @@
 import type { QuotingDeps } from "../src/api/routes/quoting-deps.ts";
 import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
+import type { QuoteProvider } from "../src/providers/provider.ts";
 import { createAdmission } from "../src/quote/admission.ts";
 import { createQuoter } from "../src/quote/create-quoter.ts";
 import { createFixtures } from "../src/simulation/fixtures.ts";
 import type { Store } from "../src/store/create-store.ts";
 import type { TestDevnet } from "./devnet.ts";
+
+/** Third-party sources for a test's quoter, with each one's deadline. */
+export type TestQuotingProviders = { providers: readonly QuoteProvider[]; deadlineMs: number };
 
 /**
  * The deps a keyed quoting surface gets from the service, on a test devnet and `store`: a synced pool
@@ -18,6 +22,8 @@ export async function testQuotingDeps(
     admission?: ReturnType<typeof createAdmission>;
     /** Another client on the devnet (e.g. the service's, with its own finality rule). */
     client?: QuotingDeps["client"];
+    /** Third-party sources compared beside Junction's own routes (test/aggregator-providers.ts). */
+    providers?: TestQuotingProviders;
   } = {},
 ): Promise<QuotingDeps> {
   const client = options.client ?? (devnet.publicClient as never);
@@ -30,7 +36,15 @@ export async function testQuotingDeps(
     client,
     deployment: devnet.manifest,
     index,
-    quote: createQuoter({ client, index, contracts, fixtures }),
+    quote: createQuoter({
+      client,
+      index,
+      contracts,
+      fixtures,
+      ...(options.providers
+        ? { providers: options.providers.providers, providerDeadlineMs: options.providers.deadlineMs }
+        : {}),
+    }),
     fixtures,
     admission: options.admission ?? createAdmission({ perMinute: 10_000 }),
     now: options.now ?? Date.now,

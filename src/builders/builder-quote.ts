@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { type Address, type Hex, toHex } from "viem";
 import type { CHAIN_ID } from "../chain/chain.ts";
 import type { Contracts } from "../config/deployment.ts";
-import { JunctionError } from "../errors/junction-error.ts";
 import type { ProviderId } from "../providers/provider-ids.ts";
 import {
   buildExecutableQuote,
@@ -10,6 +9,7 @@ import {
   type ExecutableQuoteDeps,
 } from "../quote/executable-quote.ts";
 import { QuoteError, type QuoteRequest, type QuoteResult } from "../quote/quote-types.ts";
+import { settledFigures } from "../quote/through-executor.ts";
 import { insertBuilderQuote } from "../store/repositories/builder-quotes.ts";
 import type { Db } from "../store/schema.ts";
 import { builderIdOf } from "./builder-code.ts";
@@ -77,36 +77,35 @@ export async function issueBuilderQuote(
   signal: AbortSignal,
 ): Promise<BuilderQuote> {
   const builderId = builderIdOf(request.builderCode);
-  // Attribution and the builder fee are paid only through our executor and collector, so a builder quote
-  // compares Junction's own routes alone (docs/rules.md, ours: aggregators).
-  if (request.provider && request.provider !== "service")
-    throw new JunctionError(
-      "UNSUPPORTED_TERMS",
-      `builder quotes settle through Junction's executor only: ${request.provider} quotes carry no builder attribution or builder fee; omit provider or use provider=service (the public quote compares ${request.provider})`,
-    );
+  // Every source is compared (or the one named); third-party sources are run through the executor, so
+  // whichever wins carries the attribution and the builder fee (docs/rules.md, builder quote rule 4).
   const result = await deps.quote(
     {
       tokenIn: request.tokenIn,
       tokenOut: request.tokenOut,
       amountIn: request.amountIn,
-      provider: "service",
+      ...(request.provider ? { provider: request.provider } : {}),
       builder: {
         id: builderId,
         ...(request.builderFeeBps === undefined ? {} : { feeBps: request.builderFeeBps }),
       },
+      throughExecutor: true,
     },
     signal,
   );
   const { selected, fees } = result;
   const onchain = fees.builder?.registered === true;
-  const amountOut = selected.amountOut;
+  const figures = settledFigures(selected);
+  const amountOut = figures.amountOut;
   const minimumAmountOut = (amountOut * BigInt(10_000 - request.slippageBps)) / 10_000n;
   const quoteId = toHex(randomBytes(32));
   const nowSeconds = Math.floor(deps.now() / 1000);
   // Wall clock or the quote block's time, whichever is later (a devnet's clock may run ahead).
   const base = Math.max(nowSeconds, Number(result.block.timestamp));
-  const expiresAt = base + BUILDER_QUOTE_TIMES.quoteTtlSeconds;
-  const deadline = base + BUILDER_QUOTE_TIMES.transactionDeadlineSeconds;
+  // A firm quote is honoured until its own expiry: neither the quote nor the transaction outlives it.
+  const firm = selected.expiresAt === undefined ? Number.POSITIVE_INFINITY : Number(selected.expiresAt);
+  const expiresAt = Math.min(base + BUILDER_QUOTE_TIMES.quoteTtlSeconds, firm);
+  const deadline = Math.min(base + BUILDER_QUOTE_TIMES.transactionDeadlineSeconds, firm);
   const executable = await buildExecutableQuote(
     { client: deps.client, contracts: deps.contracts, fixtures: deps.fixtures },
     result,
@@ -130,13 +129,14 @@ export async function issueBuilderQuote(
     quoteId,
     request,
     builderId,
-    grossAmountOut: selected.grossAmountOut,
-    routeFee: selected.fee,
-    builderFee: selected.builderFee,
+    grossAmountOut: figures.grossAmountOut,
+    routeFee: figures.fee,
+    builderFee: figures.builderFee,
     amountOut,
     minimumAmountOut,
     fees: {
-      routeBps: fees.routeBps,
+      // No service fee on a third-party source's quote (docs/rules.md, fee rule 2).
+      routeBps: selected.provider === "service" ? fees.routeBps : 0,
       builderBps: fees.builderBps,
       policyVersion: fees.policyVersion,
       builderRecipient: fees.builderRecipient,
@@ -164,7 +164,7 @@ export async function issueBuilderQuote(
     builder_fee: quote.builderFee,
     amount_out: amountOut,
     minimum_amount_out: minimumAmountOut,
-    route_fee_bps: fees.routeBps,
+    route_fee_bps: quote.fees.routeBps,
     builder_fee_bps: fees.builderBps,
     policy_version: fees.policyVersion,
     policy_source: quote.policySource,

@@ -1,6 +1,7 @@
 import { type Address, type Hex, maxUint256, type PublicClient } from "viem";
 import type { Contracts } from "../config/deployment.ts";
 import { type ErrorIssue, InvalidRequestError, JunctionError } from "../errors/junction-error.ts";
+import type { ProviderId } from "../providers/provider-ids.ts";
 import type { createAdmission } from "../quote/admission.ts";
 import {
   buildExecutableQuote,
@@ -8,6 +9,7 @@ import {
   expectedDelivery,
 } from "../quote/executable-quote.ts";
 import type { QuoteRequest, QuoteResult } from "../quote/quote-types.ts";
+import { settledFigures } from "../quote/through-executor.ts";
 import type { UnsignedSwapTransaction } from "../routing/executor-calldata.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { PARTNER_LIMITS } from "./limits.ts";
@@ -58,6 +60,8 @@ export type PartnerQuoteRequest = {
 /** The quote part: the selected route, exact at `block`. */
 export type PartnerQuoteFigures = {
   block: { number: bigint; hash: Hex };
+  /** Who the selected route is from: Junction's own pools (`service`) or a third-party aggregator. */
+  source: ProviderId;
   /** Before the service fee. */
   amountOut: bigint;
   gas: bigint;
@@ -159,8 +163,9 @@ async function quoteAndBuild(
   signal: AbortSignal,
 ): Promise<PartnerQuote> {
   const asked = { tokenIn: request.tokenIn, tokenOut: request.tokenOut, amountIn: request.amountIn };
-  // The partner quote returns the executor's transaction only: Junction's own routes alone.
-  const result = await deps.quote({ ...asked, provider: "service" }, signal);
+  // Every source is compared; third-party ones run through the executor, so whichever wins is the
+  // executor transaction handed out (docs/rules.md, partner quote rule 2).
+  const result = await deps.quote({ ...asked, throughExecutor: true }, signal);
   const { selected, block } = result;
   const blockRef = { number: block.number, hash: block.hash };
   // Without a run at the block there is no gas and no proof: nothing is offered (rebasing inputs).
@@ -172,16 +177,18 @@ async function quoteAndBuild(
       block: blockRef,
     };
   const gasCostOut = selected.gasCostOut ?? 0n;
+  const settled = settledFigures(selected);
   const measured = {
     block: blockRef,
-    amountOut: selected.grossAmountOut,
+    source: selected.provider,
+    amountOut: settled.grossAmountOut,
     gas: selected.simulation.gas,
     gasCostOut,
     swaps: swapLegs(selected, deps.contracts.weth9),
   };
-  if (gasCostOut > selected.grossAmountOut)
+  if (gasCostOut > settled.grossAmountOut)
     return { ...asked, ok: false, error: "gas-exceeds-output", ...measured };
-  const figures: PartnerQuoteFigures = { ...measured, netOut: selected.grossAmountOut - gasCostOut };
+  const figures: PartnerQuoteFigures = { ...measured, netOut: settled.grossAmountOut - gasCostOut };
   if (!request.swap) return { ...asked, ok: true, ...figures };
 
   const netOut = expectedDelivery(result);
@@ -205,8 +212,8 @@ async function quoteAndBuild(
     ...figures,
     tx: { ...executable.tx, to: spender },
     swap: {
-      amountOut: selected.grossAmountOut,
-      fee: selected.fee,
+      amountOut: settled.grossAmountOut,
+      fee: settled.fee,
       feeBps: selected.feeBps,
       netOut: executable.delivered,
       minOut,

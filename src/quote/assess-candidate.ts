@@ -1,4 +1,4 @@
-import type { PublicClient } from "viem";
+import type { Address, PublicClient } from "viem";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { simulateProviderTransaction } from "../simulation/simulate-provider-transaction.ts";
 import {
@@ -11,6 +11,8 @@ import type { Assessment, Candidate, QuoteRequest } from "./quote-types.ts";
 export type AssessDeps = {
   client: PublicClient;
   fixtures: ReturnType<typeof createFixtures>;
+  /** The settlement collector: where the builder fee of a candidate run through the executor stays. */
+  collector: Address;
 };
 
 /** The block and pricing every candidate of one quote is assessed under. */
@@ -63,7 +65,7 @@ export async function assessCandidate(
   }
   const [validation, simulated] = await Promise.all([
     fixture.validation.catch(() => "rpc" as const),
-    candidate.provider !== "service"
+    candidate.provider !== "service" && !candidate.aggregatorCall
       ? simulateProviderTransaction(deps.client, {
           tx: candidate.tx,
           caller: fixture.caller,
@@ -80,6 +82,8 @@ export async function assessCandidate(
           blockNumber: block.number,
           gasPrice,
           decodeOutput: decodeExecutorOutput,
+          // A third-party candidate run through the executor: its output before the builder fee is measured.
+          ...(candidate.aggregatorCall ? { feesAt: { token: request.tokenOut, of: deps.collector } } : {}),
         }),
   ]);
   // A simulation on a fixture that did not read back exactly proves nothing (docs/rules.md, comparison rule 14).

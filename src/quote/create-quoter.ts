@@ -35,6 +35,7 @@ import {
 import { rankCandidates } from "./rank.ts";
 import { selectPools } from "./select-pools.ts";
 import { SIMULATION_MARGIN_GAS, simulationShortlist } from "./simulation-shortlist.ts";
+import { SIMULATION_DEADLINE_S, throughExecutor } from "./through-executor.ts";
 import type { Misses } from "./widen-pools.ts";
 
 export type QuoterDeps = {
@@ -51,9 +52,6 @@ export type QuoterDeps = {
   /** Sees each completed quote's stage timings and node requests (metrics). */
   onTimings?: (timings: StageTimings, rpc: RpcCount) => void;
 };
-
-/** Seconds of validity given to simulated calldata; the public quote returns no transaction. */
-const SIMULATION_DEADLINE_S = 600n;
 
 /** What the pinned block offers the search: gas price, fees, loaded pools and their executable paths. */
 type Market = {
@@ -83,6 +81,7 @@ export function createQuoter(deps: QuoterDeps) {
   const { client, index, contracts } = deps;
   const weth = contracts.weth9;
   const { loadEdges, executablePaths, probeFallback, widen } = createMarketReader(deps);
+  const assessDeps = { client, fixtures: deps.fixtures, collector: contracts.settlementCollector };
 
   /** A node failure anywhere in the pipeline is UpstreamUnavailableError; our own errors pass through. */
   return async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
@@ -101,13 +100,18 @@ export function createQuoter(deps: QuoterDeps) {
       providerCandidates(asked, request, block.number, signal, {
         ...(deps.providerDeadlineMs ? { deadlineMs: deps.providerDeadlineMs } : {}),
         ...(deps.onProviderOutcome ? { onOutcome: deps.onProviderOutcome } : {}),
+        ...(request.throughExecutor ? { taker: contracts.executor } : {}),
       }),
     );
     const loaded = await timed(timings, "state", () => loadMarket(request, block, ownSearch, signal));
     const { market, own } = ownSearch
       ? await searchOwnCandidates(request, loaded, block, signal, timings)
       : { market: loaded, own: [] };
-    const candidates = dedupe([...own, ...(await external)]);
+    const terms = { executor: contracts.executor, fees: market.fees, timestamp: block.timestamp };
+    const theirs = (await external).map((candidate) =>
+      request.throughExecutor ? throughExecutor(candidate, request, terms) : candidate,
+    );
+    const candidates = dedupe([...own, ...theirs]);
     signal.throwIfAborted();
     if (candidates.length === 0)
       throw new QuoteError(
@@ -122,7 +126,7 @@ export function createQuoter(deps: QuoterDeps) {
       Promise.all([
         Promise.all(
           candidates.map((candidate) =>
-            assessCandidate(deps, request, candidate, {
+            assessCandidate(assessDeps, request, candidate, {
               block,
               gasPrice: market.gasPrice,
               gasToOut: market.gasToOut,

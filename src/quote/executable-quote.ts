@@ -1,9 +1,11 @@
 import { type Address, type Hex, type PublicClient, zeroHash } from "viem";
 import type { Contracts } from "../config/deployment.ts";
+import { buildExecutorAggregatorSwap } from "../routing/aggregator-calldata.ts";
 import { buildExecutorSwap, type UnsignedSwapTransaction } from "../routing/executor-calldata.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { decodeExecutorOutput, simulateTransaction } from "../simulation/simulate-transaction.ts";
 import type { QuoteResult } from "./quote-types.ts";
+import { settledFigures } from "./through-executor.ts";
 
 /** What a surface asks the selected route to be built with. */
 export type ExecutableTerms = {
@@ -83,6 +85,8 @@ export async function buildExecutableQuote(
  */
 export function expectedDelivery(result: QuoteResult): bigint {
   const { selected, fees } = result;
+  // A third-party candidate ran through the executor with these fee terms: what it delivered is the quote.
+  if (selected.aggregatorCall) return settledFigures(selected).amountOut;
   const builderPaid = fees.builder === null || fees.builder.registered;
   return selected.grossAmountOut - selected.fee - (builderPaid ? selected.builderFee : 0n);
 }
@@ -93,8 +97,7 @@ function buildTransaction(
   terms: ExecutableTerms,
 ): UnsignedSwapTransaction | undefined {
   const { request, selected, fees } = result;
-  if (!selected.route) return undefined;
-  return buildExecutorSwap({
+  const swap = {
     executor,
     tokenIn: request.tokenIn,
     tokenOut: request.tokenOut,
@@ -106,8 +109,12 @@ function buildTransaction(
     maxBuilderFeeBps: fees.builderBps,
     builderId: request.builder?.id ?? zeroHash,
     ...(terms.attribution ?? {}),
-    route: selected.route,
-  });
+  };
+  // A third-party winner is forwarded by the executor, with no service fee (docs/rules.md, fee rule 2).
+  if (selected.aggregatorCall)
+    return buildExecutorAggregatorSwap({ ...swap, maxRouteFeeBps: 0, ...selected.aggregatorCall });
+  if (!selected.route) return undefined;
+  return buildExecutorSwap({ ...swap, route: selected.route });
 }
 
 type Run =

@@ -43,9 +43,18 @@ export async function providerCandidates(
   request: QuoteRequest,
   blockNumber: bigint,
   signal: AbortSignal,
-  options: { deadlineMs?: number; onOutcome?: (outcome: ProviderOutcome) => void } = {},
+  options: {
+    deadlineMs?: number;
+    onOutcome?: (outcome: ProviderOutcome) => void;
+    /** Who sends the provider's transaction and receives its output (default: the synthetic caller). */
+    taker?: Address;
+  } = {},
 ): Promise<Candidate[]> {
-  const { deadlineMs = QUOTE_LIMITS.providerDeadlineMs, onOutcome = () => {} } = options;
+  const {
+    deadlineMs = QUOTE_LIMITS.providerDeadlineMs,
+    onOutcome = () => {},
+    taker = SYNTHETIC_CALLER,
+  } = options;
   const answers = await Promise.all(
     asked.map(async ({ provider, variants }) => {
       const started = Date.now();
@@ -62,7 +71,7 @@ export async function providerCandidates(
             tokenIn: request.tokenIn,
             tokenOut: request.tokenOut,
             amountIn: request.amountIn,
-            taker: SYNTHETIC_CALLER,
+            taker,
             blockNumber,
             signal: stop,
             ...(variants ? { variants } : {}),

@@ -3,6 +3,7 @@ import type { RpcCount } from "../chain/rpc-tally.ts";
 import { JunctionError } from "../errors/junction-error.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
 import type { ProviderId } from "../providers/provider-ids.ts";
+import type { AggregatorEntry } from "../routing/aggregator-calldata.ts";
 import type { ExecutorRoute } from "../routing/route-encoding.ts";
 import type { Simulation } from "../simulation/simulate-transaction.ts";
 
@@ -17,6 +18,13 @@ export type QuoteRequest = {
    * for (default: the builder's registered default). Fees then come from the registry at the quote block.
    */
   builder?: { id: Hex; feeBps?: number };
+  /**
+   * Builder and partner quotes: third-party candidates are taken with the executor as taker and recipient
+   * and run through it (`Executor.swapThroughAggregator`), so whichever source wins is executed, charged
+   * and settled like Junction's own routes (docs/rules.md, fee rule 2: no service fee on them). The public
+   * comparison leaves it out and assesses each provider's transaction as the provider built it.
+   */
+  throughExecutor?: true;
 };
 
 /** What the registry says the builder is at the quote block (builder quotes only). */
@@ -69,6 +77,12 @@ export type Candidate = {
   branches: { amountIn: bigint; amountOut: bigint; hops: QuotedHop[] }[];
   /** Direct-pool candidates: the executor route, to rebuild the calldata for a real recipient. */
   route?: ExecutorRoute;
+  /**
+   * Third-party candidates run through the executor (`QuoteRequest.throughExecutor`): the provider's own
+   * calldata (built with the executor as taker) and the executor entry that forwards it, to rebuild the
+   * executor call for a real recipient.
+   */
+  aggregatorCall?: { entry: AggregatorEntry; data: Hex };
   tx: { to: Address; data: Hex; value: bigint };
   spender: Address;
   /** Third-party candidates: refused before simulation (binding mismatch), or the firm quote's expiry. */

@@ -16,8 +16,12 @@ import { measureCall } from "./measure-call.ts";
  * The assessment of one candidate transaction at the pinned block (docs/rules.md, comparison rules 3, 4, 13).
  */
 export type Simulation =
-  /** `gas`: the gas the transaction uses, measured in the call (a wallet's: `eth_estimateGas`). */
-  | { status: "simulated"; amountOut: bigint; gas: bigint }
+  /**
+   * `gas`: the gas the transaction uses, measured in the call (a wallet's: `eth_estimateGas`).
+   * `grossAmountOut`: a third-party candidate run through the executor: its output before the builder fee,
+   * measured (`amountOut` is what the recipient received).
+   */
+  | { status: "simulated"; amountOut: bigint; gas: bigint; grossAmountOut?: bigint }
   /** It reverted: excluded from selection. `error` names the executor's custom error when it is one. */
   | { status: "failed"; reason: "reverted" | "insufficient-output"; stage: "simulation"; error?: string }
   /** It could not be checked: explicitly unverified, never proof of executability. */
@@ -36,6 +40,11 @@ export type SimulationRequest = {
   gasPrice: bigint;
   /** Reads the candidate's output from the call's return data. */
   decodeOutput: (data: Hex) => bigint;
+  /**
+   * Where the fees stay (the collector, in the output token), for a third-party candidate run through the
+   * executor: what arrives there is the builder fee, so the output before it is measured, not inferred.
+   */
+  feesAt?: { token: Address; of: Address };
 };
 
 /**
@@ -55,8 +64,15 @@ export async function simulateTransaction(
       stateOverride: request.stateOverride,
       blockNumber: request.blockNumber,
       gasPrice: request.gasPrice,
+      ...(request.feesAt ? { output: request.feesAt } : {}),
     });
-    return { status: "simulated", amountOut: request.decodeOutput(measured.result), gas: measured.gasUsed };
+    const amountOut = request.decodeOutput(measured.result);
+    return {
+      status: "simulated",
+      amountOut,
+      gas: measured.gasUsed,
+      ...(request.feesAt ? { grossAmountOut: amountOut + measured.received } : {}),
+    };
   } catch (error) {
     return classify(error, "simulation");
   }

@@ -38,7 +38,7 @@ export const BuilderQuoteQuerySchema = z
     }),
     provider: z.enum(PROVIDER_IDS).optional().openapi({
       description:
-        "`service` (the default): Junction's own routes, settled through its executor and collector. The aggregator values are answered 400 UNSUPPORTED_TERMS: their quotes cannot carry builder attribution or the builder fee (the public quote compares them).",
+        "Restricts the quote to one source: `service` (Junction's own routes), `aggregator-a` (all its variants), `aggregator-a-direct` or `aggregator-b` (the firm quote). Omitted: every source is compared, as the public quote does, and the winner is prepared. Every source settles through Junction's executor and collector, so attribution and the builder fee apply to all; an aggregator's quote carries no service fee (`routeFee` 0, its own fees are in its price). A provider this deployment has not enabled, or one whose quote fails at the quote block, is 400 UNSUPPORTED_TERMS naming why.",
     }),
     chainId: ChainIdParam.optional().openapi({
       description:
@@ -98,7 +98,10 @@ export const BuilderQuoteResponseSchema = z
         "`onchain`: fees read from the registry at the quote block. `local-preview`: the code is not registered; no registry state applies.",
     }),
     registry: Address.openapi({ description: "The BuilderRegistry the policy was read from." }),
-    provider: z.enum(PROVIDER_IDS),
+    provider: z.enum(PROVIDER_IDS).openapi({
+      description:
+        "The source of the selected route. With an aggregator the transaction still goes to the executor, which forwards the input to the aggregator's contract, measures what came back, pays the builder fee and the rest to the recipient; `expiresAt` and `deadline` never outlive a firm quote's own expiry.",
+    }),
     block: z.object({ number: Uint, hash: z.string() }).openapi({ description: "The quote block." }),
     execution: z
       .object({
@@ -107,7 +110,10 @@ export const BuilderQuoteResponseSchema = z
         gasPrice: Uint,
       })
       .openapi({ description: "How the selected route was assessed at the quote block." }),
-    routes: z.array(RouteBranch).openapi({ description: "Branches and hops of the selected route." }),
+    routes: z.array(RouteBranch).openapi({
+      description:
+        "Branches and hops of the selected route; empty when `provider` is an aggregator (it chooses its own pools).",
+    }),
     warnings: z.array(z.string()),
   })
   .openapi("BuilderQuote");

@@ -2,6 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { CHAIN_ID } from "../../chain/chain.ts";
 import { PARTNER_LIMITS, REQUEST_ID_PATTERN } from "../../partners/limits.ts";
 import { PARTNER_QUOTE_ERRORS } from "../../partners/partner-quote.ts";
+import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 import { intParam } from "./builder-params.ts";
 import { Address, Hash32, RawAmount, Uint } from "./common-patterns.ts";
 import { AmountInParam } from "./quote.ts";
@@ -77,6 +78,10 @@ export const PartnerQuoteResponseSchema = z
     tokenIn: Address,
     tokenOut: Address,
     amountIn: Uint,
+    source: z.enum(PROVIDER_IDS).optional().openapi({
+      description:
+        "Who the selected route is from: `service` (Junction's own pools) or a third-party aggregator (`aggregator-a`, `aggregator-a-direct`, `aggregator-b`). Every source runs through the executor: an aggregator's transaction is forwarded by it, with no service fee (fee 0) and `swaps` empty (its pools are the aggregator's). Present whenever amountOut is.",
+    }),
     amountOut: Uint.optional().openapi({
       description:
         "Output BEFORE the service fee (the public `GET /api/v2/quote` reports `amountOut` after it). Present when ok is true, and when ok is false because only building for the terms failed.",
@@ -124,7 +129,8 @@ export const PartnerQuoteResponseSchema = z
       .optional()
       .openapi({ description: "Only with recipient and ok true." }),
     swaps: z.array(SwapLeg).optional().openapi({
-      description: "Each pool swap in execution order; native ETH legs show the wrapped token.",
+      description:
+        "Each pool swap in execution order; native ETH legs show the wrapped token. Empty when `source` is an aggregator (it chooses its own pools).",
     }),
   })
   .openapi("PartnerQuote");

@@ -60,7 +60,7 @@ describe("builder quote terms", () => {
     }
   });
 
-  it("refuses an aggregator as the source: builder quotes settle through the executor only", async () => {
+  it("refuses an aggregator this deployment has not enabled, naming it; service stays available", async () => {
     const base = {
       tokenIn: devnet.manifest.contracts.weth9,
       tokenOut: token("USDC"),
@@ -71,7 +71,7 @@ describe("builder quote terms", () => {
       const { status, body } = await quote({ ...base, provider });
       expect(status, provider).toBe(400);
       expect(body.error.code).toBe("UNSUPPORTED_TERMS");
-      expect(body.error.message).toMatch(/executor only/);
+      expect(body.error.message).toMatch(/not enabled on this deployment/);
     }
     const own = await quote({ ...base, provider: "service" });
     expect(own.status).toBe(200);

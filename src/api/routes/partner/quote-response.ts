@@ -15,6 +15,7 @@ export function toPartnerQuoteResponse(requestId: string, quote: PartnerQuote): 
     tokenIn: quote.tokenIn,
     tokenOut: quote.tokenOut,
     amountIn: quote.amountIn.toString(),
+    ...(quote.source === undefined ? {} : { source: quote.source }),
     ...(amountOut === undefined ? {} : { amountOut: amountOut.toString() }),
     ...(gas === undefined ? {} : { gas: gas.toString() }),
     ...(gasCostOut === undefined ? {} : { gasCostOut: gasCostOut.toString() }),

@@ -1,0 +1,288 @@
+import {
+  type Address,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  maxUint256,
+  parseAbi,
+  parseEther,
+  zeroAddress,
+} from "viem";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestProviders, type TestProviders } from "../../../../test/aggregator-providers.ts";
+import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/builder-api.ts";
+import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
+import { createPartnerTestApi, type PartnerTestApi } from "../../../../test/partner-api.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
+type Json = Record<string, any>;
+
+/**
+ * Whatever wins is executed (docs/rules.md, ours: aggregator execution): a builder quote naming each
+ * third-party source, and partner quotes over the fixed scenario set, sent from funded wallets through the
+ * executor; the recipient receives exactly the quoted net output, the receipt verifies to finality and the
+ * settlement appears once in history. Every fault of the stand-ins ends as a closed error, never a
+ * transaction.
+ */
+const BUILDER_PAYER = 7;
+const PARTNER_PAYER = 5;
+let devnet: TestDevnet;
+let providers: TestProviders;
+let builders: BuilderTestApi;
+let partner: PartnerTestApi;
+let key: string;
+
+beforeAll(async () => {
+  devnet = await startTestDevnet();
+  providers = await startTestProviders(devnet);
+  builders = await createBuilderTestApi(devnet, { postgres: true, providers });
+  partner = await createPartnerTestApi(devnet, { providers });
+  const demo = await builders.workspace({ code: devnet.manifest.junction.demoBuilder.code, plan: "growth" });
+  key = await builders.key(demo.id, ["quote", "swap", "receipts"]);
+}, 120_000);
+afterAll(async () => {
+  await builders?.close();
+  await partner?.close();
+  await providers?.close();
+  await devnet?.dispose();
+});
+
+const token = (symbol: string): Address =>
+  symbol === "ETH" ? zeroAddress : devnet.manifest.tokens.find((t) => t.symbol === symbol)!.address;
+const weth = () => devnet.manifest.contracts.weth9;
+const executor = () => devnet.manifest.contracts.executor;
+const holding = (asset: Address, who: Address) =>
+  asset === zeroAddress
+    ? devnet.publicClient.getBalance({ address: who })
+    : devnet.publicClient.readContract({
+        address: asset,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [who],
+      });
+
+async function builderCall(method: "GET" | "POST", path: string, input: Record<string, unknown>) {
+  const response = await builders.call(method, path, {
+    key,
+    ...(method === "GET" ? { query: input as Record<string, string> } : { body: input }),
+    ...(path.endsWith("/swaps") ? { headers: { "idempotency-key": `agg-${Math.random()}` } } : {}),
+  });
+  return { status: response.status, body: (await response.json()) as Json };
+}
+
+/** Sends a transaction from test wallet `index` and waits for its receipt. */
+async function send(index: number, tx: { to: Address; data: Hex; value?: bigint; gas?: bigint }) {
+  const wallet = devnet.wallet(index);
+  const hash = await wallet.sendTransaction({ account: wallet.account!, chain: wallet.chain, ...tx });
+  return devnet.publicClient.waitForTransactionReceipt({ hash });
+}
+
+async function approveExecutor(index: number, asset: Address) {
+  if (asset === zeroAddress) return;
+  await send(index, {
+    to: asset,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [executor(), maxUint256] }),
+  });
+}
+
+/** The executor holds nothing of either token after a swap. */
+async function expectExecutorEmpty(tokenIn: Address, tokenOut: Address) {
+  for (const asset of [tokenIn, tokenOut, weth()]) expect(await holding(asset, executor()), asset).toBe(0n);
+}
+
+describe("builder quotes settle every source through the executor", () => {
+  for (const provider of ["aggregator-a", "aggregator-a-direct", "aggregator-b"] as const) {
+    it(`${provider}: quote, prepare, approve, send, receive exactly the net, verify to finality, history once`, async () => {
+      const wallet = devnet.wallet(BUILDER_PAYER);
+      const payer = wallet.account!.address;
+      const [tokenIn, tokenOut] = [weth(), token("USDC")];
+      const amountIn = parseEther("1");
+      const quoted = await builderCall("GET", "/api/v2/builders/quote", {
+        tokenIn,
+        tokenOut,
+        amountIn: amountIn.toString(),
+        payer,
+        provider,
+      });
+      expect(quoted.status, JSON.stringify(quoted.body)).toBe(200);
+      const q = quoted.body;
+      const demo = devnet.manifest.junction.demoBuilder;
+      const gross = BigInt(q.grossAmountOut);
+      // Fee rule 2: no service fee on an aggregator's quote; the builder fee applies as on our own routes.
+      expect(q).toMatchObject({
+        provider,
+        routeFee: "0",
+        fees: { routeBps: 0, builderBps: demo.builderFeeBps },
+      });
+      expect(BigInt(q.builderFee)).toBe((gross * BigInt(demo.builderFeeBps)) / 10_000n);
+      expect(BigInt(q.amountOut)).toBe(gross - BigInt(q.builderFee));
+      expect(q.routes).toEqual([]);
+      expect(q.execution.status).toBe("simulated");
+
+      const prepared = await builderCall("POST", "/api/v2/builders/swaps", { quoteId: q.quoteId });
+      expect(prepared.status, JSON.stringify(prepared.body)).toBe(200);
+      const p = prepared.body;
+      expect(p.tx.to).toBe(executor().toLowerCase());
+      expect(p.approval.spender).toBe(executor().toLowerCase());
+      expect(p.simulation.amountOut).toBe(q.amountOut);
+
+      await send(BUILDER_PAYER, {
+        to: weth(),
+        data: encodeFunctionData({ abi: parseAbi(["function deposit() payable"]), functionName: "deposit" }),
+        value: amountIn,
+      });
+      await approveExecutor(BUILDER_PAYER, tokenIn);
+      const before = await holding(tokenOut, payer);
+      const receipt = await send(BUILDER_PAYER, {
+        to: p.tx.to,
+        data: p.tx.data,
+        value: BigInt(p.tx.value),
+        gas: BigInt(p.tx.gas),
+      });
+      expect(receipt.status).toBe("success");
+      expect((await holding(tokenOut, payer)) - before).toBe(BigInt(q.amountOut));
+      await expectExecutorEmpty(tokenIn, tokenOut);
+
+      const verify = () =>
+        builderCall("POST", "/api/v2/builders/receipts", {
+          quoteId: q.quoteId,
+          hash: receipt.transactionHash,
+        });
+      expect((await verify()).body.status).toBe("confirming");
+      await devnet.testClient.mine({ blocks: 3 });
+      const finalized = await verify();
+      expect(finalized.body).toMatchObject({
+        status: "finalized",
+        routeFee: "0",
+        builderFee: q.builderFee,
+        amountOut: q.amountOut,
+        tokenOut: tokenOut.toLowerCase(),
+      });
+      const history = await builderCall("GET", "/api/v2/builders/history", {});
+      const entries = (history.body.settlements as Json[]).filter((s) => s.quoteId === q.quoteId);
+      expect(entries).toHaveLength(1);
+      expect(entries[0]).toMatchObject({ routeFee: "0", builderFee: q.builderFee, amountOut: q.amountOut });
+    });
+  }
+
+  it("ends each stand-in fault as a closed error, never a transaction", async () => {
+    const ask = (provider: string) =>
+      builderCall("GET", "/api/v2/builders/quote", {
+        tokenIn: weth(),
+        tokenOut: token("USDC"),
+        amountIn: parseEther("1").toString(),
+        payer: devnet.wallet(BUILDER_PAYER).account!.address,
+        provider,
+      });
+    for (const mode of ["wrong-binding", "expired", "short", "stale-settler", "revert"]) {
+      await providers.fault("aggregator-b", mode, 1);
+      const { status, body } = await ask("aggregator-b");
+      // The builder surface restates NO_EXECUTABLE_ROUTE as 400 UNSUPPORTED_TERMS (docs/rules.md, errors).
+      expect(status, mode).toBe(400);
+      expect(body.error.code, mode).toBe("UNSUPPORTED_TERMS");
+      expect(JSON.stringify(body), mode).not.toMatch(/0x[0-9a-f]{200}/i);
+    }
+    // The registry stops naming the quoted settler before the swap is prepared: refused, nothing to sign.
+    const quoted = await ask("aggregator-b");
+    expect(quoted.status).toBe(200);
+    const { aggregators } = devnet.manifest;
+    const setActive = (settler: Address) =>
+      devnet.testClient.request({
+        method: "eth_sendTransaction" as never,
+        params: [
+          {
+            from: devnet.manifest.accounts[0]!.address,
+            to: aggregators.settlerRegistry,
+            data: encodeFunctionData({
+              abi: parseAbi(["function setActive(uint128 feature, address settler)"]),
+              functionName: "setActive",
+              args: [2n, settler],
+            }),
+          },
+        ] as never,
+      });
+    await devnet.testClient.impersonateAccount({ address: devnet.manifest.accounts[0]!.address });
+    await setActive(aggregators.staleSettler);
+    try {
+      const prepared = await builderCall("POST", "/api/v2/builders/swaps", { quoteId: quoted.body.quoteId });
+      expect(prepared.status).toBe(503);
+      expect(prepared.body.error.code).toBe("PREPARATION_FAILED");
+      expect(prepared.body.error.message).toMatch(/SettlerNotActive/);
+    } finally {
+      await setActive(aggregators.settler);
+      await devnet.testClient.stopImpersonatingAccount({ address: devnet.manifest.accounts[0]!.address });
+    }
+  });
+});
+
+describe("partner quotes hand out the winning source's transaction", () => {
+  it("executes every winner of the fixed scenario set and delivers exactly swap.netOut", async () => {
+    const scenarios: [string, string, bigint][] = [
+      ["WETH", "LINK", parseEther("0.1")],
+      ["AAVE", "DAI", parseEther("10")],
+      ["USDT", "UNI", 1_000_000_000n],
+      ["OP", "USDC", parseEther("1000")],
+      ["ETH", "USDC", parseEther("0.05")],
+      ["USDC", "ETH", 100_000_000n],
+      ["UNI", "DAI", parseEther("10")],
+      ["WETH", "USDC", parseEther("1")],
+    ];
+    const recipient = devnet.wallet(PARTNER_PAYER).account!.address;
+    const rows: string[] = [];
+    for (const [inSymbol, outSymbol, amountIn] of scenarios) {
+      const [tokenIn, tokenOut] = [token(inSymbol), token(outSymbol)];
+      const response = await partner.get("/quote", {
+        in: tokenIn,
+        out: tokenOut,
+        amount: amountIn.toString(),
+        recipient,
+      });
+      const quote = (await response.json()) as Json;
+      expect(quote.ok, `${inSymbol}->${outSymbol}: ${quote.error}`).toBe(true);
+      if (quote.source !== "service")
+        expect([quote.swap.fee, quote.swap.feeBps, quote.swaps]).toEqual(["0", 0, []]);
+      await approveExecutor(PARTNER_PAYER, tokenIn);
+      const before = await holding(tokenOut, recipient);
+      const receipt = await send(PARTNER_PAYER, {
+        to: quote.tx.to,
+        data: quote.tx.data,
+        value: BigInt(quote.tx.value),
+      });
+      expect(receipt.status).toBe("success");
+      const gasPaid = tokenOut === zeroAddress ? receipt.gasUsed * receipt.effectiveGasPrice : 0n;
+      const received = (await holding(tokenOut, recipient)) - before + gasPaid;
+      expect(received, `${inSymbol}->${outSymbol}`).toBe(BigInt(quote.swap.netOut));
+      await expectExecutorEmpty(tokenIn, tokenOut);
+      rows.push(
+        `${inSymbol}->${outSymbol} ${quote.source}: simulated ${quote.swap.netOut}, executed ${received}, gas ${quote.swap.executorGas} / used ${receipt.gasUsed}`,
+      );
+    }
+    console.info(rows.join("\n"));
+    // The set is chosen so the aggregators win some of it: their wins are what this test executes.
+    expect(
+      rows.some((row) => / aggregator-/.test(row)),
+      rows.join("\n"),
+    ).toBe(true);
+  });
+
+  it("answers a faulty firm quote with ok: false and no transaction", async () => {
+    await providers.fault("aggregator-a", "decline");
+    try {
+      for (const mode of ["wrong-binding", "expired", "short"]) {
+        await providers.fault("aggregator-b", mode, 1);
+        const response = await partner.get("/quote", {
+          in: weth(),
+          out: token("LINK"),
+          amount: parseEther("0.1").toString(),
+          recipient: devnet.wallet(PARTNER_PAYER).account!.address,
+        });
+        const quote = (await response.json()) as Json;
+        // Junction's own route still wins when the firm quote fails; the failed one is never handed out.
+        expect(quote.source, mode).toBe("service");
+        expect(quote.ok, mode).toBe(true);
+      }
+    } finally {
+      await providers.fault("aggregator-a", "none");
+    }
+  });
+});

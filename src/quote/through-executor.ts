@@ -1,0 +1,88 @@
+import type { Address } from "viem";
+import { type AggregatorEntry, buildExecutorAggregatorSwap } from "../routing/aggregator-calldata.ts";
+import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
+import type { Assessment, Candidate, FeeTerms, QuoteRequest } from "./quote-types.ts";
+
+/** Seconds of validity given to simulated calldata; a transaction a client gets is rebuilt with its own. */
+export const SIMULATION_DEADLINE_S = 600n;
+
+/** The executor entry that forwards each third-party source's transaction. */
+function entryOf(provider: Candidate["provider"]): AggregatorEntry | undefined {
+  if (provider === "aggregator-a" || provider === "aggregator-a-direct") return "router";
+  if (provider === "aggregator-b") return "allowance-holder";
+  return undefined;
+}
+
+/**
+ * A third-party candidate (its transaction built with the executor as taker and recipient) wrapped into
+ * `Executor.swapThroughAggregator` with the quote's fee terms, sent by the synthetic caller like Junction's
+ * own routes: the executor pulls the input, hands it to the provider's contract, measures what came back,
+ * pays the builder fee and no service fee (docs/rules.md, fee rule 2) and pays the rest to the recipient.
+ * Its quoted figures are the provider's amount less the builder fee; the minimum is the quote itself, so a
+ * candidate delivering less than it promised fails, never passes. A candidate already refused (binding
+ * mismatch) keeps its provider transaction: it is never run.
+ */
+export function throughExecutor(
+  candidate: Candidate,
+  request: QuoteRequest,
+  terms: { executor: Address; fees: FeeTerms; timestamp: bigint },
+): Candidate {
+  const entry = entryOf(candidate.provider);
+  if (!entry || candidate.bindingMismatch) return candidate;
+  const { executor, fees } = terms;
+  const gross = candidate.grossAmountOut;
+  const builderFee = (gross * BigInt(fees.builderBps)) / 10_000n;
+  const amountOut = gross - builderFee;
+  const aggregatorCall = { entry, data: candidate.tx.data };
+  const tx = buildExecutorAggregatorSwap({
+    executor,
+    tokenIn: request.tokenIn,
+    tokenOut: request.tokenOut,
+    amountIn: request.amountIn,
+    minOut: amountOut,
+    recipient: SYNTHETIC_CALLER,
+    deadline: terms.timestamp + SIMULATION_DEADLINE_S,
+    maxRouteFeeBps: 0,
+    maxBuilderFeeBps: fees.builderBps,
+    ...(request.builder ? { builderId: request.builder.id } : {}),
+    ...aggregatorCall,
+  });
+  return {
+    ...candidate,
+    amountOut,
+    feeBps: 0,
+    fee: 0n,
+    builderFee,
+    aggregatorCall,
+    tx: { to: tx.to, data: tx.data, value: tx.value },
+    spender: executor,
+  };
+}
+
+/**
+ * What the selected candidate settles as: gross output, service fee, builder fee and the recipient's
+ * output. Junction's own routes are exact, so their quoted figures are what the executor pays; a
+ * third-party candidate run through the executor is what the run measured at the quote block (its quote
+ * is the provider's promise; the run is what the transaction does).
+ */
+export function settledFigures(selected: Assessment): {
+  grossAmountOut: bigint;
+  fee: bigint;
+  builderFee: bigint;
+  amountOut: bigint;
+} {
+  const simulation = selected.simulation;
+  if (selected.aggregatorCall && simulation.status === "simulated" && simulation.grossAmountOut !== undefined)
+    return {
+      grossAmountOut: simulation.grossAmountOut,
+      fee: 0n,
+      builderFee: simulation.grossAmountOut - simulation.amountOut,
+      amountOut: simulation.amountOut,
+    };
+  return {
+    grossAmountOut: selected.grossAmountOut,
+    fee: selected.fee,
+    builderFee: selected.builderFee,
+    amountOut: selected.amountOut,
+  };
+}
