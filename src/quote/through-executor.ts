@@ -15,7 +15,7 @@ function entryOf(provider: Candidate["provider"]): AggregatorEntry | undefined {
 
 /**
  * A third-party candidate (its transaction built with the executor as taker and recipient) wrapped into
- * `Executor.swapThroughAggregator` with the quote's fee terms, sent by the synthetic caller like Junction's
+ * `Executor.swapThroughAggregator` (docs/rules.md, ours: aggregator execution) with the quote's fee terms, sent by the synthetic caller like Junction's
  * own routes: the executor pulls the input, hands it to the provider's contract, measures what came back,
  * pays the builder fee and no service fee (docs/rules.md, fee rule 2) and pays the rest to the recipient.
  * Its quoted figures are the provider's amount less the builder fee; the minimum is the quote itself, so a

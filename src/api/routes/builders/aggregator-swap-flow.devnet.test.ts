@@ -177,7 +177,7 @@ describe("builder quotes settle every source through the executor", () => {
     for (const mode of ["wrong-binding", "expired", "short", "stale-settler", "revert"]) {
       await providers.fault("aggregator-b", mode, 1);
       const { status, body } = await ask("aggregator-b");
-      // The builder surface restates NO_EXECUTABLE_ROUTE as 400 UNSUPPORTED_TERMS (docs/rules.md, errors).
+      // The builder surface restates NO_EXECUTABLE_ROUTE as 400 UNSUPPORTED_TERMS (docs/rules.md, errors: builder).
       expect(status, mode).toBe(400);
       expect(body.error.code, mode).toBe("UNSUPPORTED_TERMS");
       expect(JSON.stringify(body), mode).not.toMatch(/0x[0-9a-f]{200}/i);
