@@ -33,6 +33,7 @@ type Comparison = {
 type Prepared = {
   quote: {
     quoteId: string;
+    provider: string;
     amountOut: string;
     minimumAmountOut: string;
     routeFee: string;
@@ -66,6 +67,9 @@ function App() {
   const [wallet, setWallet] = useState<Wallet>();
   const [steps, setSteps] = useState<string[]>([]);
   const [receipt, setReceipt] = useState<string>();
+  /** The builder quote's net output and what the settlement recorded: the same figure, before and after. */
+  const [quoted, setQuoted] = useState<string>();
+  const [received, setReceived] = useState<string>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -121,14 +125,17 @@ function App() {
       setWallet(connected);
       setSteps([]);
       setReceipt(undefined);
+      setReceived(undefined);
       const { quote, prepared } = await backend<Prepared>("POST", "/api/swaps", {
         payer: connected.address,
         tokenIn,
         tokenOut,
         amountIn: rawAmount(),
+        provider: comparison?.provider,
       });
+      setQuoted(quote.amountOut);
       step(
-        `builder quote ${quote.quoteId.slice(0, 10)}…: ${show(quote.amountOut)} after a ${quote.fees.routeBps} bps service fee (${show(quote.routeFee)}) and a ${quote.fees.builderBps} bps builder fee (${show(quote.builderFee)}); at least ${show(quote.minimumAmountOut)}`,
+        `builder quote ${quote.quoteId.slice(0, 10)}… from ${quote.provider}: ${show(quote.amountOut)} after a ${quote.fees.routeBps} bps service fee (${show(quote.routeFee)}) and a ${quote.fees.builderBps} bps builder fee (${show(quote.builderFee)}); at least ${show(quote.minimumAmountOut)}`,
       );
       if (prepared.approval?.required) {
         const approve: UnsignedTransaction = {
@@ -147,11 +154,12 @@ function App() {
       const hash = await signAndWait(connected, prepared.tx);
       step(`swapped: ${hash}`);
       for (;;) {
-        const verified = await backend<{ status: string }>("POST", "/api/receipts", {
+        const verified = await backend<{ status: string; amountOut: string }>("POST", "/api/receipts", {
           quoteId: quote.quoteId,
           hash,
         });
         setReceipt(verified.status);
+        setReceived(verified.amountOut);
         if (verified.status === "finalized") break;
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
@@ -243,6 +251,13 @@ function App() {
           {receipt ? (
             <p>
               Receipt: <strong data-testid="receipt-status">{receipt}</strong>
+              {received && quoted ? (
+                <>
+                  {" "}
+                  — received <strong data-testid="received">{show(received)}</strong>, quoted{" "}
+                  <strong data-testid="quoted">{show(quoted)}</strong>
+                </>
+              ) : null}
             </p>
           ) : null}
         </section>

@@ -104,6 +104,9 @@ export function createSwapExampleApp(options: SwapExampleOptions): Hono {
       amountIn: body.amountIn ?? "",
       payer: body.payer ?? "",
       slippageBps: "50",
+      // The candidate the page showed as selected is the one swapped, whoever it is: each source settles
+      // through Junction's executor, so the builder quote can name it.
+      ...(body.provider ? { provider: body.provider as "service" } : {}),
     });
     const prepared = await junction.builders.prepareSwap(quote.quoteId, randomUUID());
     return c.json({ quote, prepared });

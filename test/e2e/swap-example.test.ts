@@ -107,6 +107,16 @@ describe("example swap page in Chromium", () => {
     const steps = (await page.getByTestId("steps").textContent())!;
     expect(steps).toMatch(/approved: 0x[0-9a-f]{64}/);
     expect(steps).toMatch(/swapped: 0x[0-9a-f]{64}/);
+    // The selected candidate is the one swapped, whoever it is, and it delivered exactly its quote.
+    const selectedSource = (await page
+      .getByTestId("selected-candidate")
+      .locator("td")
+      .first()
+      .textContent())!;
+    expect(steps).toContain(`from ${selectedSource}:`);
+    expect(await page.getByTestId("received").textContent()).toBe(
+      await page.getByTestId("quoted").textContent(),
+    );
 
     // Approve, then swap: each signed with exactly the fee fields the wallet flow simulated last.
     expect(wallet.sent).toHaveLength(2);
@@ -118,6 +128,8 @@ describe("example swap page in Chromium", () => {
       expect(mined.maxFeePerGas).toBe(sent.maxFeePerGas);
       expect(mined.maxPriorityFeePerGas).toBe(sent.maxPriorityFeePerGas);
     }
+    const settled = await reader.getTransactionReceipt({ hash: swap!.hash });
+    expect(settled.status).toBe("success");
     expect(await balance()).toBeGreaterThan(before);
     // The builder key never reached the browser.
     expect(await page.content()).not.toContain(manifest.demoWorkspace!.keys.all);
