@@ -1,11 +1,15 @@
+import {
+  prepareForSigning,
+  SIGNING_MARGIN_SECONDS,
+  type SigningTerms,
+  secondsLeft,
+  signAndSend,
+  type UnsignedTransaction,
+  WalletFlowError,
+} from "@junction/sdk";
 import { useEffect, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { encodeFunctionData, erc20Abi, formatUnits, type Hex, parseUnits } from "viem";
-import {
-  prepareForSigning,
-  signAndSend,
-  type UnsignedTransaction,
-} from "../../packages/sdk/src/wallet-flow.ts";
 import { connectWallet, errorText, type Wallet } from "../../web/shared/wallet.ts";
 
 /**
@@ -41,10 +45,14 @@ type Prepared = {
     fees: { routeBps: number; builderBps: number };
   };
   prepared: {
+    /** Unix seconds (server clock): the transaction reverts after it. */
+    deadline: number;
     tx: UnsignedTransaction;
     approval: { token: string; spender: string; amount: string; required: boolean } | null;
   };
 };
+
+type Offer = Prepared & { skewMs: number };
 
 async function backend<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
@@ -72,6 +80,14 @@ function App() {
   const [received, setReceived] = useState<string>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [offer, setOffer] = useState<Offer>();
+  /** This page's clock, ticking each second while an offer is shown (its countdown). */
+  const [clock, setClock] = useState(Date.now());
+  useEffect(() => {
+    if (!offer) return;
+    const timer = setInterval(() => setClock(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [offer]);
 
   useEffect(() => {
     backend<{ tokens: Token[] }>("GET", "/api/tokens").then(
@@ -111,35 +127,70 @@ function App() {
     });
 
   /** Rule 16 for every transaction: fresh fee fields, simulated again, exactly those fields signed. */
-  const signAndWait = async (connected: Wallet, tx: UnsignedTransaction): Promise<Hex> => {
-    const signable = await prepareForSigning(connected.reader, tx);
+  const signAndWait = async (
+    connected: Wallet,
+    tx: UnsignedTransaction,
+    terms: SigningTerms,
+  ): Promise<Hex> => {
+    const signable = await prepareForSigning(connected.reader, tx, terms);
     const hash = await signAndSend(connected.wallet, signable);
     const mined = await connected.reader.waitForTransactionReceipt({ hash, pollingInterval: 500 });
     if (mined.status !== "success") throw new Error(`transaction ${hash} reverted`);
     return hash;
   };
 
-  const swap = () =>
+  /** A builder quote and its prepared swap, valid until `prepared.deadline` on the server's clock. */
+  const fetchOffer = async (connected: Wallet): Promise<Offer> => {
+    const sentAt = Date.now();
+    const answer = await backend<Prepared & { serverTime: number }>("POST", "/api/swaps", {
+      payer: connected.address,
+      tokenIn,
+      tokenOut,
+      amountIn: rawAmount(),
+      provider: comparison?.provider,
+    });
+    // How far this page's clock runs ahead of the server's (half the round trip is the best guess).
+    const skewMs = (sentAt + Date.now()) / 2 - answer.serverTime;
+    const { quote } = answer;
+    setQuoted(quote.amountOut);
+    step(
+      `builder quote ${quote.quoteId.slice(0, 10)}… from ${quote.provider}: ${show(quote.amountOut)} after a ${quote.fees.routeBps} bps service fee (${show(quote.routeFee)}) and a ${quote.fees.builderBps} bps builder fee (${show(quote.builderFee)}); at least ${show(quote.minimumAmountOut)}`,
+    );
+    return { quote, prepared: answer.prepared, skewMs };
+  };
+
+  const getQuote = () =>
     run(async () => {
       const connected = wallet ?? (await connectWallet());
       setWallet(connected);
       setSteps([]);
       setReceipt(undefined);
       setReceived(undefined);
-      const { quote, prepared } = await backend<Prepared>("POST", "/api/swaps", {
-        payer: connected.address,
-        tokenIn,
-        tokenOut,
-        amountIn: rawAmount(),
-        provider: comparison?.provider,
-      });
-      setQuoted(quote.amountOut);
-      step(
-        `builder quote ${quote.quoteId.slice(0, 10)}… from ${quote.provider}: ${show(quote.amountOut)} after a ${quote.fees.routeBps} bps service fee (${show(quote.routeFee)}) and a ${quote.fees.builderBps} bps builder fee (${show(quote.builderFee)}); at least ${show(quote.minimumAmountOut)}`,
-      );
+      setOffer(await fetchOffer(connected));
+    });
+
+  /** The offer ran out (or will before a wallet could confirm it): a new one replaces it. */
+  const requote = (why: string) =>
+    run(async () => {
+      if (!wallet) return;
+      step(why);
+      setOffer(await fetchOffer(wallet));
+    });
+
+  const left = offer ? secondsLeft({ validUntil: offer.prepared.deadline }, clock - offer.skewMs) : undefined;
+  useEffect(() => {
+    if (left !== undefined && left <= SIGNING_MARGIN_SECONDS && !busy && !receipt && !error)
+      requote("the quote ran out before it was signed: quoted again");
+  });
+
+  const confirm = () =>
+    run(async () => {
+      if (!wallet || !offer) return;
+      const { quote, prepared, skewMs } = offer;
+      const serverNow = () => Date.now() - skewMs;
       if (prepared.approval?.required) {
         const approve: UnsignedTransaction = {
-          from: connected.address,
+          from: wallet.address,
           to: prepared.approval.token,
           data: encodeFunctionData({
             abi: erc20Abi,
@@ -149,9 +200,20 @@ function App() {
           value: "0",
           chainId: prepared.tx.chainId,
         };
-        step(`approved: ${await signAndWait(connected, approve)}`);
+        step(`approved: ${await signAndWait(wallet, approve, { now: serverNow })}`);
       }
-      const hash = await signAndWait(connected, prepared.tx);
+      let hash: Hex;
+      try {
+        // The swap is refused before the wallet is asked when its deadline is (almost) past.
+        hash = await signAndWait(wallet, prepared.tx, { deadline: prepared.deadline, now: serverNow });
+      } catch (e) {
+        if (e instanceof WalletFlowError && e.reason === "expired") {
+          step("the quote ran out while the wallet was busy: quoted again, confirm the new one");
+          setOffer(await fetchOffer(wallet));
+          return;
+        }
+        throw e;
+      }
       step(`swapped: ${hash}`);
       for (;;) {
         const verified = await backend<{ status: string; amountOut: string }>("POST", "/api/receipts", {
@@ -232,9 +294,15 @@ function App() {
             </tbody>
           </table>
           <div className="row" style={{ marginTop: 12 }}>
-            <button type="button" data-testid="swap" disabled={busy} onClick={swap}>
-              {wallet ? "Approve and swap" : "Connect wallet and swap"}
+            <button type="button" data-testid="swap" disabled={busy} onClick={getQuote}>
+              {wallet ? "Quote this swap" : "Connect wallet and quote"}
             </button>
+            {offer && !receipt ? (
+              <button type="button" data-testid="confirm-swap" disabled={busy} onClick={confirm}>
+                {offer.prepared.approval?.required ? "Approve and swap" : "Swap"} — good for{" "}
+                <span data-testid="quote-countdown">{left}</span> s
+              </button>
+            ) : null}
             {wallet ? <span className="mono">{wallet.address}</span> : null}
           </div>
         </section>

@@ -9,16 +9,18 @@
  *   POST /api/receipts     receipt verification: `confirming` until finality, then `finalized`
  *
  * Run it beside `npm start`: `npm run example:swap` (reads the devnet's demo key from the manifest), or
- * set JUNCTION_URL and JUNCTION_API_KEY for another deployment.
+ * set JUNCTION_URL and JUNCTION_API_KEY for another deployment. It uses the SDK as an outside project
+ * does: `npm run example:swap` first installs the packed tarball into examples/swap-page/node_modules
+ * (scripts/install-packed-sdk.mjs).
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
+import { createJunctionClient, JunctionApiError } from "@junction/sdk";
 import { build } from "esbuild";
 import { Hono } from "hono";
-import { createJunctionClient, JunctionApiError } from "../../packages/sdk/src/index.ts";
 
 export type SwapExampleOptions = {
   /** Junction's {base_url}. */
@@ -109,7 +111,8 @@ export function createSwapExampleApp(options: SwapExampleOptions): Hono {
       ...(body.provider ? { provider: body.provider as "service" } : {}),
     });
     const prepared = await junction.builders.prepareSwap(quote.quoteId, randomUUID());
-    return c.json({ quote, prepared });
+    // The page counts the quote down on this server's clock (its own may differ).
+    return c.json({ quote, prepared, serverTime: Date.now() });
   });
   app.post("/api/receipts", async (c) => {
     const body = (await c.req.json()) as { quoteId: string; hash: string };

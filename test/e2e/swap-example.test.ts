@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import type { Browser } from "playwright-core";
 import {
   createPublicClient,
@@ -10,7 +12,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startSwapExample } from "../../examples/swap-page/server.ts";
+import type { startSwapExample } from "../../examples/swap-page/server.ts";
 import { junctionChain } from "../../src/chain/chain.ts";
 import { erc20Abi } from "../../src/contracts/abis/ERC20.ts";
 import type { Manifest } from "../../src/devnet/manifest.ts";
@@ -31,7 +33,10 @@ let browser: Browser;
 let example: Awaited<ReturnType<typeof startSwapExample>>;
 
 beforeAll(async () => {
-  [service, browser] = await Promise.all([spawnService(), launchChromium()]);
+  // The example uses the SDK as an outside project does: installed from its packed tarball.
+  const installed = promisify(execFile)("node", ["scripts/install-packed-sdk.mjs", "examples/swap-page"]);
+  [service, browser] = await Promise.all([spawnService(), launchChromium(), installed]);
+  const { startSwapExample } = await import("../../examples/swap-page/server.ts");
   manifest = service.manifest();
   example = await startSwapExample({
     junctionUrl: service.baseUrl,
@@ -78,9 +83,12 @@ describe("example swap page in Chromium", () => {
       });
     const before = await balance();
 
+    page.on("console", (m) => console.info("page:", m.type(), m.text()));
+    page.on("pageerror", (e) => console.info("pageerror:", e.message));
+    await page.clock.install();
     await page.goto(example.url);
     await expect
-      .poll(() => page.getByTestId("token-in").inputValue())
+      .poll(() => page.getByTestId("token-in").inputValue(), { timeout: 30_000 })
       .toBe(manifest.contracts.weth9.toLowerCase());
     expect((await page.getByTestId("token-out").inputValue()).toLowerCase()).toBe(usdc.toLowerCase());
     await page.getByTestId("amount").fill("1");
@@ -91,7 +99,26 @@ describe("example swap page in Chromium", () => {
     expect(await page.getByTestId("comparison").textContent()).toMatch(/service fee \d+ bps/);
     await screenshot(page, "swap-example-comparison");
 
+    // The quote is shown with its countdown; when it runs out the page quotes again by itself (the page's
+    // clock jumps ahead here, as a laptop lid closed for ten minutes would).
+    console.info("compared");
     await page.getByTestId("swap").click();
+    const countdown = async () => Number(await page.getByTestId("quote-countdown").textContent());
+    await page.getByTestId("quote-countdown").waitFor({ timeout: 60_000 });
+    const left = await countdown();
+    expect(left).toBeGreaterThan(60);
+    console.info("quoted", left);
+    await page.clock.fastForward((left - 10) * 1000);
+    await expect
+      .poll(() => page.getByTestId("steps").textContent(), { timeout: 60_000 })
+      .toMatch(/ran out before it was signed: quoted again/);
+    await expect.poll(countdown, { timeout: 60_000 }).toBeGreaterThan(60);
+    expect(((await page.getByTestId("steps").textContent())!.match(/builder quote 0x/g) ?? []).length).toBe(
+      2,
+    );
+
+    console.info("requoted", await page.getByTestId("steps").textContent());
+    await page.getByTestId("confirm-swap").click();
     await expect
       .poll(
         () =>
@@ -101,7 +128,11 @@ describe("example swap page in Chromium", () => {
             .catch(() => null),
         { timeout: 90_000 },
       )
-      .toBe("finalized");
+      .toBe("finalized")
+      .catch(async (error) => {
+        console.info("page at failure:", await page.locator("main").innerText());
+        throw error;
+      });
     await screenshot(page, "swap-example-finalized");
     expect(await page.getByTestId("error").count()).toBe(0);
     const steps = (await page.getByTestId("steps").textContent())!;
@@ -134,5 +165,5 @@ describe("example swap page in Chromium", () => {
     // The builder key never reached the browser.
     expect(await page.content()).not.toContain(manifest.demoWorkspace!.keys.all);
     await page.close();
-  });
+  }, 300_000);
 });

@@ -295,7 +295,7 @@ export type paths = {
                     builderCode?: string;
                     /** @description 0 to 50, at most the builder's on-chain cap; default: the builder's registered default fee. */
                     builderFeeBps?: string;
-                    /** @description `service` (the default): Junction's own routes, settled through its executor and collector. The aggregator values are answered 400 UNSUPPORTED_TERMS: their quotes cannot carry builder attribution or the builder fee (the public quote compares them). */
+                    /** @description Restricts the quote to one source: `service` (Junction's own routes), `aggregator-a` (all its variants), `aggregator-a-direct` or `aggregator-b` (the firm quote). Omitted: every source is compared, as the public quote does, and the winner is prepared. Every source settles through Junction's executor and collector, so attribution and the builder fee apply to all; an aggregator's quote carries no service fee (`routeFee` 0, its own fees are in its price). A provider this deployment has not enabled, or one whose quote fails at the quote block, is 400 UNSUPPORTED_TERMS naming why. */
                     provider?: "service" | "aggregator-a" | "aggregator-b" | "aggregator-a-direct";
                     /** @description Optional: the chain is selected automatically. If given, must be 4663 (else 400 UNSUPPORTED_CHAIN). */
                     chainId?: string;
@@ -1913,7 +1913,10 @@ export type components = {
             policySource: "onchain" | "local-preview";
             /** @description The BuilderRegistry the policy was read from. */
             registry: string;
-            /** @enum {string} */
+            /**
+             * @description The source of the selected route. With an aggregator the transaction still goes to the executor, which forwards the input to the aggregator's contract, measures what came back, pays the builder fee and the rest to the recipient; `expiresAt` and `deadline` never outlive a firm quote's own expiry.
+             * @enum {string}
+             */
             provider: "service" | "aggregator-a" | "aggregator-b" | "aggregator-a-direct";
             /** @description The quote block. */
             block: {
@@ -1927,7 +1930,7 @@ export type components = {
                 gas: string | null;
                 gasPrice: string;
             };
-            /** @description Branches and hops of the selected route. */
+            /** @description Branches and hops of the selected route; empty when `provider` is an aggregator (it chooses its own pools). */
             routes: components["schemas"]["RouteBranch"][];
             warnings: string[];
         };

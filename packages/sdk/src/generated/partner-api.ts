@@ -375,6 +375,11 @@ export type components = {
             tokenIn: string;
             tokenOut: string;
             amountIn: string;
+            /**
+             * @description Who the selected route is from: `service` (Junction's own pools) or a third-party aggregator (`aggregator-a`, `aggregator-a-direct`, `aggregator-b`). Every source runs through the executor: an aggregator's transaction is forwarded by it, with no service fee (fee 0) and `swaps` empty (its pools are the aggregator's). Present whenever amountOut is.
+             * @enum {string}
+             */
+            source?: "service" | "aggregator-a" | "aggregator-b" | "aggregator-a-direct";
             /** @description Output BEFORE the service fee (the public `GET /api/v2/quote` reports `amountOut` after it). Present when ok is true, and when ok is false because only building for the terms failed. */
             amountOut?: string;
             /** @description Gas of the swap at the quote block, measured in the simulating call (eth_simulateV1's figure, as a receipt reports it; before refunds on a node without eth_simulateV1). */
@@ -413,7 +418,7 @@ export type components = {
                 /** @description Approve amountIn to it for ERC-20 input; equals tx.to. */
                 spender: string;
             };
-            /** @description Each pool swap in execution order; native ETH legs show the wrapped token. */
+            /** @description Each pool swap in execution order; native ETH legs show the wrapped token. Empty when `source` is an aggregator (it chooses its own pools). */
             swaps?: components["schemas"]["PartnerSwapLeg"][];
         };
         PartnerSwapLeg: {
