@@ -26,6 +26,15 @@ const DIRECT_CITATION = /\bSPEC\b/;
 const OUTSIDE_CITATION = /\b(?:STYLE|DESIGN)\b|\b[Ii]ssues? #?\d/;
 /** A page under docs/ named in prose; it must exist. */
 const DOCS_PAGE = /\bdocs\/[\w./-]*\w\.md\b/g;
+/** A page and its section, `docs/x.md, "Heading"` or `docs/x.md ("Heading")`: some heading must start so. */
+const DOCS_SECTION = /\b(docs\/[\w./-]*\w\.md),? \(?"([^"]+)"/g;
+
+/** The headings of a markdown page, lower case, without backticks. */
+function headings(page: string): string[] {
+  return [...readFileSync(path.join(ROOT, page), "utf8").matchAll(/^#{1,6} +(.*)$/gm)].map((match) =>
+    match[1]!.replaceAll("`", "").toLowerCase(),
+  );
+}
 const CITATION = /docs\/rules\.md,\s*/g;
 /** `comparison rule 12`, `history rules 1-6`, `comparison rules 3, 4, 13`, `rules 4 and 5`. */
 const NUMBERED = /^((?:[a-z-]+ ){0,2}[a-z-]+) rules? (\d+(?:(?:-|–|, | and )\d+)*)(?!\d)/;
@@ -285,6 +294,12 @@ describe("docs/rules.md", () => {
           offenders.push(`${where(prose.at)}: cites a document outside the repository; cite docs/ or say it`);
         for (const page of prose.text.match(DOCS_PAGE) ?? [])
           if (!existsSync(path.join(ROOT, page))) offenders.push(`${where(prose.at)}: no page ${page}`);
+        for (const [, page, section] of prose.text.matchAll(DOCS_SECTION))
+          if (
+            existsSync(path.join(ROOT, page!)) &&
+            !headings(page!).some((h) => h.startsWith(section!.toLowerCase()))
+          )
+            offenders.push(`${where(prose.at)}: no section "${section}" in ${page}`);
         for (const match of prose.text.matchAll(CITATION)) {
           citations++;
           const cited = citedIds(prose.text.slice(match.index + match[0].length), idSet);

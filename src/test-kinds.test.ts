@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import config from "../vitest.config.ts";
 
 /**
- * The gates run what they say (README "Tests", docs/operating.md): every test file belongs to exactly one
+ * The gates run what they say (README "Tests", docs/development.md): every test file belongs to exactly one
  * vitest project, `npm test` (what CI runs) runs typecheck, lint, every project and the forge suite, and
  * `npm run check` is the fast pre-commit gate.
  */

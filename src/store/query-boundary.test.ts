@@ -28,7 +28,7 @@ const REPOSITORIES = join("src", "store", "repositories");
 
 /**
  * Files outside src/store/repositories that may hold SQL, each with why. Everything else reaches the
- * database through a repository (docs/architecture.md, "Persistence": one repository per table family).
+ * database through a repository (docs/architecture.md, "Errors and persistence": one repository per table family).
  */
 const ALLOWED: Record<string, string> = {
   [join("src", "store", "migrations.ts")]: "the schema itself: each migration's DDL",
