@@ -1,8 +1,10 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Two projects: `fast` (pure unit tests, run by `npm run check`) and `devnet` (tests against a real anvil
- * devnet, each file on its own node restored from one snapshot the global setup seeds once and caches).
+ * Two projects: `fast` (unit tests, run by `npm run check`) and `devnet` (`*.devnet.test.ts` against a real
+ * anvil devnet, each file on its own node restored from one snapshot the global setup seeds once and caches;
+ * `*.slow.test.ts` holding a database or processes; `test/`, end to end). `npm test` runs both, and
+ * `src/test-kinds.test.ts` checks every test file lands in exactly one.
  */
 export default defineConfig({
   test: {
@@ -20,9 +22,8 @@ export default defineConfig({
           name: "devnet",
           sequence: { groupOrder: 1 },
           include: [
-            "src/**/*.devnet.test.ts",
-            "src/**/*.slow.test.ts",
-            "packages/**/*.devnet.test.ts",
+            "{src,scripts,packages}/**/*.devnet.test.ts",
+            "{src,scripts,packages}/**/*.slow.test.ts",
             "test/**/*.test.ts",
           ],
           globalSetup: ["test/global-setup.ts"],

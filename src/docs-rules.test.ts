@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 /**
  * Rules the code cites must be readable in the repository: prose in the code (comments, and string literals
  * such as test titles and OpenAPI descriptions) cites `docs/rules.md, <id>`, never the user's specification
- * document, which is not in the repository. Every cited id must be defined in docs/rules.md, where a rule is
+ * document, which is not in the repository, nor any other document outside it (our design notes, style
+ * guide or issue tracker): it cites a page under docs/ that exists, or says the thing in place. Every cited id must be defined in docs/rules.md, where a rule is
  * a line starting with its bold id (`- **comparison rule 12**: ...`), and every file the page links to must
  * exist.
  */
@@ -15,12 +16,25 @@ import { describe, expect, it } from "vitest";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const RULES_PAGE = path.join(ROOT, "docs", "rules.md");
 const THIS_FILE = fileURLToPath(import.meta.url);
-const SCANNED = ["src", "bench", "test", "scripts", "contracts"];
+const SCANNED = ["src", "bench", "test", "scripts", "contracts", "packages", "examples", "web"];
 /** Build output and generated code, nobody's prose. */
 const SKIPPED_DIRS = new Set(["node_modules", "out", "cache", "artifacts", "abis"]);
 const SCRIPT = /\.(?:[cm]?ts|[cm]?js)$/;
 /** The specification cited by its own name instead of by this page. */
 const DIRECT_CITATION = /\bSPEC\b/;
+/** Other documents that are not in the repository: design notes, the style guide, the issue tracker. */
+const OUTSIDE_CITATION = /\b(?:STYLE|DESIGN)\b|\b[Ii]ssues? #?\d/;
+/** A page under docs/ named in prose; it must exist. */
+const DOCS_PAGE = /\bdocs\/[\w./-]*\w\.md\b/g;
+/** A page and its section, `docs/x.md, "Heading"` or `docs/x.md ("Heading")`: some heading must start so. */
+const DOCS_SECTION = /\b(docs\/[\w./-]*\w\.md),? \(?"([^"]+)"/g;
+
+/** The headings of a markdown page, lower case, without backticks. */
+function headings(page: string): string[] {
+  return [...readFileSync(path.join(ROOT, page), "utf8").matchAll(/^#{1,6} +(.*)$/gm)].map((match) =>
+    match[1]!.replaceAll("`", "").toLowerCase(),
+  );
+}
 const CITATION = /docs\/rules\.md,\s*/g;
 /** `comparison rule 12`, `history rules 1-6`, `comparison rules 3, 4, 13`, `rules 4 and 5`. */
 const NUMBERED = /^((?:[a-z-]+ ){0,2}[a-z-]+) rules? (\d+(?:(?:-|–|, | and )\d+)*)(?!\d)/;
@@ -271,11 +285,21 @@ describe("docs/rules.md", () => {
     for (const file of scannedFiles()) {
       const text = readFileSync(file, "utf8");
       // Only a file that mentions either can offend; reading the others' prose would only cost time.
-      if (!DIRECT_CITATION.test(text) && !text.includes("docs/rules.md")) continue;
+      if (!DIRECT_CITATION.test(text) && !OUTSIDE_CITATION.test(text) && !text.includes("docs/")) continue;
       const where = (at: number) => `${path.relative(ROOT, file)}:${text.slice(0, at).split("\n").length}`;
       for (const prose of file.endsWith(".sol") ? solidityProse(text) : scriptProse(text)) {
         if (DIRECT_CITATION.test(prose.text))
           offenders.push(`${where(prose.at)}: cites the specification directly; cite docs/rules.md, <id>`);
+        if (OUTSIDE_CITATION.test(prose.text))
+          offenders.push(`${where(prose.at)}: cites a document outside the repository; cite docs/ or say it`);
+        for (const page of prose.text.match(DOCS_PAGE) ?? [])
+          if (!existsSync(path.join(ROOT, page))) offenders.push(`${where(prose.at)}: no page ${page}`);
+        for (const [, page, section] of prose.text.matchAll(DOCS_SECTION))
+          if (
+            existsSync(path.join(ROOT, page!)) &&
+            !headings(page!).some((h) => h.startsWith(section!.toLowerCase()))
+          )
+            offenders.push(`${where(prose.at)}: no section "${section}" in ${page}`);
         for (const match of prose.text.matchAll(CITATION)) {
           citations++;
           const cited = citedIds(prose.text.slice(match.index + match[0].length), idSet);

@@ -5,9 +5,9 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 /**
- * Layers point down (STYLE 2, DESIGN "Layout" and "The shape of the system"): a module under src/ imports
- * from its own folder and from folders ranked below it (later in this list), never from its rank or above.
- * Top first:
+ * Layers point down (docs/architecture.md, "Layers"): a module under src/ imports from its own folder and
+ * from folders ranked below it (later in this list), never from a folder ranked above it, and never from a
+ * sibling (another folder of its own rank, see SIBLINGS). Top first:
  */
 const LAYERS: readonly (readonly string[])[] = [
   // The `junction` command.
@@ -34,8 +34,43 @@ const LAYERS: readonly (readonly string[])[] = [
   ["errors"],
 ];
 
-/** Imports between folders of the same rank that are allowed, each with its reason. None today. */
-const ALLOWED_SIDEWAYS: readonly { from: string; to: string; why: string }[] = [];
+/**
+ * Folders of one rank are siblings: neither imports the other, and what both need lives in a folder ranked
+ * below them. Every pair is named here with why it stays apart; a test checks the list covers every pair
+ * LAYERS makes, so a new folder or rank cannot slip in unchecked. When one sibling truly needs the other,
+ * rank it below in LAYERS instead (and say why there).
+ */
+const SIBLINGS: readonly { pair: readonly [string, string]; why: string }[] = [
+  {
+    pair: ["api", "devnet"],
+    why: "the HTTP edge serves any chain; the devnet is one chain, which the composition root starts and hands over",
+  },
+  {
+    pair: ["builders", "partners"],
+    why: "two surfaces over one pipeline: what both need (the executable quote, fee terms) lives in quote/",
+  },
+  { pair: ["quote", "transfers"], why: "transfer estimates ask bridge providers, never the swap pipeline" },
+  {
+    pair: ["routing", "simulation"],
+    why: "the search scores routes off-chain; the quote pipeline hands the chosen ones to simulation",
+  },
+  { pair: ["routing", "providers"], why: "third-party candidates are compared in quote/, not searched" },
+  { pair: ["routing", "auth"], why: "routing knows pools and amounts, never who asked" },
+  {
+    pair: ["simulation", "providers"],
+    why: "simulation runs calldata from any source; quote/ joins a provider's transaction to it",
+  },
+  { pair: ["simulation", "auth"], why: "simulation knows calldata and state overrides, never who asked" },
+  { pair: ["providers", "auth"], why: "a provider's credential is a setting, not a customer key" },
+  {
+    pair: ["liquidity", "store"],
+    why: "pool math and state reads know no database: the index gets a persistence interface that service/ fills from store/",
+  },
+  {
+    pair: ["chain", "contracts"],
+    why: "the JSON-RPC layer knows no ABI; callers bring the contracts they read",
+  },
+];
 
 const SRC = dirname(fileURLToPath(import.meta.url));
 const rank = new Map(LAYERS.flatMap((folders, i) => folders.map((folder) => [folder, i] as const)));
@@ -67,7 +102,7 @@ const imports = allImports
   .filter(({ specifier }) => specifier.startsWith("."))
   .map((entry) => ({ ...entry, to: folderOf(resolve(SRC, dirname(entry.file), entry.specifier)) }));
 
-/** The HTTP framework stays at the edge: only these folders may import it (DESIGN "The shape of the system"). */
+/** The HTTP framework stays at the edge: only these folders may import it (docs/architecture.md, "Layers"). */
 const HTTP_FOLDERS = new Set(["api", "service"]);
 const isHttpFramework = (specifier: string) => /^(hono($|\/)|@hono\/)/.test(specifier);
 
@@ -87,13 +122,34 @@ describe("layers", () => {
     expect(imports.some((i) => i.from === "api" && i.to === "quote")).toBe(true);
   });
 
-  it("has no import from a folder ranked at or above the importer's, except the listed ones", () => {
-    const allowed = new Set(ALLOWED_SIDEWAYS.map(({ from, to }) => `${from} -> ${to}`));
+  it("has no import from a folder ranked above the importer's", () => {
     const upward = imports
       .filter(({ from, to }) => from !== undefined && to !== undefined && from !== to)
-      .filter(({ from, to }) => rank.get(to!)! <= rank.get(from!)! && !allowed.has(`${from} -> ${to}`))
+      .filter(({ from, to }) => rank.get(to!)! < rank.get(from!)!)
       .map(({ file, specifier, from, to }) => `${file} imports ${specifier} (${from} may not import ${to})`);
     expect(upward).toEqual([]);
+  });
+
+  it("names every pair of folders sharing a rank as siblings, each with a reason", () => {
+    const named = SIBLINGS.map(({ pair, why }) => {
+      expect(why.length, pair.join(" / ")).toBeGreaterThan(0);
+      expect(rank.get(pair[0]), pair.join(" / ")).toBe(rank.get(pair[1]));
+      return [...pair].sort().join(" / ");
+    });
+    const sharingARank = LAYERS.flatMap((folders) =>
+      folders.flatMap((a, i) => folders.slice(i + 1).map((b) => [a, b].sort().join(" / "))),
+    );
+    expect(named.length).toBeGreaterThan(0);
+    expect([...named].sort()).toEqual([...sharingARank].sort());
+  });
+
+  it("keeps siblings apart: neither folder of a pair imports the other", () => {
+    const sideways = SIBLINGS.flatMap(({ pair: [a, b], why }) =>
+      imports
+        .filter(({ from, to }) => (from === a && to === b) || (from === b && to === a))
+        .map(({ file, specifier, from, to }) => `${file} imports ${specifier} (${from} and ${to}: ${why})`),
+    );
+    expect(sideways).toEqual([]);
   });
 
   it("keeps the HTTP framework out of the domain: only api/ and service/ import it", () => {
@@ -102,16 +158,5 @@ describe("layers", () => {
       .map(({ file, specifier }) => `${file} imports ${specifier}`);
     expect(outside).toEqual([]);
     expect(allImports.some(({ specifier }) => isHttpFramework(specifier))).toBe(true);
-  });
-
-  it("lists only sideways imports between folders of one rank that exist", () => {
-    for (const { from, to, why } of ALLOWED_SIDEWAYS) {
-      expect(rank.get(from), `${from} -> ${to}`).toBe(rank.get(to));
-      expect(why.length).toBeGreaterThan(0);
-      expect(
-        imports.some((i) => i.from === from && i.to === to),
-        `${from} -> ${to} is unused`,
-      ).toBe(true);
-    }
   });
 });

@@ -18,9 +18,11 @@ describe("the Idempotency-Key rule of swap preparation", () => {
     expect(header?.description).toMatch(/409 IDEMPOTENCY_CONFLICT/);
   });
 
-  it("is stated in the README's swap preparation section", () => {
-    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-    const section = readme.slice(readme.indexOf("### Swap preparation"), readme.indexOf("### Receipts"));
+  it("is stated in the builder guide's swap preparation section", () => {
+    const guide = readFileSync(new URL("../../docs/api/builders.md", import.meta.url), "utf8");
+    const start = guide.indexOf("## Swap preparation");
+    const section = guide.slice(start, guide.indexOf("## Receipts", start));
+    expect(start).toBeGreaterThan(0);
     expect(section).toMatch(/`Idempotency-Key` is 8 to 128 characters/);
     expect(section).toMatch(/replays its saved outcome/);
     expect(section).toMatch(/409\s+`IDEMPOTENCY_CONFLICT`/);

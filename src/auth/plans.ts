@@ -1,7 +1,7 @@
 /**
  * Workspace plans (docs/rules.md, limits and auth rule 6). The free plan's builder-quote rate is the rules'
  * 10 per minute shared across the workspace's keys; the other figures are ours
- * (docs/rules.md, ours: workspace plans) and are listed in the README and by `GET /api/v2/builders/usage`.
+ * (docs/rules.md, ours: workspace plans) and are listed in docs/api/builders.md and by `GET /api/v2/builders/usage`.
  */
 export const PLANS = {
   free: { quotesPerMinute: 10, receiptsPerMinute: 60, tokensPerMinute: 60, requestsPerHour: 1_000 },

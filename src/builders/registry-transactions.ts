@@ -18,7 +18,7 @@ import { BUILDER_LIMITS } from "./limits.ts";
  * Unsigned BuilderRegistry transactions, for the builder's own wallet to sign: the service never signs nor
  * submits (docs/rules.md, service rule 1). `register` activates a workspace's builder ID
  * (docs/rules.md, state rule 4 and auth rule 4); the others are the later changes served under the `swap`
- * scope (docs/rules.md, ours: registry transactions; DESIGN "Builders, partners, transfers").
+ * scope (docs/rules.md, ours: registry transactions).
  */
 export type UnsignedRegistryTransaction = {
   to: Address;
@@ -154,7 +154,7 @@ export type RegistrySimulation =
 /**
  * Runs the transaction with eth_call from `from` at `blockNumber` (default latest), so a taken code, a fee
  * above the cap or a wrong sender is reported before anyone signs. Reverts are decoded from their data
- * with the artifact's ABI, never classified by message text (STYLE 4); an RPC failure that is not a revert
+ * with the artifact's ABI, never classified by message text; an RPC failure that is not a revert
  * is thrown.
  */
 export async function simulateRegistryTransaction(

@@ -2,7 +2,7 @@ import { HttpRequestError, RpcRequestError, TimeoutError } from "viem";
 
 /**
  * Whether an RPC failure may be retried elsewhere. Decided from the HTTP status and the JSON-RPC error code,
- * never from message text (STYLE 4). A node that answered with a JSON-RPC error has executed or rejected
+ * never from message text, which nodes word as they please. A node that answered with a JSON-RPC error has executed or rejected
  * the request deterministically (a revert, invalid params, unknown method): asking another node would
  * only hide it, so it fails closed (docs/rules.md, comparison rule 15). Transport trouble, rate limits and
  * the node's own internal or resource errors are transient.

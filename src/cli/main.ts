@@ -2,7 +2,7 @@ import { UsageError } from "./cli-errors.ts";
 import { commandUsage, helpRequested, USAGE } from "./usage.ts";
 
 /**
- * Errors an operator can fix, by their fixed class names (STYLE 4: typed errors with a fixed `name`):
+ * Errors an operator can fix, by their fixed class names (typed errors, each with a fixed `name`):
  * printed as one line, no stack, exit 1. Matching names lets `junction help` load none of their modules.
  */
 const OPERATOR_ERRORS = new Set([

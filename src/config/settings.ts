@@ -3,8 +3,8 @@ export const DEFAULT_DEVNET_SEED = 4663;
 
 /**
  * Every setting Junction reads, in one place. Values come from environment variables, or from a JSON file
- * named by `JUNCTION_CONFIG` holding the same names as keys (the environment wins). The README's
- * "Configuration" table mirrors this list.
+ * named by `JUNCTION_CONFIG` holding the same names as keys (the environment wins). The
+ * "Configuration" table of docs/operating.md mirrors this list.
  */
 export const SETTINGS = {
   JUNCTION_CONFIG: "optional JSON file with any of these settings as keys",

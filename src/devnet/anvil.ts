@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CHAIN_ID } from "../chain/chain.ts";
 
-/** Options for one anvil node. Defaults match the embedded devnet of DESIGN.md "Running it". */
+/** Options for one anvil node. Defaults match the embedded devnet (docs/operating.md, "The devnet"). */
 export type AnvilOptions = {
   /** Loopback port; 0 picks a free one. */
   port?: number;

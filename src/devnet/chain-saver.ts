@@ -34,7 +34,7 @@ export type ChainSaver = {
 
 /**
  * Keeps `statePath` close to the running chain, so a crash (kill -9, power loss) loses no transaction mined
- * more than a few seconds ago (README "Quick start"): a block carrying transactions is saved SAVE_DELAY_MS
+ * more than a few seconds ago (docs/operating.md, "The data dir"): a block carrying transactions is saved SAVE_DELAY_MS
  * after the saver sees it (it looks every WATCH_INTERVAL_MS), and no sooner than SAVE_GAP_MS after the
  * previous save ended; a chain adding only empty blocks is saved every SAVE_INTERVAL_MS. One save at a
  * time; blocks that arrive during a save get the next one.

@@ -79,7 +79,7 @@ export const DemoTransfersSchema = z.strictObject({
 
 /**
  * The devnet manifest (`<dataDir>/devnet/manifest.json`): a deployment file plus everything a newcomer or a
- * test needs to use the devnet. Documented in the README ("The devnet manifest").
+ * test needs to use the devnet. Documented in docs/operating.md ("The devnet manifest").
  */
 export const ManifestSchema = DeploymentSchema.extend({
   /** The devnet deploys every contract, the optional Uniswap periphery included. */
@@ -93,7 +93,7 @@ export const ManifestSchema = DeploymentSchema.extend({
   deploymentBlockHash: HASH32,
   hooks: z.strictObject({ swapHook: address(), dynamicFeeHook: address() }),
   pools: z.array(ManifestPoolSchema),
-  /** How Junction's contracts were set up on this devnet (README "The devnet manifest"). */
+  /** How Junction's contracts were set up on this devnet (docs/operating.md, "The devnet manifest"). */
   junction: z.strictObject({
     governance: address(),
     treasury: address(),

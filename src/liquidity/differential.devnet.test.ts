@@ -17,7 +17,7 @@ import { quoteManyV4, quoteV4ExactIn } from "./v4/swap.ts";
 import { v4SwapFee } from "./v4/swap-fee.ts";
 
 /**
- * The differential test of issue 4 (STYLE 12): random (pool, direction, amount) cases on every routable
+ * The differential test of our exact math against the official quoters: random (pool, direction, amount) cases on every routable
  * pool of the devnet, our off-chain quote from state read at a pinned block against the official quoters
  * (QuoterV2, V4Quoter) and Router02.getAmountsOut at that same block, every case asserted wei for wei.
  * Amounts are drawn to land everywhere that matters: dust, inside the loaded window, exactly on and

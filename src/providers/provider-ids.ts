@@ -12,7 +12,7 @@ export type ProviderStatus = {
   enabled: boolean;
   /** Why a provider is disabled, for operators and integrators. */
   reason?: string;
-  /** Devnet only: the loopback stand-in answering for this provider (README "Third-party providers"). */
+  /** Devnet only: the loopback stand-in answering for this provider (docs/api/public-quote.md, "Third-party providers"). */
   standInUrl?: string;
 };
 

@@ -50,7 +50,7 @@ export type ProviderFailure = {
 };
 
 /**
- * A third-party quote source behind one interface (DESIGN "providers/"). Adapters validate what they return
+ * A third-party quote source behind one interface (docs/architecture.md, "Layers": `providers`). Adapters validate what they return
  * (for the firm quote: the fixed allowance holder, the decoded input/recipient/output bindings and the
  * active settler registry, docs/rules.md, comparison rule 2), answer one outcome per variant asked, stop
  * when `signal` aborts, and never throw: a failure is a closed reason, never a remote error body.

@@ -10,7 +10,7 @@ type PoolKind = "v2" | "v3" | "v4";
  * with `npm run bench -- gas`, after a fee-charging swap's output began going straight to the collector,
  * which splits it (base 104,000 -> 88,700): RMS error 13.4k gas, mean 4.6%, worst scenario 14.0% (the
  * 2026-11-25 constants on this executor: 18.8k, worst 21.0%; the guesses before the first calibration:
- * RMS 44.5k, worst 57%). The README's "Gas model" section says what is measured and how to re-run
+ * RMS 44.5k, worst 57%). docs/benchmarks.md ("gas") says what is measured and how to re-run
  * it. Receipts are net of refunds, which are capped at a fifth of the gas, so real costs are only roughly
  * additive: these are averages over the scenarios, not per-opcode truths.
  */

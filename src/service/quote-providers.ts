@@ -32,7 +32,7 @@ type Options = {
 
 /**
  * The swap aggregators: the configured APIs, or on the devnet loopback stand-ins for the enabled ones the
- * operator left unset (README "Third-party providers"). Credentials stay inside the adapters.
+ * operator left unset (docs/api/public-quote.md, "Third-party providers"). Credentials stay inside the adapters.
  */
 export async function setUpQuoteProviders({
   config,

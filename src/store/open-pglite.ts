@@ -20,8 +20,8 @@ const SHARED_BUFFERS = "32MB";
  * PGlite's WebAssembly memory to about 630 MiB, which a WebAssembly instance never gives back, not even
  * after it is closed; opening an existing one needs about 200 MiB. So a new directory is created by a child
  * process that exits when initdb is done, and then opened like any existing one: the service never holds
- * initdb's memory, not even at its start (the cold-start peak is measured by `npm run soak`; docs in the
- * README, Memory).
+ * initdb's memory, not even at its start (the cold-start peak is measured by `npm run soak`; docs/benchmarks.md,
+ * "Memory").
  */
 export async function openPglite(path: string | undefined): Promise<PGlite> {
   if (path && !existsSync(join(path, "PG_VERSION"))) await createDataDir(path);

@@ -47,7 +47,7 @@ function toText(units: bigint, decimals: number): string {
 /** ⌈a / b⌉ for non-negative integers: the quotient, plus one when anything remains. */
 const ceilDiv = (a: bigint, b: bigint) => a / b + (a % b === 0n ? 0n : 1n);
 
-/** The reserved 20 bps, as the README documents it: rounded up to the input asset's base unit. */
+/** The reserved 20 bps, as docs/api/transfers.md documents it: rounded up to the input asset's base unit. */
 function reserved(amount: string, decimals: number) {
   const units = toUnits(amount, decimals);
   const fee = ceilDiv(units * 20n, 10_000n);

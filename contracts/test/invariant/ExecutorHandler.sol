@@ -18,7 +18,7 @@ import {IUniswapV3SwapCallback} from "../../src/interfaces/external/IUniswapV3Po
 /// @notice Drives the executor through random swaps (every route shape, native ETH in and out, fee-on-
 ///         transfer output, a reentrant token), random quoted fees against a randomly changing policy,
 ///         expired deadlines, wrong msg.value and spoofed callbacks. It keeps its own model of the fee policy
-///         and counts every violation of DESIGN.md's invariants in ghost variables.
+///         and counts every violation of the invariants (docs/architecture.md) in ghost variables.
 contract ExecutorHandler is Test {
     struct Env {
         Executor executor;

@@ -8,9 +8,10 @@ import {JunctionFixture} from "../utils/JunctionFixture.sol";
 import {IV2PairFull, IV3PoolFull} from "../utils/UniswapInterfaces.sol";
 import {ExecutorHandler} from "./ExecutorHandler.sol";
 
-/// @notice DESIGN.md's executor invariants, under random sequences of swaps, policy changes, expired
-///         deadlines, wrong msg.value, spoofed callbacks and a reentrant token, on the official Uniswap
-///         bytecode. The handler counts violations in ghost variables; these functions assert none occurred.
+/// @notice The executor's invariants (docs/architecture.md, "The contracts"), under random sequences of
+///         swaps, policy changes, expired deadlines, wrong msg.value, spoofed callbacks and a reentrant
+///         token, on the official Uniswap bytecode. The handler counts violations in ghost variables;
+///         these functions assert none occurred.
 contract ExecutorInvariantsTest is JunctionFixture {
     ExecutorHandler internal handler;
     ReentrantToken internal evil;

@@ -18,7 +18,7 @@ export type AggregatorStandIns = {
 /**
  * On the devnet: loopback stand-ins for the swap aggregators the operator has not configured, routing with
  * their own simpler logic over the canonical Uniswap pools and executing through the contracts the devnet
- * deployed (README "Third-party providers").
+ * deployed (docs/api/public-quote.md, "Third-party providers").
  */
 export async function startAggregatorStandIns(
   manifest: Manifest,

@@ -8,7 +8,7 @@ export type BridgeStandIns = { urls: Partial<Record<BridgeProviderId, string>>; 
 
 /**
  * On the devnet: loopback stand-ins for the bridge providers the operator has not configured, so transfer
- * estimates work offline end to end (README "Transfer estimates").
+ * estimates work offline end to end (docs/api/transfers.md).
  */
 export async function startBridgeStandIns(
   book: AssetBook,
