@@ -133,7 +133,7 @@ function App() {
     terms: SigningTerms,
   ): Promise<Hex> => {
     const signable = await prepareForSigning(connected.reader, tx, terms);
-    const hash = await signAndSend(connected.wallet, signable);
+    const hash = await signAndSend(connected.wallet, signable, terms.now);
     const mined = await connected.reader.waitForTransactionReceipt({ hash, pollingInterval: 500 });
     if (mined.status !== "success") throw new Error(`transaction ${hash} reverted`);
     return hash;

@@ -83,7 +83,6 @@ describe("example swap page in Chromium", () => {
       });
     const before = await balance();
 
-    page.on("console", (m) => console.info("page:", m.type(), m.text()));
     page.on("pageerror", (e) => console.info("pageerror:", e.message));
     await page.clock.install();
     await page.goto(example.url);
@@ -101,13 +100,11 @@ describe("example swap page in Chromium", () => {
 
     // The quote is shown with its countdown; when it runs out the page quotes again by itself (the page's
     // clock jumps ahead here, as a laptop lid closed for ten minutes would).
-    console.info("compared");
     await page.getByTestId("swap").click();
     const countdown = async () => Number(await page.getByTestId("quote-countdown").textContent());
     await page.getByTestId("quote-countdown").waitFor({ timeout: 60_000 });
     const left = await countdown();
     expect(left).toBeGreaterThan(60);
-    console.info("quoted", left);
     await page.clock.fastForward((left - 10) * 1000);
     await expect
       .poll(() => page.getByTestId("steps").textContent(), { timeout: 60_000 })
@@ -117,7 +114,6 @@ describe("example swap page in Chromium", () => {
       2,
     );
 
-    console.info("requoted", await page.getByTestId("steps").textContent());
     await page.getByTestId("confirm-swap").click();
     await expect
       .poll(
