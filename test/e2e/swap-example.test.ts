@@ -126,7 +126,7 @@ describe("example swap page in Chromium", () => {
       )
       .toBe("finalized")
       .catch(async (error) => {
-        console.info("page at failure:", await page.locator("main").innerText());
+        console.info("page at failure:", await page.locator("main").textContent());
         throw error;
       });
     await screenshot(page, "swap-example-finalized");
