@@ -3,6 +3,7 @@ import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
 import { createAdmission } from "../src/quote/admission.ts";
 import { createQuoter } from "../src/quote/create-quoter.ts";
 import { createFixtures } from "../src/simulation/fixtures.ts";
+import { createTransferFeeMeter } from "../src/simulation/transfer-fee.ts";
 import type { Store } from "../src/store/create-store.ts";
 import type { TestDevnet } from "./devnet.ts";
 
@@ -25,13 +26,15 @@ export async function testQuotingDeps(
   const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
   await index.sync();
   const fixtures = createFixtures(client);
+  const transferFees = createTransferFeeMeter(client);
   return {
     db: store.db,
     client,
     deployment: devnet.manifest,
     index,
-    quote: createQuoter({ client, index, contracts, fixtures }),
+    quote: createQuoter({ client, index, contracts, fixtures, transferFees }),
     fixtures,
+    transferFees,
     admission: options.admission ?? createAdmission({ perMinute: 10_000 }),
     now: options.now ?? Date.now,
   };

@@ -16,6 +16,7 @@ import { searchRoutes } from "../routing/split-search.ts";
 import { executorRoute } from "../routing/to-executor-route.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
+import type { TransferFeeMeter } from "../simulation/transfer-fee.ts";
 import { assessCandidate } from "./assess-candidate.ts";
 import { readFeeTerms } from "./fee-terms.ts";
 import { gasConversion } from "./gas-conversion.ts";
@@ -42,6 +43,8 @@ export type QuoterDeps = {
   index: PoolIndex;
   contracts: Contracts;
   fixtures: ReturnType<typeof createFixtures>;
+  /** Simulated transfers that explain failures by a token's fee on transfer (default: the quoter's own). */
+  transferFees?: TransferFeeMeter;
   /** Third-party sources compared beside Junction's own routes (docs/rules.md, comparison rule 1). */
   providers?: readonly QuoteProvider[];
   /** Each provider's deadline per quote (default QUOTE_LIMITS.providerDeadlineMs). */
