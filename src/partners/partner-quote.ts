@@ -64,6 +64,8 @@ export type PartnerQuoteFigures = {
   gasCostOut: bigint;
   /** amountOut − gasCostOut: a ranking figure that ignores the service fee; never negative (see gas-exceeds-output). */
   netOut: bigint;
+  /** The route's price impact in bps at the block (docs/rules.md, price impact rule 3). */
+  priceImpactBps: number | null;
   swaps: PartnerSwapLeg[];
 };
 
@@ -177,6 +179,7 @@ async function quoteAndBuild(
     amountOut: selected.grossAmountOut,
     gas: selected.simulation.gas,
     gasCostOut,
+    priceImpactBps: selected.priceImpactBps ?? null,
     swaps: swapLegs(selected, deps.contracts.weth9),
   };
   if (gasCostOut > selected.grossAmountOut)

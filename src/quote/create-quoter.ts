@@ -12,6 +12,7 @@ import type { QuoteProvider } from "../providers/provider.ts";
 import type { Edge } from "../routing/edge.ts";
 import { buildExecutorSwap } from "../routing/executor-calldata.ts";
 import type { Path } from "../routing/paths.ts";
+import { priceImpactBps } from "../routing/price-impact.ts";
 import { searchRoutes } from "../routing/split-search.ts";
 import { executorRoute } from "../routing/to-executor-route.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
@@ -337,6 +338,7 @@ export function createQuoter(deps: QuoterDeps) {
         amountOut: branch.amountOut,
         hops: quotedHops(branch.path, branch.amountIn),
       })),
+      ...withPriceImpact(priceImpactBps(route.branches)),
       route: encoded,
       tx: { to: tx.to, data: tx.data, value: tx.value },
       spender: contracts.executor,
@@ -372,6 +374,9 @@ function quotedHops(path: Path, amountIn: bigint): QuotedHop[] {
   }
   return hops;
 }
+
+/** The candidate field, present only when the route has a price to measure against. */
+const withPriceImpact = (bps: number | undefined) => (bps === undefined ? {} : { priceImpactBps: bps });
 
 /** Candidates with identical calldata are one candidate (docs/rules.md, comparison rule 3). */
 function dedupe(candidates: Candidate[]): Candidate[] {

@@ -67,6 +67,11 @@ export type Candidate = {
   description: string;
   /** Direct-pool candidates only: the branches that produced the quote. */
   branches: { amountIn: bigint; amountOut: bigint; hops: QuotedHop[] }[];
+  /**
+   * Direct-pool candidates: the route's price impact in bps against its marginal price at the quote block
+   * (routing/price-impact.ts); absent for third-party candidates, whose pools are not known.
+   */
+  priceImpactBps?: number;
   /** Direct-pool candidates: the executor route, to rebuild the calldata for a real recipient. */
   route?: ExecutorRoute;
   tx: { to: Address; data: Hex; value: bigint };

@@ -4,6 +4,7 @@ import { PARTNER_LIMITS, REQUEST_ID_PATTERN } from "../../partners/limits.ts";
 import { PARTNER_QUOTE_ERRORS } from "../../partners/partner-quote.ts";
 import { intParam } from "./builder-params.ts";
 import { Address, Hash32, RawAmount, Uint } from "./common-patterns.ts";
+import { PriceImpactBps } from "./price-impact.ts";
 import { AmountInParam } from "./quote.ts";
 
 const { slippageBps, deadlineSeconds } = PARTNER_LIMITS;
@@ -92,6 +93,10 @@ export const PartnerQuoteResponseSchema = z
     netOut: Uint.optional().openapi({
       description:
         'amountOut − gasCostOut: a ranking figure that excludes the service fee. Never negative: when gasCostOut exceeds amountOut the answer is `ok: false` with `error: "gas-exceeds-output"` and no netOut.',
+    }),
+    priceImpactBps: PriceImpactBps.optional().openapi({
+      description:
+        "The route's price impact: how far its exact output (amountOut) falls short of the same route at its marginal price at the quote block, in bps rounded half up, from the pool state the search used (LP fees in the price, the service fee not). Present with the other figures.",
     }),
     tx: z
       .object({

@@ -3,6 +3,7 @@ import { CHAIN_ID } from "../../chain/chain.ts";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 import { ChainIdParam } from "./chain-id.ts";
 import { Address, RawAmount, Uint } from "./common-patterns.ts";
+import { PriceImpactBps } from "./price-impact.ts";
 
 /** An exact input amount in raw units, as a query parameter. */
 export const AmountInParam = RawAmount.openapi({
@@ -89,6 +90,7 @@ const ComparisonEntry = z
         "The service fee this candidate carries: 0 on third-party quotes, whose own fees are in their price.",
     }),
     amountOut: Uint.openapi({ description: "The candidate's original quote." }),
+    priceImpactBps: PriceImpactBps,
     execution: Execution,
     selected: z.boolean(),
   })
@@ -105,6 +107,9 @@ export const QuoteResponseSchema = z
     provider: z.enum(PROVIDER_IDS).openapi({ description: "Source of the selected candidate." }),
     amountOut: Uint.openapi({
       description: "The selected candidate's original quote, to the recipient after the service fee.",
+    }),
+    priceImpactBps: PriceImpactBps.openapi({
+      description: "The selected route's price impact (see ComparisonEntry).",
     }),
     fee: z.object({
       bps: z
