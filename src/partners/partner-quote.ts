@@ -18,7 +18,9 @@ import { type PartnerSwapLeg, swapLegs } from "./swap-legs.ts";
  * - `unknown-token`: `in` or `out` has no contract code;
  * - `no-route`: no verified pool path connects the pair for this amount;
  * - `no-executable-route`: every candidate reverted or delivered less than it quoted when run at the quote
- *   block (fee-on-transfer tokens end here);
+ *   block;
+ * - `token-transfer-fee`: the same, and a token the trade moves takes a fee on transfer (simulated at the
+ *   quote block), which explains it;
  * - `unsupported-token`: the input's balance cannot be set exactly for a run (a rebasing token), so nothing
  *   could be proven;
  * - `gas-exceeds-output`: the swap's gas costs more than it delivers (`gasCostOut` > `amountOut`, dust
@@ -35,6 +37,7 @@ export const PARTNER_QUOTE_ERRORS = [
   "unknown-token",
   "no-route",
   "no-executable-route",
+  "token-transfer-fee",
   "unsupported-token",
   "gas-exceeds-output",
   "min-out-above-net-out",
@@ -245,7 +248,7 @@ function failureOf(error: unknown): PartnerQuoteError | undefined {
     case "NO_ROUTE":
       return "no-route";
     case "NO_EXECUTABLE_ROUTE":
-      return "no-executable-route";
+      return error.reason === "token-transfer-fee" ? "token-transfer-fee" : "no-executable-route";
     case "BLOCK_REORGED":
       return "block-reorged";
     case "UPSTREAM_UNAVAILABLE":

@@ -17,7 +17,7 @@ import { searchRoutes } from "../routing/split-search.ts";
 import { executorRoute } from "../routing/to-executor-route.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
-import type { TransferFeeMeter } from "../simulation/transfer-fee.ts";
+import { createTransferFeeMeter, type TransferFeeMeter } from "../simulation/transfer-fee.ts";
 import { assessCandidate } from "./assess-candidate.ts";
 import { readFeeTerms } from "./fee-terms.ts";
 import { gasConversion } from "./gas-conversion.ts";
@@ -25,7 +25,6 @@ import { QUOTE_LIMITS } from "./limits.ts";
 import { createMarketReader } from "./market-reader.ts";
 import { type ProviderOutcome, providerCandidates, providersAsked } from "./provider-candidates.ts";
 import {
-  type Assessment,
   type Candidate,
   type FeeTerms,
   type QuotedHop,
@@ -37,6 +36,7 @@ import {
 import { rankCandidates } from "./rank.ts";
 import { selectPools } from "./select-pools.ts";
 import { SIMULATION_MARGIN_GAS, simulationShortlist } from "./simulation-shortlist.ts";
+import { type Explained, explainTransferFees, noExecutableRoute } from "./transfer-fee-explanation.ts";
 import type { Misses } from "./widen-pools.ts";
 
 export type QuoterDeps = {
@@ -87,6 +87,7 @@ export function createQuoter(deps: QuoterDeps) {
   const { client, index, contracts } = deps;
   const weth = contracts.weth9;
   const { loadEdges, executablePaths, probeFallback, widen } = createMarketReader(deps);
+  const transferFees = deps.transferFees ?? createTransferFeeMeter(client);
 
   /** A node failure anywhere in the pipeline is UpstreamUnavailableError; our own errors pass through. */
   return async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
@@ -138,7 +139,11 @@ export function createQuoter(deps: QuoterDeps) {
     );
     if (canonical.hash !== block.hash)
       throw new QuoteError("BLOCK_REORGED", "the quote block was reorged during assessment; ask again");
-    const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, assessments));
+    // Only when a candidate failed: is a token it moves taxed on transfer (one eth_call at the block)?
+    const explained = await timed(timings, "simulate", () =>
+      explainTransferFees(transferFees, request, block.number, assessments),
+    );
+    const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, explained));
     return { ...result, timings };
   }
 
@@ -254,19 +259,15 @@ export function createQuoter(deps: QuoterDeps) {
     request: QuoteRequest,
     block: Block,
     market: Market,
-    assessments: Assessment[],
+    { assessments, warnings: feeWarnings }: Explained,
   ): Promise<Omit<QuoteResult, "timings" | "rpc">> {
     const ranked = rankCandidates(assessments);
     const selected = ranked[0]!;
-    if (selected.simulation.status === "failed" || selected.simulation.status === "expired") {
-      throw new QuoteError(
-        "NO_EXECUTABLE_ROUTE",
-        "every candidate reverted when simulated at the quote block",
-      );
-    }
+    if (selected.simulation.status === "failed" || selected.simulation.status === "expired")
+      throw noExecutableRoute(feeWarnings);
 
     const { fees, gasToOut } = market;
-    const warnings: string[] = [];
+    const warnings: string[] = [...feeWarnings];
     if (selected.simulation.status === "unverified") {
       warnings.push("the selected candidate could not be simulated; it is unverified, not proven executable");
     }
@@ -338,7 +339,7 @@ export function createQuoter(deps: QuoterDeps) {
         amountOut: branch.amountOut,
         hops: quotedHops(branch.path, branch.amountIn),
       })),
-      ...withPriceImpact(priceImpactBps(route.branches)),
+      priceImpactBps: priceImpactBps(route.branches),
       route: encoded,
       tx: { to: tx.to, data: tx.data, value: tx.value },
       spender: contracts.executor,
@@ -374,9 +375,6 @@ function quotedHops(path: Path, amountIn: bigint): QuotedHop[] {
   }
   return hops;
 }
-
-/** The candidate field, present only when the route has a price to measure against. */
-const withPriceImpact = (bps: number | undefined) => (bps === undefined ? {} : { priceImpactBps: bps });
 
 /** Candidates with identical calldata are one candidate (docs/rules.md, comparison rule 3). */
 function dedupe(candidates: Candidate[]): Candidate[] {

@@ -1,10 +1,11 @@
 import type { Address, Hex } from "viem";
 import type { RpcCount } from "../chain/rpc-tally.ts";
-import { JunctionError } from "../errors/junction-error.ts";
+import { JunctionError, type JunctionErrorOptions } from "../errors/junction-error.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
 import type { ProviderId } from "../providers/provider-ids.ts";
 import type { ExecutorRoute } from "../routing/route-encoding.ts";
 import type { Simulation } from "../simulation/simulate-transaction.ts";
+import type { TransferFeeFailure } from "./transfer-fee-explanation.ts";
 
 export type QuoteRequest = {
   tokenIn: Address;
@@ -91,7 +92,7 @@ export type ProviderRejection =
   | { status: "expired"; reason: "expired"; stage: "validation" };
 
 export type Assessment = Candidate & {
-  simulation: Simulation | ProviderRejection;
+  simulation: Simulation | ProviderRejection | TransferFeeFailure;
   /** gas × gasPrice in output units, when simulated and a conversion exists. */
   gasCostOut: bigint | null;
 };
@@ -140,7 +141,8 @@ export class QuoteError extends JunctionError {
       | "BLOCK_REORGED"
       | "BUILDER_FEE_ABOVE_CAP",
     message: string,
+    options: JunctionErrorOptions = {},
   ) {
-    super(code, message);
+    super(code, message, options);
   }
 }

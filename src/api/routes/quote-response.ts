@@ -77,5 +77,6 @@ function execution(candidate: Assessment, gasPrice: bigint) {
     gasCostOut: null,
     reason: simulation.reason,
     stage: simulation.stage,
+    ...("transferFee" in simulation ? { transferFee: simulation.transferFee } : {}),
   };
 }

@@ -67,9 +67,23 @@ const Execution = z.object({
       "insufficient-output",
       "expired",
       "provider-binding-mismatch",
+      "token-transfer-fee",
     ])
     .optional()
-    .openapi({ description: "Closed reason when not simulated." }),
+    .openapi({
+      description:
+        "Closed reason when not simulated. `token-transfer-fee`: the candidate reverted, and a token it moves takes a fee on transfer (named in `transferFee`; the executor refuses a taxed input, and a taxed token arrives short of what the pools quote).",
+    }),
+  transferFee: z
+    .object({
+      token: Address,
+      bps: z
+        .number()
+        .int()
+        .openapi({ description: "The fee, simulated at the quote block, in bps rounded up." }),
+    })
+    .optional()
+    .openapi({ description: "With reason `token-transfer-fee`: the taxed token that explains the failure." }),
   stage: z.enum(["validation", "fixture", "simulation", "gas-estimate"]).optional().openapi({
     description:
       "Where the check stopped: validating a third-party transaction's bindings and expiry, building the balance/allowance fixture, the call, or the gas estimate.",
