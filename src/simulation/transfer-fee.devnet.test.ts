@@ -1,16 +1,7 @@
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  http,
-  parseAbi,
-  parseEther,
-  zeroAddress,
-} from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { type Address, createPublicClient, erc20Abi, http, parseEther, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
+import { rebaseShares } from "../../test/rebase.ts";
 import { junctionChain } from "../chain/chain.ts";
 import { TRANSFER_FEE_BPS } from "../devnet/universe.ts";
 import { createTransferFeeMeter, TRANSFER_FEE_HOLDER, TRANSFER_FEE_RECIPIENT } from "./transfer-fee.ts";
@@ -113,25 +104,7 @@ describe("transfer fee meter", () => {
 
   it("calls a rebased token's fee unknown, with its reason, instead of guessing", async () => {
     const rUsd = token("rUSD");
-    const deployer = devnet.manifest.accounts.find((a) => a.role === "deployer")!;
-    const wallet = createWalletClient({
-      chain: junctionChain(devnet.rpcUrl),
-      transport: http(devnet.rpcUrl),
-      account: privateKeyToAccount(deployer.privateKey),
-    });
-    const abi = parseAbi(["function rebase(uint256)", "function totalSupply() view returns (uint256)"]);
-    const supply = await devnet.publicClient.readContract({
-      address: rUsd,
-      abi,
-      functionName: "totalSupply",
-    });
-    const hash = await wallet.writeContract({
-      address: rUsd,
-      abi,
-      functionName: "rebase",
-      args: [(supply * 1013n) / 1000n],
-    });
-    await devnet.publicClient.waitForTransactionReceipt({ hash });
+    await rebaseShares(devnet, 1013n);
     const block = await devnet.publicClient.getBlockNumber();
     const [fee] = await createTransferFeeMeter(devnet.publicClient)(
       [{ token: rUsd, amount: 10n ** 18n }],
