@@ -11,6 +11,7 @@ import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
 import { createAdmission } from "../src/quote/admission.ts";
 import { createQuoter } from "../src/quote/create-quoter.ts";
 import { createFixtures } from "../src/simulation/fixtures.ts";
+import { createTransferFeeMeter } from "../src/simulation/transfer-fee.ts";
 import { createStore, type Store } from "../src/store/create-store.ts";
 import { createThrowawayStore } from "../src/store/throwaway-store.ts";
 import { machineLine, table } from "./machine.ts";
@@ -114,6 +115,7 @@ async function builderApp(devnet: Devnet, store: Store): Promise<{ app: OpenAPIH
   });
   await index.sync();
   const fixtures = createFixtures(client);
+  const transferFees = createTransferFeeMeter(client);
   const app = createApp((error) => {
     throw error;
   });
@@ -124,6 +126,7 @@ async function builderApp(devnet: Devnet, store: Store): Promise<{ app: OpenAPIH
     index,
     quote: createQuoter({ client, index, contracts: manifest.contracts, fixtures }),
     fixtures,
+    transferFees,
     admission: createAdmission({ perMinute: 10_000 }),
     cursorSecret: randomBytes(32),
     now: Date.now,

@@ -9,6 +9,7 @@ import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
 import { createAdmission } from "../src/quote/admission.ts";
 import { createQuoter } from "../src/quote/create-quoter.ts";
 import { createFixtures } from "../src/simulation/fixtures.ts";
+import { createTransferFeeMeter } from "../src/simulation/transfer-fee.ts";
 import { createStore, type Store } from "../src/store/create-store.ts";
 import { machineLine, table } from "./machine.ts";
 
@@ -113,6 +114,7 @@ async function partnerApp(devnet: Devnet, store: Store): Promise<{ app: OpenAPIH
   });
   await index.sync();
   const fixtures = createFixtures(client);
+  const transferFees = createTransferFeeMeter(client);
   const app = createPartnerApp({
     latestBlock: () => client.getBlockNumber(),
     logError: (error) => {
@@ -125,6 +127,7 @@ async function partnerApp(devnet: Devnet, store: Store): Promise<{ app: OpenAPIH
       index,
       quote: createQuoter({ client, index, contracts: manifest.contracts, fixtures }),
       fixtures,
+      transferFees,
       admission: createAdmission({ perMinute: 10_000 }),
       now: Date.now,
     },

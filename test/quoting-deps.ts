@@ -4,6 +4,7 @@ import type { QuoteProvider } from "../src/providers/provider.ts";
 import { createAdmission } from "../src/quote/admission.ts";
 import { createQuoter } from "../src/quote/create-quoter.ts";
 import { createFixtures } from "../src/simulation/fixtures.ts";
+import { createTransferFeeMeter } from "../src/simulation/transfer-fee.ts";
 import type { Store } from "../src/store/create-store.ts";
 import type { TestDevnet } from "./devnet.ts";
 
@@ -31,6 +32,7 @@ export async function testQuotingDeps(
   const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
   await index.sync();
   const fixtures = createFixtures(client);
+  const transferFees = createTransferFeeMeter(client);
   return {
     db: store.db,
     client,
@@ -41,11 +43,13 @@ export async function testQuotingDeps(
       index,
       contracts,
       fixtures,
+      transferFees,
       ...(options.providers
         ? { providers: options.providers.providers, providerDeadlineMs: options.providers.deadlineMs }
         : {}),
     }),
     fixtures,
+    transferFees,
     admission: options.admission ?? createAdmission({ perMinute: 10_000 }),
     now: options.now ?? Date.now,
   };

@@ -14,7 +14,7 @@ import { insertBuilderQuote } from "../store/repositories/builder-quotes.ts";
 import type { Db } from "../store/schema.ts";
 import { builderIdOf } from "./builder-code.ts";
 import { keyIdHashOf } from "./key-id-hash.ts";
-import { BUILDER_QUOTE_TIMES } from "./limits.ts";
+import { BUILDER_LIMITS, BUILDER_QUOTE_TIMES } from "./limits.ts";
 
 export type BuilderQuoteRequest = {
   tokenIn: Address;
@@ -38,6 +38,8 @@ export type BuilderQuote = {
   builderFee: bigint;
   amountOut: bigint;
   minimumAmountOut: bigint;
+  /** The selected route's price impact in bps at the quote block (docs/rules.md, price impact rule 3). */
+  priceImpactBps: number | null;
   fees: { routeBps: number; builderBps: number; policyVersion: number; builderRecipient: Address };
   policySource: "onchain" | "local-preview";
   settlementAvailable: boolean;
@@ -120,6 +122,9 @@ export async function issueBuilderQuote(
   const warnings = [...result.warnings];
   if (unverified)
     warnings.push("the transaction for this recipient could not be run at the quote block; it is unverified");
+  const priceImpactBps = selected.priceImpactBps ?? null;
+  const impactWarning = priceImpactWarning(priceImpactBps);
+  if (impactWarning) warnings.push(impactWarning);
   if (!onchain)
     warnings.push(
       "the builder code is not registered on chain: fees are a local preview and no settlement is available",
@@ -134,6 +139,7 @@ export async function issueBuilderQuote(
     builderFee: figures.builderFee,
     amountOut,
     minimumAmountOut,
+    priceImpactBps,
     fees: {
       // No service fee on a third-party source's quote (docs/rules.md, fee rule 2).
       routeBps: selected.provider === "service" ? fees.routeBps : 0,
@@ -179,6 +185,18 @@ export async function issueBuilderQuote(
   });
   return quote;
 }
+
+/**
+ * The warning a builder quote carries when its route moves the price more than
+ * `BUILDER_LIMITS.priceImpactWarningBps` (docs/rules.md, price impact rule 3).
+ */
+export function priceImpactWarning(bps: number | null): string | undefined {
+  if (bps === null || bps <= BUILDER_LIMITS.priceImpactWarningBps) return undefined;
+  return `price impact ${formatBps(bps)} is above ${formatBps(BUILDER_LIMITS.priceImpactWarningBps)}: the route's output is ${bps} bps below its marginal price at the quote block`;
+}
+
+/** Bps as a percentage with two decimals (e.g. 312 → "3.12%"), from integers alone. */
+const formatBps = (bps: number) => `${Math.floor(bps / 100)}.${String(bps % 100).padStart(2, "0")}%`;
 
 /**
  * The step's transaction when it delivered the quote, or when it could not be run at all (kept, flagged

@@ -13,6 +13,8 @@ export const BUILDER_LIMITS = {
   historyPageBlocks: 1_000,
   historyPageEvents: 1_000,
   historyCursorMaxLength: 1_500,
+  /** A builder quote whose route's price impact is above this many bps carries a warning naming it. */
+  priceImpactWarningBps: 300,
 } as const;
 
 /** How long a builder quote can be turned into a swap preparation (`expiresAt`), and the prepared

@@ -65,6 +65,8 @@ export const ERROR_REASONS = [
   "concurrency",
   /** Public quote admission: this minute's admissions are used up. */
   "rate",
+  /** Every candidate failed, and a token the trade moves takes a fee on transfer (the message names it). */
+  "token-transfer-fee",
 ] as const;
 
 export type ErrorReason = (typeof ERROR_REASONS)[number];

@@ -20,7 +20,9 @@ import { type PartnerSwapLeg, swapLegs } from "./swap-legs.ts";
  * - `unknown-token`: `in` or `out` has no contract code;
  * - `no-route`: no verified pool path connects the pair for this amount;
  * - `no-executable-route`: every candidate reverted or delivered less than it quoted when run at the quote
- *   block (fee-on-transfer tokens end here);
+ *   block;
+ * - `token-transfer-fee`: the same, and a token the trade moves takes a fee on transfer (simulated at the
+ *   quote block), which explains it;
  * - `unsupported-token`: the input's balance cannot be set exactly for a run (a rebasing token), so nothing
  *   could be proven;
  * - `gas-exceeds-output`: the swap's gas costs more than it delivers (`gasCostOut` > `amountOut`, dust
@@ -37,6 +39,7 @@ export const PARTNER_QUOTE_ERRORS = [
   "unknown-token",
   "no-route",
   "no-executable-route",
+  "token-transfer-fee",
   "unsupported-token",
   "gas-exceeds-output",
   "min-out-above-net-out",
@@ -68,6 +71,8 @@ export type PartnerQuoteFigures = {
   gasCostOut: bigint;
   /** amountOut − gasCostOut: a ranking figure that ignores the service fee; never negative (see gas-exceeds-output). */
   netOut: bigint;
+  /** The route's price impact in bps at the block (docs/rules.md, price impact rule 3). */
+  priceImpactBps: number | null;
   swaps: PartnerSwapLeg[];
 };
 
@@ -184,6 +189,7 @@ async function quoteAndBuild(
     amountOut: settled.grossAmountOut,
     gas: selected.simulation.gas,
     gasCostOut,
+    priceImpactBps: selected.priceImpactBps ?? null,
     swaps: swapLegs(selected, deps.contracts.weth9),
   };
   if (gasCostOut > settled.grossAmountOut)
@@ -249,7 +255,7 @@ function failureOf(error: unknown): PartnerQuoteError | undefined {
     case "NO_ROUTE":
       return "no-route";
     case "NO_EXECUTABLE_ROUTE":
-      return "no-executable-route";
+      return error.reason === "token-transfer-fee" ? "token-transfer-fee" : "no-executable-route";
     case "BLOCK_REORGED":
       return "block-reorged";
     case "UPSTREAM_UNAVAILABLE":

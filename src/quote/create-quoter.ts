@@ -12,10 +12,12 @@ import type { QuoteProvider } from "../providers/provider.ts";
 import type { Edge } from "../routing/edge.ts";
 import { buildExecutorSwap } from "../routing/executor-calldata.ts";
 import type { Path } from "../routing/paths.ts";
+import { priceImpactBps } from "../routing/price-impact.ts";
 import { searchRoutes } from "../routing/split-search.ts";
 import { executorRoute } from "../routing/to-executor-route.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
+import { createTransferFeeMeter, type TransferFeeMeter } from "../simulation/transfer-fee.ts";
 import { assessCandidate } from "./assess-candidate.ts";
 import { readFeeTerms } from "./fee-terms.ts";
 import { gasConversion } from "./gas-conversion.ts";
@@ -23,7 +25,6 @@ import { QUOTE_LIMITS } from "./limits.ts";
 import { createMarketReader } from "./market-reader.ts";
 import { type ProviderOutcome, providerCandidates, providersAsked } from "./provider-candidates.ts";
 import {
-  type Assessment,
   type Candidate,
   type FeeTerms,
   type QuotedHop,
@@ -36,6 +37,7 @@ import { rankCandidates } from "./rank.ts";
 import { selectPools } from "./select-pools.ts";
 import { SIMULATION_MARGIN_GAS, simulationShortlist } from "./simulation-shortlist.ts";
 import { SIMULATION_DEADLINE_S, throughExecutor } from "./through-executor.ts";
+import { type Explained, explainTransferFees, noExecutableRoute } from "./transfer-fee-explanation.ts";
 import type { Misses } from "./widen-pools.ts";
 
 export type QuoterDeps = {
@@ -43,6 +45,8 @@ export type QuoterDeps = {
   index: PoolIndex;
   contracts: Contracts;
   fixtures: ReturnType<typeof createFixtures>;
+  /** Simulated transfers that explain failures by a token's fee on transfer (default: the quoter's own). */
+  transferFees?: TransferFeeMeter;
   /** Third-party sources compared beside Junction's own routes (docs/rules.md, comparison rule 1). */
   providers?: readonly QuoteProvider[];
   /** Each provider's deadline per quote (default QUOTE_LIMITS.providerDeadlineMs). */
@@ -82,6 +86,7 @@ export function createQuoter(deps: QuoterDeps) {
   const weth = contracts.weth9;
   const { loadEdges, executablePaths, probeFallback, widen } = createMarketReader(deps);
   const assessDeps = { client, fixtures: deps.fixtures, collector: contracts.settlementCollector };
+  const transferFees = deps.transferFees ?? createTransferFeeMeter(client);
 
   /** A node failure anywhere in the pipeline is UpstreamUnavailableError; our own errors pass through. */
   return async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
@@ -138,7 +143,11 @@ export function createQuoter(deps: QuoterDeps) {
     );
     if (canonical.hash !== block.hash)
       throw new QuoteError("BLOCK_REORGED", "the quote block was reorged during assessment; ask again");
-    const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, assessments));
+    // Only when a candidate failed: is a token it moves taxed on transfer (one eth_call at the block)?
+    const explained = await timed(timings, "simulate", () =>
+      explainTransferFees(transferFees, request, block.number, assessments),
+    );
+    const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, explained));
     return { ...result, timings };
   }
 
@@ -254,19 +263,15 @@ export function createQuoter(deps: QuoterDeps) {
     request: QuoteRequest,
     block: Block,
     market: Market,
-    assessments: Assessment[],
+    { assessments, warnings: feeWarnings }: Explained,
   ): Promise<Omit<QuoteResult, "timings" | "rpc">> {
     const ranked = rankCandidates(assessments);
     const selected = ranked[0]!;
-    if (selected.simulation.status === "failed" || selected.simulation.status === "expired") {
-      throw new QuoteError(
-        "NO_EXECUTABLE_ROUTE",
-        "every candidate reverted when simulated at the quote block",
-      );
-    }
+    if (selected.simulation.status === "failed" || selected.simulation.status === "expired")
+      throw noExecutableRoute(feeWarnings);
 
     const { fees, gasToOut } = market;
-    const warnings: string[] = [];
+    const warnings: string[] = [...feeWarnings];
     if (selected.simulation.status === "unverified") {
       warnings.push("the selected candidate could not be simulated; it is unverified, not proven executable");
     }
@@ -338,6 +343,7 @@ export function createQuoter(deps: QuoterDeps) {
         amountOut: branch.amountOut,
         hops: quotedHops(branch.path, branch.amountIn),
       })),
+      priceImpactBps: priceImpactBps(route.branches),
       route: encoded,
       tx: { to: tx.to, data: tx.data, value: tx.value },
       spender: contracts.executor,

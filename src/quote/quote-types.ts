@@ -1,11 +1,12 @@
 import type { Address, Hex } from "viem";
 import type { RpcCount } from "../chain/rpc-tally.ts";
-import { JunctionError } from "../errors/junction-error.ts";
+import { JunctionError, type JunctionErrorOptions } from "../errors/junction-error.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
 import type { ProviderId } from "../providers/provider-ids.ts";
 import type { AggregatorEntry } from "../routing/aggregator-calldata.ts";
 import type { ExecutorRoute } from "../routing/route-encoding.ts";
 import type { Simulation } from "../simulation/simulate-transaction.ts";
+import type { TransferFeeFailure } from "./transfer-fee-explanation.ts";
 
 export type QuoteRequest = {
   tokenIn: Address;
@@ -75,6 +76,11 @@ export type Candidate = {
   description: string;
   /** Direct-pool candidates only: the branches that produced the quote. */
   branches: { amountIn: bigint; amountOut: bigint; hops: QuotedHop[] }[];
+  /**
+   * Direct-pool candidates: the route's price impact in bps against its marginal price at the quote block
+   * (routing/price-impact.ts); absent for third-party candidates, whose pools are not known.
+   */
+  priceImpactBps?: number;
   /** Direct-pool candidates: the executor route, to rebuild the calldata for a real recipient. */
   route?: ExecutorRoute;
   /**
@@ -100,7 +106,7 @@ export type ProviderRejection =
   | { status: "expired"; reason: "expired"; stage: "validation" };
 
 export type Assessment = Candidate & {
-  simulation: Simulation | ProviderRejection;
+  simulation: Simulation | ProviderRejection | TransferFeeFailure;
   /** gas × gasPrice in output units, when simulated and a conversion exists. */
   gasCostOut: bigint | null;
 };
@@ -149,7 +155,8 @@ export class QuoteError extends JunctionError {
       | "BLOCK_REORGED"
       | "BUILDER_FEE_ABOVE_CAP",
     message: string,
+    options: JunctionErrorOptions = {},
   ) {
-    super(code, message);
+    super(code, message, options);
   }
 }

@@ -2,12 +2,14 @@ import { type Address, HttpRequestError, stringToHex, zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
 import type { Token } from "../config/deployment.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
+import type { TransferFee, TransferFeeQuery } from "../simulation/transfer-fee.ts";
 import { lookupToken, readTokenMetadata, starterTokens } from "./token-catalog.ts";
 
 /**
- * Token records against a scripted node and index: the starter list needs no chain read, other addresses
+ * Token records against a scripted node and index: starter metadata comes from the list, other addresses
  * read their ERC-20 views in one multicall (string or bytes32), pool counts leave out pools routing
- * excludes. The real devnet tokens are read in src/api/routes/builders/tokens.devnet.test.ts.
+ * excludes, and transfer fees are asked of the meter in one batch at the block read. The real devnet tokens
+ * (and their simulated transfer fees) are read in src/api/routes/builders/tokens.devnet.test.ts.
  */
 const USDC = "0x0DCd1Bf9A1b36cE34237eEaFef220932846BCD82" as Address;
 const OTHER = `0x${"12".repeat(20)}` as Address;
@@ -64,16 +66,39 @@ function client(outcomes: Outcome[]) {
   };
 }
 
+/** A transfer fee meter that answers 0 bps for every token and remembers what it was asked. */
+function meter() {
+  const asked: { queries: readonly TransferFeeQuery[]; block: bigint }[] = [];
+  return {
+    asked,
+    transferFees: async (queries: readonly TransferFeeQuery[], block: bigint): Promise<TransferFee[]> => {
+      asked.push({ queries, block });
+      return queries.map((q) => ({
+        status: "measured",
+        bps: 0,
+        sent: q.amount,
+        received: q.amount,
+        blockNumber: block,
+      }));
+    },
+  };
+}
+const measuredAt9 = { status: "measured", bps: 0, blockNumber: 9n };
+
 describe("starterTokens", () => {
-  it("lists the starter tokens lowercased with their list metadata and routable pool counts", () => {
-    expect(starterTokens({ tokens: TOKENS, index })).toEqual([
+  it("lists the starter tokens lowercased with their list metadata, routable pool counts and transfer fees", async () => {
+    const fees = meter();
+    expect(await starterTokens({ client: client([]).client, tokens: TOKENS, index, ...fees })).toEqual([
       {
         address: USDC.toLowerCase(),
         metadata: { decimals: 6, symbol: "USDC", name: "USD Coin", status: "listed" },
         pools: 1,
         starter: true,
+        transferFee: expect.objectContaining(measuredAt9),
       },
     ]);
+    // One batch for the whole list, one whole token each.
+    expect(fees.asked).toEqual([{ queries: [{ token: USDC.toLowerCase(), amount: 10n ** 6n }], block: 9n }]);
   });
 });
 
@@ -81,37 +106,54 @@ describe("lookupToken", () => {
   it("answers a starter token (any case) from the list, without reading the chain", async () => {
     const node = client([]);
     const record = await lookupToken(
-      { client: node.client, tokens: TOKENS, index },
+      { client: node.client, tokens: TOKENS, index, ...meter() },
       USDC.toLowerCase() as Address,
     );
     expect(record).toMatchObject({
       address: USDC.toLowerCase(),
       starter: true,
       metadata: { status: "listed" },
+      transferFee: measuredAt9,
     });
     expect(node.calls).toEqual([]);
   });
 
   it("answers native ETH without a lookup", async () => {
     const node = client([]);
-    expect(await lookupToken({ client: node.client, tokens: TOKENS, index }, zeroAddress)).toEqual({
+    const fees = meter();
+    expect(await lookupToken({ client: node.client, tokens: TOKENS, index, ...fees }, zeroAddress)).toEqual({
       address: zeroAddress,
       metadata: { decimals: 18, symbol: "ETH", name: "Ether", status: "native" },
       pools: 1,
       starter: false,
+      transferFee: { status: "native" },
     });
     expect(node.calls).toEqual([]);
+    expect(fees.asked).toEqual([]);
   });
 
   it("reads any other token on chain, counting only routable pools", async () => {
     const node = client([ok(18), ok("Other"), ok("Other Token"), ok("0x"), ok("0x")]);
-    expect(await lookupToken({ client: node.client, tokens: TOKENS, index }, OTHER)).toEqual({
+    const fees = meter();
+    expect(await lookupToken({ client: node.client, tokens: TOKENS, index, ...fees }, OTHER)).toEqual({
       address: OTHER,
       metadata: { decimals: 18, symbol: "Other", name: "Other Token", status: "onchain" },
       pools: 1,
       starter: false,
+      transferFee: expect.objectContaining(measuredAt9),
     });
     expect(node.calls).toEqual([9n]);
+    expect(fees.asked).toEqual([{ queries: [{ token: OTHER, amount: 10n ** 18n }], block: 9n }]);
+  });
+
+  it("does not simulate a transfer of an address without token metadata, and says why", async () => {
+    const node = client([failed, failed, failed, failed, failed]);
+    const fees = meter();
+    expect(await lookupToken({ client: node.client, tokens: TOKENS, index, ...fees }, OTHER)).toMatchObject({
+      metadata: null,
+      transferFee: { status: "unknown", reason: "no-token-metadata", blockNumber: 9n },
+    });
+    expect(fees.asked).toEqual([]);
   });
 });
 

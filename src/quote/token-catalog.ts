@@ -3,6 +3,7 @@ import { readMany } from "../chain/read-many.ts";
 import type { Token } from "../config/deployment.ts";
 import { isRoutable } from "../liquidity/pool-index/pool.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
+import { type TransferFee, type TransferFeeMeter, transferProbeAmount } from "../simulation/transfer-fee.ts";
 
 /**
  * Where a token's metadata comes from: `listed` from the deployment's starter list (reviewed by the
@@ -26,6 +27,8 @@ export type TokenRecord = {
   pools: number;
   /** Whether the token is on the deployment's starter list. */
   starter: boolean;
+  /** Its fee on transfer, simulated at the latest block (docs/rules.md, token rule 4). */
+  transferFee: TransferFee;
 };
 
 export type TokenCatalogDeps = {
@@ -33,6 +36,8 @@ export type TokenCatalogDeps = {
   /** The starter list (deployment `tokens`). */
   tokens: readonly Token[];
   index: Pick<PoolIndex, "poolsOf">;
+  /** Simulates transfers to measure fees on transfer (shared by the service: balance slots are remembered). */
+  transferFees: TransferFeeMeter;
 };
 
 const NATIVE: TokenMetadata = { decimals: 18, symbol: "ETH", name: "Ether", status: "native" };
@@ -46,32 +51,52 @@ const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 const lower = (address: string) => address.toLowerCase() as Address;
 
-/** The starter list as token records: metadata from the list, pool counts from the index; no RPC. */
-export function starterTokens(deps: Pick<TokenCatalogDeps, "tokens" | "index">): TokenRecord[] {
-  return deps.tokens.map((token) => listedRecord(token, deps.index));
+/**
+ * The starter list as token records: metadata from the list, pool counts from the index, and every token's
+ * fee on transfer simulated at the latest block in one `eth_call`.
+ */
+export async function starterTokens(deps: TokenCatalogDeps): Promise<TokenRecord[]> {
+  const block = await deps.client.getBlockNumber();
+  const fees = await deps.transferFees(
+    deps.tokens.map((token) => ({
+      token: lower(token.address),
+      amount: transferProbeAmount(token.decimals),
+    })),
+    block,
+  );
+  return deps.tokens.map((token, i) => listedRecord(token, deps.index, fees[i]!));
 }
 
 /**
  * One token's record: a starter token from the list, native ETH (the zero address) without a lookup, any
- * other address from its ERC-20 views read on chain at the latest block in one `eth_call`.
+ * other address from its ERC-20 views read on chain at the latest block in one `eth_call`; then, for a
+ * token, its fee on transfer simulated at that block in one more.
  */
 export async function lookupToken(deps: TokenCatalogDeps, address: Address): Promise<TokenRecord> {
   const token = lower(address);
+  const pools = poolCount(deps.index, token);
+  if (token === zeroAddress)
+    return { address: token, metadata: NATIVE, pools, starter: false, transferFee: { status: "native" } };
+  const block = await deps.client.getBlockNumber();
   const listed = deps.tokens.find((t) => lower(t.address) === token);
-  if (listed) return listedRecord(listed, deps.index);
-  const metadata = token === zeroAddress ? NATIVE : await readTokenMetadata(deps.client, token);
-  return { address: token, metadata, pools: poolCount(deps.index, token), starter: false };
+  const metadata = listed ? listedMetadata(listed) : await readTokenMetadata(deps.client, token, block);
+  const transferFee: TransferFee = metadata
+    ? (await deps.transferFees([{ token, amount: transferProbeAmount(metadata.decimals) }], block))[0]!
+    : { status: "unknown", reason: "no-token-metadata", blockNumber: block };
+  return { address: token, metadata, pools, starter: listed !== undefined, transferFee };
 }
 
 /**
- * Reads `decimals`, `symbol` and `name` at the latest block in one `eth_call` (deployless multicall),
- * accepting `bytes32` symbol and name. Null when any of the three cannot be read; RPC failures throw.
+ * Reads `decimals`, `symbol` and `name` at `block` (default: the latest) in one `eth_call` (deployless
+ * multicall), accepting `bytes32` symbol and name. Null when any of the three cannot be read; RPC failures
+ * throw.
  */
 export async function readTokenMetadata(
   client: TokenCatalogDeps["client"],
   token: Address,
+  block?: bigint,
 ): Promise<TokenMetadata | null> {
-  const block = await client.getBlockNumber();
+  block ??= await client.getBlockNumber();
   const [decimals, symbol, name, symbol32, name32] = await readMany(
     client,
     [
@@ -111,15 +136,27 @@ function bytes32Text(value: Hex): string | null {
   }
 }
 
-function listedRecord(token: Token, index: Pick<PoolIndex, "poolsOf">): TokenRecord {
+function listedRecord(
+  token: Token,
+  index: Pick<PoolIndex, "poolsOf">,
+  transferFee: TransferFee,
+): TokenRecord {
   const address = lower(token.address);
   return {
     address,
-    metadata: { decimals: token.decimals, symbol: token.symbol, name: token.name, status: "listed" },
+    metadata: listedMetadata(token),
     pools: poolCount(index, address),
     starter: true,
+    transferFee,
   };
 }
+
+const listedMetadata = (token: Token): TokenMetadata => ({
+  decimals: token.decimals,
+  symbol: token.symbol,
+  name: token.name,
+  status: "listed",
+});
 
 function poolCount(index: Pick<PoolIndex, "poolsOf">, token: Address): number {
   return index.poolsOf(token).filter(isRoutable).length;

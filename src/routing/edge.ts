@@ -9,6 +9,7 @@ import { v3ExactInPath } from "../liquidity/v3/swap.ts";
 import type { V4PoolSnapshot } from "../liquidity/v4/snapshot.ts";
 import { v4ExactInPath } from "../liquidity/v4/swap.ts";
 import { v4SwapFee } from "../liquidity/v4/swap-fee.ts";
+import { marginalRate, type Ratio } from "./marginal-rate.ts";
 
 export type PoolSnapshot = V2PoolSnapshot | V3PoolSnapshot | V4PoolSnapshot;
 
@@ -32,6 +33,8 @@ export type Edge = {
    * amount gets, since a pool's output is concave in its input and rounds down (`spotRate`).
    */
   spotRate: number;
+  /** The same rate exactly, as a fraction (price impact is measured against it, marginal-rate.ts). */
+  marginalRate: Ratio;
 };
 
 /**
@@ -55,6 +58,7 @@ export function edgesOf(
       zeroForOne,
       quote,
       spotRate: spotRate(snapshot, zeroForOne),
+      marginalRate: marginalRate(snapshot, zeroForOne),
     };
   });
 }

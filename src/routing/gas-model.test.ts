@@ -18,6 +18,7 @@ function edge(kind: IndexedPool["kind"], ticks: number, n: number): Edge {
     zeroForOne: true,
     quote: (amountIn) => ({ ok: true, amountOut: amountIn, ticksCrossed: kind === "v2" ? 0 : ticks }),
     spotRate: 1,
+    marginalRate: { num: 1n, den: 1n },
     poolRef: `0x${n}`,
   };
 }

@@ -22,6 +22,7 @@ import { signInSite } from "../portal/sign-in-message.ts";
 import { createAdmission } from "../quote/admission.ts";
 import { createQuoter } from "../quote/create-quoter.ts";
 import { createFixtures } from "../simulation/fixtures.ts";
+import { createTransferFeeMeter } from "../simulation/transfer-fee.ts";
 import { createStore, type Store } from "../store/create-store.ts";
 import { acquireServiceLock, type EmbeddedLock } from "../store/embedded-lock.ts";
 import { openEmbeddedShared } from "../store/embedded-shared.ts";
@@ -288,11 +289,13 @@ async function startLocked(
     pruner = setInterval(prune, QUOTA_PRUNE_MS);
     pruner.unref();
     const fixtures = createFixtures(client);
+    const transferFees = createTransferFeeMeter(client);
     const quote = createQuoter({
       client,
       index,
       contracts: deployment.contracts,
       fixtures,
+      transferFees,
       providers: quoteProviders.providers,
       providerDeadlineMs: config.aggregators.deadlineMs,
       onProviderOutcome: metrics.provider,
@@ -310,7 +313,7 @@ async function startLocked(
       onError: (error) => logger.warn({ err: error }, "settlement index sync failed; retrying"),
       isIndexer: role.isIndexer,
     });
-    const quoting = { db: store.db, client, deployment, index, quote, fixtures, now: Date.now };
+    const quoting = { db: store.db, client, deployment, index, quote, fixtures, transferFees, now: Date.now };
     const cursorSecret = await sharedSecret(store.db, "history-cursor");
     const nonceSecret = await sharedSecret(store.db, "portal-nonce");
     const site = signInSite(config.publicUrl);

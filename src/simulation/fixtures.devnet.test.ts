@@ -1,8 +1,7 @@
-import { createWalletClient, encodeFunctionData, http, parseAbi, zeroAddress } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { encodeFunctionData, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
-import { junctionChain } from "../chain/chain.ts";
+import { rebaseShares } from "../../test/rebase.ts";
 import { erc20Abi } from "../contracts/abis/ERC20.ts";
 import { createFixtures } from "./fixtures.ts";
 import { SYNTHETIC_CALLER } from "./synthetic-caller.ts";
@@ -64,25 +63,7 @@ describe("simulation fixtures", () => {
 
   it("calls a computed (rebased) balance unsupported instead of faking it", async () => {
     const rUsd = token("rUSD");
-    const deployer = devnet.manifest.accounts.find((a) => a.role === "deployer")!;
-    const wallet = createWalletClient({
-      chain: junctionChain(devnet.rpcUrl),
-      transport: http(devnet.rpcUrl),
-      account: privateKeyToAccount(deployer.privateKey),
-    });
-    const abi = parseAbi(["function rebase(uint256)", "function totalSupply() view returns (uint256)"]);
-    const supply = await devnet.publicClient.readContract({
-      address: rUsd,
-      abi,
-      functionName: "totalSupply",
-    });
-    const hash = await wallet.writeContract({
-      address: rUsd,
-      abi,
-      functionName: "rebase",
-      args: [(supply * 1013n) / 1000n],
-    });
-    await devnet.publicClient.waitForTransactionReceipt({ hash });
+    await rebaseShares(devnet, 1013n);
 
     const fixture = await createFixtures(devnet.publicClient)({
       tokenIn: rUsd,

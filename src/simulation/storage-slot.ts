@@ -43,6 +43,21 @@ async function findSlot(
   return probes.find((slot) => slot !== undefined);
 }
 
+/** The slot that holds `holder`'s balance of a token, or undefined when no single slot does. */
+export function detectBalanceSlot(
+  client: Pick<PublicClient, "createAccessList" | "call">,
+  token: Address,
+  holder: Address,
+  blockNumber: bigint,
+): Promise<Hex | undefined> {
+  return findSlot(
+    client,
+    token,
+    encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [holder] }),
+    blockNumber,
+  );
+}
+
 /** Detects the balance slot of `holder` and the allowance slot of (`holder`, `spender`) for a token. */
 export async function detectTokenSlots(
   client: Pick<PublicClient, "createAccessList" | "call">,
@@ -51,12 +66,7 @@ export async function detectTokenSlots(
   spender: Address,
   blockNumber: bigint,
 ): Promise<TokenSlots> {
-  const balanceSlot = await findSlot(
-    client,
-    token,
-    encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [holder] }),
-    blockNumber,
-  );
+  const balanceSlot = await detectBalanceSlot(client, token, holder, blockNumber);
   if (!balanceSlot) return { status: "unsupported", reason: "balance-slot-not-found" };
   const allowanceSlot = await findSlot(
     client,

@@ -19,6 +19,7 @@ export function toQuoteResponse(result: QuoteResult): QuoteResponse {
     amountIn: request.amountIn.toString(),
     provider: selected.provider,
     amountOut: selected.amountOut.toString(),
+    priceImpactBps: selected.priceImpactBps ?? null,
     fee: { bps: selected.feeBps, amount: selected.fee.toString(), policyVersion: result.fees.policyVersion },
     block: { number: block.number.toString(), hash: block.hash },
     route: routeBranches(selected),
@@ -30,6 +31,7 @@ export function toQuoteResponse(result: QuoteResult): QuoteResponse {
       description: candidate.description,
       feeBps: candidate.feeBps,
       amountOut: candidate.amountOut.toString(),
+      priceImpactBps: candidate.priceImpactBps ?? null,
       execution: execution(candidate, gasPrice),
       selected: candidate.id === selected.id,
     })),
@@ -75,5 +77,6 @@ function execution(candidate: Assessment, gasPrice: bigint) {
     gasCostOut: null,
     reason: simulation.reason,
     stage: simulation.stage,
+    ...("transferFee" in simulation ? { transferFee: simulation.transferFee } : {}),
   };
 }

@@ -4,6 +4,7 @@ import type { PoolIndex } from "../../liquidity/pool-index/pool-index.ts";
 import type { createAdmission } from "../../quote/admission.ts";
 import type { QuoteRequest, QuoteResult } from "../../quote/quote-types.ts";
 import type { createFixtures } from "../../simulation/fixtures.ts";
+import type { TransferFeeMeter } from "../../simulation/transfer-fee.ts";
 import type { Db } from "../../store/schema.ts";
 
 /**
@@ -22,6 +23,8 @@ export type QuotingDeps = {
   quote: (request: QuoteRequest, signal: AbortSignal) => Promise<QuoteResult>;
   /** Balance/allowance state overrides for simulations (shared with the quoter: slot layouts are cached). */
   fixtures: ReturnType<typeof createFixtures>;
+  /** Simulated transfers measuring fees on transfer (token lookups and the quoter share it). */
+  transferFees: TransferFeeMeter;
   /** This surface's per-process capacity. */
   admission: ReturnType<typeof createAdmission>;
   /** Unix milliseconds; tests move it. */

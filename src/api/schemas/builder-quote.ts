@@ -5,6 +5,7 @@ import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 import { intParam } from "./builder-params.ts";
 import { ChainIdParam } from "./chain-id.ts";
 import { Address, BuilderCode, Hash32, Uint } from "./common-patterns.ts";
+import { PriceImpactBps } from "./price-impact.ts";
 import { AmountInParam, RouteBranch } from "./quote.ts";
 
 const { slippageBps, builderFeeBps } = BUILDER_LIMITS;
@@ -66,6 +67,10 @@ export const BuilderQuoteResponseSchema = z
     amountOut: Uint.openapi({ description: "Net output to the recipient: gross − routeFee − builderFee." }),
     minimumAmountOut: Uint.openapi({
       description: "The prepared transaction reverts if the recipient would receive less.",
+    }),
+    priceImpactBps: PriceImpactBps.openapi({
+      description:
+        "The selected route's price impact: how far its exact output falls short of the same route at its marginal price at the quote block, in bps rounded half up, from the pool state the search used (LP fees in the price, the service and builder fees not). Above 300 bps (`limits.builder.priceImpactWarningBps` in `/api/v2/config`) `warnings` names it.",
     }),
     fees: z.object({
       routeBps: z.number().int().openapi({ description: "Service fee bps (at most 50)." }),

@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { ChainIdParam } from "./chain-id.ts";
 import { Address } from "./common-patterns.ts";
+import { TransferFeeSchema } from "./transfer-fee.ts";
 
 /** `GET /api/v2/builders/tokens` query: strict, so an unknown parameter is a 400 naming it. */
 export const BuilderTokensQuerySchema = z
@@ -46,6 +47,7 @@ export const BuilderTokenSchema = z
       example: 7,
     }),
     starter: z.boolean().openapi({ description: "Whether the token is on the starter list." }),
+    transferFee: TransferFeeSchema,
   })
   .openapi("BuilderToken");
 

@@ -5,6 +5,7 @@ import { PARTNER_QUOTE_ERRORS } from "../../partners/partner-quote.ts";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 import { intParam } from "./builder-params.ts";
 import { Address, Hash32, RawAmount, Uint } from "./common-patterns.ts";
+import { PriceImpactBps } from "./price-impact.ts";
 import { AmountInParam } from "./quote.ts";
 
 const { slippageBps, deadlineSeconds } = PARTNER_LIMITS;
@@ -69,7 +70,7 @@ export const PartnerQuoteResponseSchema = z
       .openapi({ description: "true when a swap was found (and built and run, with recipient)." }),
     error: z.enum(PARTNER_QUOTE_ERRORS).optional().openapi({
       description:
-        "Only when ok is false, a closed list: `unknown-token` (in or out has no contract), `no-route` (no verified pool path for this amount), `no-executable-route` (every candidate reverted or delivered less than quoted, e.g. fee-on-transfer tokens), `unsupported-token` (the input's balance cannot be set exactly for a run, e.g. a rebasing token: nothing could be proven), `gas-exceeds-output` (the swap's gas costs more than its output, e.g. a dust amount: the figures are included but `netOut`, which would be negative), `min-out-above-net-out`, `simulation-failed` (the transaction for this recipient, minimum and deadline reverted at the quote block), `output-mismatch` (it ran but did not deliver exactly swap.netOut), `block-reorged`, `upstream-unavailable` (the chain node did not answer), `timeout` (past the 25 s deadline).",
+        "Only when ok is false, a closed list: `unknown-token` (in or out has no contract), `no-route` (no verified pool path for this amount), `no-executable-route` (every candidate reverted or delivered less than quoted), `token-transfer-fee` (the same, explained by a token of the trade that takes a fee on transfer, simulated at the quote block: `GET /tokens` reports it), `unsupported-token` (the input's balance cannot be set exactly for a run, e.g. a rebasing token: nothing could be proven), `gas-exceeds-output` (the swap's gas costs more than its output, e.g. a dust amount: the figures are included but `netOut`, which would be negative), `min-out-above-net-out`, `simulation-failed` (the transaction for this recipient, minimum and deadline reverted at the quote block), `output-mismatch` (it ran but did not deliver exactly swap.netOut), `block-reorged`, `upstream-unavailable` (the chain node did not answer), `timeout` (past the 25 s deadline).",
     }),
     block: z.object({ number: Uint, hash: Hash32 }).optional().openapi({
       description:
@@ -97,6 +98,10 @@ export const PartnerQuoteResponseSchema = z
     netOut: Uint.optional().openapi({
       description:
         'amountOut − gasCostOut: a ranking figure that excludes the service fee. Never negative: when gasCostOut exceeds amountOut the answer is `ok: false` with `error: "gas-exceeds-output"` and no netOut.',
+    }),
+    priceImpactBps: PriceImpactBps.optional().openapi({
+      description:
+        "The route's price impact: how far its exact output (amountOut) falls short of the same route at its marginal price at the quote block, in bps rounded half up, from the pool state the search used (LP fees in the price, the service fee not). Present with the other figures.",
     }),
     tx: z
       .object({

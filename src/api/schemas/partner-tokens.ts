@@ -1,6 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { TokenMetadataSchema } from "./builder-tokens.ts";
 import { Address } from "./common-patterns.ts";
+import { TransferFeeSchema } from "./transfer-fee.ts";
 
 /** `GET {partner_url}/tokens` query: strict, so any other parameter is a 400 naming it. */
 export const PartnerTokensQuerySchema = z
@@ -29,5 +30,6 @@ export const PartnerTokenSchema = z
         "Indexed pools containing the token that routing may use (hooked and dynamic-fee V4 pools excluded); 0 means the token cannot be routed. For the zero address: the pools holding native ETH itself (V4); quotes also route ETH through WETH pools.",
       example: 7,
     }),
+    transferFee: TransferFeeSchema,
   })
   .openapi("PartnerToken");

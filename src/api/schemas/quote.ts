@@ -3,6 +3,7 @@ import { CHAIN_ID } from "../../chain/chain.ts";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 import { ChainIdParam } from "./chain-id.ts";
 import { Address, RawAmount, Uint } from "./common-patterns.ts";
+import { PriceImpactBps } from "./price-impact.ts";
 
 /** An exact input amount in raw units, as a query parameter. */
 export const AmountInParam = RawAmount.openapi({
@@ -66,9 +67,23 @@ const Execution = z.object({
       "insufficient-output",
       "expired",
       "provider-binding-mismatch",
+      "token-transfer-fee",
     ])
     .optional()
-    .openapi({ description: "Closed reason when not simulated." }),
+    .openapi({
+      description:
+        "Closed reason when not simulated. `token-transfer-fee`: the candidate reverted, and a token it moves takes a fee on transfer (named in `transferFee`; the executor refuses a taxed input, and a taxed token arrives short of what the pools quote).",
+    }),
+  transferFee: z
+    .object({
+      token: Address,
+      bps: z
+        .number()
+        .int()
+        .openapi({ description: "The fee, simulated at the quote block, in bps rounded up." }),
+    })
+    .optional()
+    .openapi({ description: "With reason `token-transfer-fee`: the taxed token that explains the failure." }),
   stage: z.enum(["validation", "fixture", "simulation", "gas-estimate"]).optional().openapi({
     description:
       "Where the check stopped: validating a third-party transaction's bindings and expiry, building the balance/allowance fixture, the call, or the gas estimate.",
@@ -89,6 +104,7 @@ const ComparisonEntry = z
         "The service fee this candidate carries: 0 on third-party quotes, whose own fees are in their price.",
     }),
     amountOut: Uint.openapi({ description: "The candidate's original quote." }),
+    priceImpactBps: PriceImpactBps,
     execution: Execution,
     selected: z.boolean(),
   })
@@ -105,6 +121,9 @@ export const QuoteResponseSchema = z
     provider: z.enum(PROVIDER_IDS).openapi({ description: "Source of the selected candidate." }),
     amountOut: Uint.openapi({
       description: "The selected candidate's original quote, to the recipient after the service fee.",
+    }),
+    priceImpactBps: PriceImpactBps.openapi({
+      description: "The selected route's price impact (see ComparisonEntry).",
     }),
     fee: z.object({
       bps: z

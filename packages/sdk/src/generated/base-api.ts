@@ -1175,9 +1175,11 @@ export type paths = {
         };
         /**
          * The starter token list, or one token's metadata and pool count
-         * @description Scope `tokens`; shares the tokens quota. Without `address`: the deployment's starter list (no chain read). With `address`: exactly one token, answered with 200 for any address; a starter token from the list, native ETH (the zero address) without a lookup, any other address from its ERC-20 `decimals`, `symbol` and `name` read on chain in one call (`metadata` null when they cannot be read).
+         * @description Scope `tokens`; shares the tokens quota. Without `address`: the deployment's starter list (metadata from the list; every token's transfer fee simulated in one call). With `address`: exactly one token, answered with 200 for any address; a starter token from the list, native ETH (the zero address) without a lookup, any other address from its ERC-20 `decimals`, `symbol` and `name` read on chain in one call (`metadata` null when they cannot be read).
          *
          *     `pools` counts the indexed pools routing may use; 0 means the token cannot be routed.
+         *
+         *     `transferFee` says whether the token takes a fee on transfer and how much (bps), simulated at the latest block: a synthetic holder funded by a storage override sends one whole token to a fresh address. Unmeasurable tokens report null figures with a `reason`, never a guess.
          */
         get: {
             parameters: {
@@ -1735,6 +1737,11 @@ export type components = {
             provider: "service" | "aggregator-a" | "aggregator-b" | "aggregator-a-direct";
             /** @description The selected candidate's original quote, to the recipient after the service fee. */
             amountOut: string;
+            /**
+             * @description The selected route's price impact (see ComparisonEntry).
+             * @example 12
+             */
+            priceImpactBps: number | null;
             fee: {
                 /** @description Service fee on output, at most 50 bps; 0 on aggregator quotes. */
                 bps: number;
@@ -1763,10 +1770,16 @@ export type components = {
                 /** @description gas × gasPrice in output-token units; null without a conversion. */
                 gasCostOut: string | null;
                 /**
-                 * @description Closed reason when not simulated.
+                 * @description Closed reason when not simulated. `token-transfer-fee`: the candidate reverted, and a token it moves takes a fee on transfer (named in `transferFee`; the executor refuses a taxed input, and a taxed token arrives short of what the pools quote).
                  * @enum {string}
                  */
-                reason?: "unsupported-token-layout" | "rpc-unavailable" | "reverted" | "insufficient-output" | "expired" | "provider-binding-mismatch";
+                reason?: "unsupported-token-layout" | "rpc-unavailable" | "reverted" | "insufficient-output" | "expired" | "provider-binding-mismatch" | "token-transfer-fee";
+                /** @description With reason `token-transfer-fee`: the taxed token that explains the failure. */
+                transferFee?: {
+                    token: string;
+                    /** @description The fee, simulated at the quote block, in bps rounded up. */
+                    bps: number;
+                };
                 /**
                  * @description Where the check stopped: validating a third-party transaction's bindings and expiry, building the balance/allowance fixture, the call, or the gas estimate.
                  * @enum {string}
@@ -1821,6 +1834,11 @@ export type components = {
             feeBps: number;
             /** @description The candidate's original quote. */
             amountOut: string;
+            /**
+             * @description How far the route's exact output falls short of what the same route would return at its marginal price at the quote block, in bps rounded half up: 1 − output ÷ Σ(branch input × product of its hops' marginal rates). Each hop's marginal rate comes from the pool state the search used (V2 reserves; V3/V4 sqrtPriceX96), after the pool's LP fee, so a dust trade reads 0; the service and builder fees are not in it. Not from an external price. null for a third-party aggregator's route, whose pools are not known.
+             * @example 12
+             */
+            priceImpactBps: number | null;
             execution: {
                 /**
                  * @description simulated: the full calldata ran at the block; unverified: it could not be checked (not proof of executability); failed: it reverted; expired: a firm quote past its deadline.
@@ -1836,10 +1854,16 @@ export type components = {
                 /** @description gas × gasPrice in output-token units; null without a conversion. */
                 gasCostOut: string | null;
                 /**
-                 * @description Closed reason when not simulated.
+                 * @description Closed reason when not simulated. `token-transfer-fee`: the candidate reverted, and a token it moves takes a fee on transfer (named in `transferFee`; the executor refuses a taxed input, and a taxed token arrives short of what the pools quote).
                  * @enum {string}
                  */
-                reason?: "unsupported-token-layout" | "rpc-unavailable" | "reverted" | "insufficient-output" | "expired" | "provider-binding-mismatch";
+                reason?: "unsupported-token-layout" | "rpc-unavailable" | "reverted" | "insufficient-output" | "expired" | "provider-binding-mismatch" | "token-transfer-fee";
+                /** @description With reason `token-transfer-fee`: the taxed token that explains the failure. */
+                transferFee?: {
+                    token: string;
+                    /** @description The fee, simulated at the quote block, in bps rounded up. */
+                    bps: number;
+                };
                 /**
                  * @description Where the check stopped: validating a third-party transaction's bindings and expiry, building the balance/allowance fixture, the call, or the gas estimate.
                  * @enum {string}
@@ -1861,7 +1885,7 @@ export type components = {
                  * @description Closed list; where the code alone does not say what failed. On 503 UPSTREAM_UNAVAILABLE: `rpc-unavailable` (the node did not answer), `gas-price-unavailable` (no positive gas price: neither the node's suggestion nor the base fee), `block-pending` (the node's latest block had no number or hash yet), `tip-unstable` (the chain tip reorganised during the read), `database-unavailable` (the database did not answer; Retry-After 2). On 429 BUSY: `concurrency` or `rate`.
                  * @enum {string}
                  */
-                reason?: "rpc-unavailable" | "gas-price-unavailable" | "block-pending" | "tip-unstable" | "database-unavailable" | "concurrency" | "rate";
+                reason?: "rpc-unavailable" | "gas-price-unavailable" | "block-pending" | "tip-unstable" | "database-unavailable" | "concurrency" | "rate" | "token-transfer-fee";
                 /** @description Which inputs were rejected and why (validation errors only). */
                 issues?: {
                     path: string;
@@ -1890,6 +1914,11 @@ export type components = {
             amountOut: string;
             /** @description The prepared transaction reverts if the recipient would receive less. */
             minimumAmountOut: string;
+            /**
+             * @description The selected route's price impact: how far its exact output falls short of the same route at its marginal price at the quote block, in bps rounded half up, from the pool state the search used (LP fees in the price, the service and builder fees not). Above 300 bps (`limits.builder.priceImpactWarningBps` in `/api/v2/config`) `warnings` names it.
+             * @example 12
+             */
+            priceImpactBps: number | null;
             fees: {
                 /** @description Service fee bps (at most 50). */
                 routeBps: number;
@@ -2364,6 +2393,7 @@ export type components = {
             pools: number;
             /** @description Whether the token is on the starter list. */
             starter: boolean;
+            transferFee: components["schemas"]["TransferFee"];
         };
         /** @description null when no metadata exists for the address: no contract, or decimals, symbol or name (string or bytes32) unreadable. */
         TokenMetadata: {
@@ -2382,6 +2412,23 @@ export type components = {
              */
             status: "listed" | "onchain" | "native";
         } | null;
+        /** @description Measured by simulating a transfer of one whole token (at least 10,000 base units) from a synthetic holder, funded by a storage override, to a fresh address at the block (`eth_call`; the token's code is not replaced). A token that taxes only some transfers (to or from a pool, above a size, from a non-exempt sender) may show 0 here and still take a fee in a swap. */
+        TransferFee: {
+            /** @description Whether a simulated transfer delivered less than left the sender; null when it could not be measured (see `reason`). False for native ETH. */
+            feeOnTransfer: boolean | null;
+            /**
+             * @description The share of a transfer that did not reach the recipient, in bps of what left the sender, rounded up (any shortfall is at least 1); 0 for a plain token and native ETH; null when unknown.
+             * @example 0
+             */
+            bps: number | null;
+            /**
+             * @description Why the fee is unknown, null when it was measured: `no-token-metadata` not an ERC-20; `balance-slot-not-found` no single storage slot holds a balance (rebasing shares), so no holder can be funded; `transfer-reverted` / `transfer-refused` the transfer reverted / returned false; `nothing-moved` the sender's balance did not go down; `balances-inconsistent` more arrived than left; `simulation-unsupported` the node refused the simulating call.
+             * @enum {string|null}
+             */
+            reason: "no-token-metadata" | "balance-slot-not-found" | "transfer-reverted" | "transfer-refused" | "nothing-moved" | "balances-inconsistent" | "simulation-unsupported" | null;
+            /** @description The block the transfer was simulated at (latest at the lookup); null for native ETH, which is not simulated. */
+            block: string | null;
+        };
         BuilderUsage: {
             workspace: {
                 id: string;

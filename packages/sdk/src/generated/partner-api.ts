@@ -99,7 +99,7 @@ export type paths = {
         };
         /**
          * One token's metadata and routable pool count
-         * @description Spends one of the key's 120 token lookups a minute once valid (429 RATE_LIMITED with Retry-After past it). Any address answers 200: a token on the deployment's list (`status: listed`), any other contract from its ERC-20 `decimals`, `symbol` and `name` read on chain (`onchain`; `metadata` null when they cannot be read, e.g. not a token), and the zero address (native ETH) with its fixed record (`native`, 18 decimals, never looked up). `pools` 0 means the token cannot be routed. `decimals` converts user input into raw `amount` units.
+         * @description Spends one of the key's 120 token lookups a minute once valid (429 RATE_LIMITED with Retry-After past it). Any address answers 200: a token on the deployment's list (`status: listed`), any other contract from its ERC-20 `decimals`, `symbol` and `name` read on chain (`onchain`; `metadata` null when they cannot be read, e.g. not a token), and the zero address (native ETH) with its fixed record (`native`, 18 decimals, never looked up). `pools` 0 means the token cannot be routed. `decimals` converts user input into raw `amount` units. `transferFee` says whether the token takes a fee on transfer and how much, simulated at the latest block (null figures with a `reason` when it cannot be measured, never a guess).
          */
         get: {
             parameters: {
@@ -318,6 +318,7 @@ export type components = {
              * @example 7
              */
             pools: number;
+            transferFee: components["schemas"]["TransferFee"];
         };
         /** @description null when no metadata exists for the address (no contract, or decimals, symbol or name unreadable). For the zero address: `{decimals: 18, symbol: "ETH", name: "Ether", status: "native"}`. */
         TokenMetadata: {
@@ -336,6 +337,23 @@ export type components = {
              */
             status: "listed" | "onchain" | "native";
         } | null;
+        /** @description Measured by simulating a transfer of one whole token (at least 10,000 base units) from a synthetic holder, funded by a storage override, to a fresh address at the block (`eth_call`; the token's code is not replaced). A token that taxes only some transfers (to or from a pool, above a size, from a non-exempt sender) may show 0 here and still take a fee in a swap. */
+        TransferFee: {
+            /** @description Whether a simulated transfer delivered less than left the sender; null when it could not be measured (see `reason`). False for native ETH. */
+            feeOnTransfer: boolean | null;
+            /**
+             * @description The share of a transfer that did not reach the recipient, in bps of what left the sender, rounded up (any shortfall is at least 1); 0 for a plain token and native ETH; null when unknown.
+             * @example 0
+             */
+            bps: number | null;
+            /**
+             * @description Why the fee is unknown, null when it was measured: `no-token-metadata` not an ERC-20; `balance-slot-not-found` no single storage slot holds a balance (rebasing shares), so no holder can be funded; `transfer-reverted` / `transfer-refused` the transfer reverted / returned false; `nothing-moved` the sender's balance did not go down; `balances-inconsistent` more arrived than left; `simulation-unsupported` the node refused the simulating call.
+             * @enum {string|null}
+             */
+            reason: "no-token-metadata" | "balance-slot-not-found" | "transfer-reverted" | "transfer-refused" | "nothing-moved" | "balances-inconsistent" | "simulation-unsupported" | null;
+            /** @description The block the transfer was simulated at (latest at the lookup); null for native ETH, which is not simulated. */
+            block: string | null;
+        };
         ErrorResponse: {
             error: {
                 /**
@@ -349,7 +367,7 @@ export type components = {
                  * @description Closed list; where the code alone does not say what failed. On 503 UPSTREAM_UNAVAILABLE: `rpc-unavailable` (the node did not answer), `gas-price-unavailable` (no positive gas price: neither the node's suggestion nor the base fee), `block-pending` (the node's latest block had no number or hash yet), `tip-unstable` (the chain tip reorganised during the read), `database-unavailable` (the database did not answer; Retry-After 2). On 429 BUSY: `concurrency` or `rate`.
                  * @enum {string}
                  */
-                reason?: "rpc-unavailable" | "gas-price-unavailable" | "block-pending" | "tip-unstable" | "database-unavailable" | "concurrency" | "rate";
+                reason?: "rpc-unavailable" | "gas-price-unavailable" | "block-pending" | "tip-unstable" | "database-unavailable" | "concurrency" | "rate" | "token-transfer-fee";
                 /** @description Which inputs were rejected and why (validation errors only). */
                 issues?: {
                     path: string;
@@ -363,10 +381,10 @@ export type components = {
             /** @description true when a swap was found (and built and run, with recipient). */
             ok: boolean;
             /**
-             * @description Only when ok is false, a closed list: `unknown-token` (in or out has no contract), `no-route` (no verified pool path for this amount), `no-executable-route` (every candidate reverted or delivered less than quoted, e.g. fee-on-transfer tokens), `unsupported-token` (the input's balance cannot be set exactly for a run, e.g. a rebasing token: nothing could be proven), `gas-exceeds-output` (the swap's gas costs more than its output, e.g. a dust amount: the figures are included but `netOut`, which would be negative), `min-out-above-net-out`, `simulation-failed` (the transaction for this recipient, minimum and deadline reverted at the quote block), `output-mismatch` (it ran but did not deliver exactly swap.netOut), `block-reorged`, `upstream-unavailable` (the chain node did not answer), `timeout` (past the 25 s deadline).
+             * @description Only when ok is false, a closed list: `unknown-token` (in or out has no contract), `no-route` (no verified pool path for this amount), `no-executable-route` (every candidate reverted or delivered less than quoted), `token-transfer-fee` (the same, explained by a token of the trade that takes a fee on transfer, simulated at the quote block: `GET /tokens` reports it), `unsupported-token` (the input's balance cannot be set exactly for a run, e.g. a rebasing token: nothing could be proven), `gas-exceeds-output` (the swap's gas costs more than its output, e.g. a dust amount: the figures are included but `netOut`, which would be negative), `min-out-above-net-out`, `simulation-failed` (the transaction for this recipient, minimum and deadline reverted at the quote block), `output-mismatch` (it ran but did not deliver exactly swap.netOut), `block-reorged`, `upstream-unavailable` (the chain node did not answer), `timeout` (past the 25 s deadline).
              * @enum {string}
              */
-            error?: "unknown-token" | "no-route" | "no-executable-route" | "unsupported-token" | "gas-exceeds-output" | "min-out-above-net-out" | "simulation-failed" | "output-mismatch" | "block-reorged" | "upstream-unavailable" | "timeout";
+            error?: "unknown-token" | "no-route" | "no-executable-route" | "token-transfer-fee" | "unsupported-token" | "gas-exceeds-output" | "min-out-above-net-out" | "simulation-failed" | "output-mismatch" | "block-reorged" | "upstream-unavailable" | "timeout";
             /** @description The block at which the quote is exact: always when ok is true, and when ok is false once a block was pinned. */
             block?: {
                 number: string;
@@ -388,6 +406,11 @@ export type components = {
             gasCostOut?: string;
             /** @description amountOut − gasCostOut: a ranking figure that excludes the service fee. Never negative: when gasCostOut exceeds amountOut the answer is `ok: false` with `error: "gas-exceeds-output"` and no netOut. */
             netOut?: string;
+            /**
+             * @description The route's price impact: how far its exact output (amountOut) falls short of the same route at its marginal price at the quote block, in bps rounded half up, from the pool state the search used (LP fees in the price, the service fee not). Present with the other figures.
+             * @example 12
+             */
+            priceImpactBps?: number | null;
             /** @description Only with recipient and ok true: the unsigned transaction, already run. */
             tx?: {
                 /** @description The executor. */

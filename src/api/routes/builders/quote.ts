@@ -99,6 +99,7 @@ export function registerBuilderQuoteRoute(app: OpenAPIHono, deps: BuilderApiDeps
         builderFee: quote.builderFee.toString(),
         amountOut: quote.amountOut.toString(),
         minimumAmountOut: quote.minimumAmountOut.toString(),
+        priceImpactBps: quote.priceImpactBps,
         // Addresses are lowercase throughout the response.
         fees: { ...quote.fees, builderRecipient: quote.fees.builderRecipient.toLowerCase() as Address },
         expiresAt: quote.expiresAt,

@@ -4,13 +4,17 @@ import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/buil
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
 import { junctionChain } from "../../../chain/chain.ts";
 import { devnetTokenArtifact } from "../../../contracts/artifacts/DevnetToken.ts";
+import type { TokenKind } from "../../../devnet/universe.ts";
+import { TRANSFER_FEE_BPS } from "../../../devnet/universe.ts";
 import { createApp } from "../../create-app.ts";
 import { registerTokensRoute } from "./tokens.ts";
 
 /**
  * `GET /api/v2/builders/tokens` on a devnet: the starter list with pool counts that match the seeded
- * universe, one address of every kind (starter, native ETH, an unlisted ERC-20, a contract that is no
- * token, an account), strict queries, the gate, and an unreachable node.
+ * universe and transfer fees simulated at the block (the fee-on-transfer token with its configured tax,
+ * plain tokens 0), one address of every kind (starter, native
+ * ETH, an unlisted ERC-20, a contract that is no token, an account), strict queries, the gate, and an
+ * unreachable node.
  */
 let devnet: TestDevnet;
 let api: BuilderTestApi;
@@ -24,7 +28,24 @@ type TokenBody = {
   metadata: { decimals: number; symbol: string; name: string; status: string } | null;
   pools: number;
   starter: boolean;
+  transferFee: {
+    feeOnTransfer: boolean | null;
+    bps: number | null;
+    reason: string | null;
+    block: string | null;
+  };
 };
+
+/** What the simulated transfer must find for each kind of devnet token. */
+function expectedFee(kind: TokenKind): TokenBody["transferFee"] {
+  const block = expect.stringMatching(/^[0-9]+$/);
+  if (kind === "fee-on-transfer") return { feeOnTransfer: true, bps: TRANSFER_FEE_BPS, reason: null, block };
+  // A rebasing token still at one share per unit measures like a plain one (after a rebase it is unknown,
+  // src/simulation/transfer-fee.devnet.test.ts).
+  return { feeOnTransfer: false, bps: 0, reason: null, block };
+}
+/** A plain token's simulated transfer. */
+const untaxed = () => expectedFee("standard");
 
 const get = async (query: Record<string, string> = {}, apiKey = key) => {
   const response = await api.call("GET", PATH, { key: apiKey, query });
@@ -63,7 +84,7 @@ afterAll(async () => {
 });
 
 describe("GET /api/v2/builders/tokens", () => {
-  it("lists the starter tokens with their metadata and routable pool counts", async () => {
+  it("lists the starter tokens with their metadata, routable pool counts and simulated transfer fees", async () => {
     const { status, body } = await get();
     expect(status).toBe(200);
     expect(body.tokens).toEqual(
@@ -72,8 +93,15 @@ describe("GET /api/v2/builders/tokens", () => {
         metadata: { decimals: token.decimals, symbol: token.symbol, name: token.name, status: "listed" },
         pools: seededPools(token.address),
         starter: true,
+        transferFee: expectedFee(token.kind),
       })),
     );
+    // Every token of the list measured at one block.
+    expect(new Set(body.tokens.map((t) => t.transferFee.block)).size).toBe(1);
+    expect(body.tokens.find((t) => t.metadata?.symbol === "TAX")!.transferFee).toMatchObject({
+      feeOnTransfer: true,
+      bps: 100,
+    });
     for (const symbol of ["WETH", "USDC", "DAI", "WBTC"]) {
       expect(body.tokens.find((t) => t.metadata?.symbol === symbol)!.pools).toBeGreaterThan(0);
     }
@@ -89,8 +117,17 @@ describe("GET /api/v2/builders/tokens", () => {
         metadata: { decimals: 6, symbol: "USDC", name: "USD Coin", status: "listed" },
         pools: seededPools(usdc.address),
         starter: true,
+        transferFee: untaxed(),
       },
     ]);
+  });
+
+  it("reports the fee-on-transfer token's configured tax when asked for it alone", async () => {
+    const taxed = devnet.manifest.tokens.find((t) => t.kind === "fee-on-transfer")!;
+    const { status, body } = await get({ address: taxed.address });
+    expect(status).toBe(200);
+    expect(body.tokens[0]!.transferFee).toEqual(expectedFee("fee-on-transfer"));
+    expect(body.tokens[0]!.transferFee.block).toBe(String(await devnet.publicClient.getBlockNumber()));
   });
 
   it("describes native ETH without a lookup, with its native V4 pools", async () => {
@@ -101,6 +138,7 @@ describe("GET /api/v2/builders/tokens", () => {
         metadata: { decimals: 18, symbol: "ETH", name: "Ether", status: "native" },
         pools: seededPools(zeroAddress),
         starter: false,
+        transferFee: { feeOnTransfer: false, bps: 0, reason: null, block: null },
       },
     ]);
     expect(body.tokens[0]!.pools).toBeGreaterThan(0);
@@ -115,6 +153,7 @@ describe("GET /api/v2/builders/tokens", () => {
         metadata: { decimals: 9, symbol: "UNL", name: "Unlisted Token", status: "onchain" },
         pools: 0,
         starter: false,
+        transferFee: untaxed(),
       },
     ]);
   });
@@ -124,7 +163,18 @@ describe("GET /api/v2/builders/tokens", () => {
       const { status, body } = await get({ address });
       expect(status).toBe(200);
       expect(body.tokens).toEqual([
-        { address: address.toLowerCase(), metadata: null, pools: 0, starter: false },
+        {
+          address: address.toLowerCase(),
+          metadata: null,
+          pools: 0,
+          starter: false,
+          transferFee: {
+            feeOnTransfer: null,
+            bps: null,
+            reason: "no-token-metadata",
+            block: expect.any(String),
+          },
+        },
       ]);
     }
   });

@@ -20,6 +20,7 @@ export function toPartnerQuoteResponse(requestId: string, quote: PartnerQuote): 
     ...(gas === undefined ? {} : { gas: gas.toString() }),
     ...(gasCostOut === undefined ? {} : { gasCostOut: gasCostOut.toString() }),
     ...(netOut === undefined ? {} : { netOut: netOut.toString() }),
+    ...(quote.priceImpactBps === undefined ? {} : { priceImpactBps: quote.priceImpactBps }),
     ...(quote.ok && quote.tx
       ? {
           tx: {

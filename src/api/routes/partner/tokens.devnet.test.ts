@@ -3,11 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
 import { createPartnerTestApi, type PartnerTestApi } from "../../../../test/partner-api.ts";
 import { devnetTokenArtifact } from "../../../contracts/artifacts/DevnetToken.ts";
+import { TRANSFER_FEE_BPS } from "../../../devnet/universe.ts";
 
 /**
  * `GET {partner_url}/tokens` on a devnet (docs/rules.md, partner token rule 1): a listed token, an unlisted
  * ERC-20, a contract that is no token, an account and the zero address, each answered as the partner token
- * lookup resource; strict query; the key gate; the echoed x-request-id.
+ * lookup resource with its transfer fee simulated at the block (the fee-on-transfer token's configured tax,
+ * plain tokens 0); strict query; the key gate; the echoed x-request-id.
  */
 let devnet: TestDevnet;
 let api: PartnerTestApi;
@@ -18,6 +20,9 @@ const lookup = async (query: Record<string, string>, options: { key?: string | n
   // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
   return { status: response.status, body: (await response.json()) as any, headers: response.headers };
 };
+
+const block = expect.stringMatching(/^[0-9]+$/);
+const untaxed = { feeOnTransfer: false, bps: 0, reason: null, block };
 
 /** Routable seeded pools holding `token`, from the manifest. */
 function seededPools(token: string): number {
@@ -57,8 +62,16 @@ describe("GET {partner_url}/tokens", () => {
       address: usdc.address.toLowerCase(),
       metadata: { decimals: 6, symbol: "USDC", name: "USD Coin", status: "listed" },
       pools: seededPools(usdc.address),
+      transferFee: untaxed,
     });
     expect(body.pools).toBeGreaterThan(0);
+  });
+
+  it("reports the fee-on-transfer token with its configured tax", async () => {
+    const taxed = devnet.manifest.tokens.find((t) => t.kind === "fee-on-transfer")!;
+    const { status, body } = await lookup({ address: taxed.address });
+    expect(status).toBe(200);
+    expect(body.transferFee).toEqual({ feeOnTransfer: true, bps: TRANSFER_FEE_BPS, reason: null, block });
   });
 
   it("reads an unlisted ERC-20 on chain: metadata, and 0 pools (cannot be routed)", async () => {
@@ -68,6 +81,7 @@ describe("GET {partner_url}/tokens", () => {
       address: unlisted.toLowerCase(),
       metadata: { decimals: 9, symbol: "UNL", name: "Unlisted Token", status: "onchain" },
       pools: 0,
+      transferFee: untaxed,
     });
   });
 
@@ -75,7 +89,12 @@ describe("GET {partner_url}/tokens", () => {
     for (const address of [devnet.manifest.contracts.executor, devnet.wallet(4).account!.address]) {
       const { status, body } = await lookup({ address });
       expect(status).toBe(200);
-      expect(body).toEqual({ address: address.toLowerCase(), metadata: null, pools: 0 });
+      expect(body).toEqual({
+        address: address.toLowerCase(),
+        metadata: null,
+        pools: 0,
+        transferFee: { feeOnTransfer: null, bps: null, reason: "no-token-metadata", block },
+      });
     }
   });
 
@@ -86,6 +105,7 @@ describe("GET {partner_url}/tokens", () => {
       address: zeroAddress,
       metadata: { decimals: 18, symbol: "ETH", name: "Ether", status: "native" },
       pools: seededPools(zeroAddress),
+      transferFee: { feeOnTransfer: false, bps: 0, reason: null, block: null },
     });
     expect(body.pools).toBeGreaterThan(0);
   });

@@ -3,6 +3,7 @@ import type { Address } from "viem";
 import { lookupPartnerToken } from "../../../partners/partner-tokens.ts";
 import { chargePartnerRequest, partnerAccess } from "../../partner-access.ts";
 import { PartnerTokenSchema, PartnerTokensQuerySchema } from "../../schemas/partner-tokens.ts";
+import { toTransferFeeResponse } from "../transfer-fee-response.ts";
 import type { PartnerApiDeps } from "./partner-api-deps.ts";
 import { PARTNER_ERROR_RESPONSES, PARTNER_SECURITY } from "./partner-openapi.ts";
 
@@ -14,7 +15,7 @@ export function registerPartnerTokensRoute(app: OpenAPIHono, deps: PartnerApiDep
     tags: ["Partner"],
     summary: "One token's metadata and routable pool count",
     description:
-      "Spends one of the key's 120 token lookups a minute once valid (429 RATE_LIMITED with Retry-After past it). Any address answers 200: a token on the deployment's list (`status: listed`), any other contract from its ERC-20 `decimals`, `symbol` and `name` read on chain (`onchain`; `metadata` null when they cannot be read, e.g. not a token), and the zero address (native ETH) with its fixed record (`native`, 18 decimals, never looked up). `pools` 0 means the token cannot be routed. `decimals` converts user input into raw `amount` units.",
+      "Spends one of the key's 120 token lookups a minute once valid (429 RATE_LIMITED with Retry-After past it). Any address answers 200: a token on the deployment's list (`status: listed`), any other contract from its ERC-20 `decimals`, `symbol` and `name` read on chain (`onchain`; `metadata` null when they cannot be read, e.g. not a token), and the zero address (native ETH) with its fixed record (`native`, 18 decimals, never looked up). `pools` 0 means the token cannot be routed. `decimals` converts user input into raw `amount` units. `transferFee` says whether the token takes a fee on transfer and how much, simulated at the latest block (null figures with a `reason` when it cannot be measured, never a guess).",
     security: PARTNER_SECURITY,
     middleware: [partnerAccess(deps.db)] as const,
     request: { query: PartnerTokensQuerySchema },
@@ -26,7 +27,13 @@ export function registerPartnerTokensRoute(app: OpenAPIHono, deps: PartnerApiDep
   app.openapi(route, async (c) => {
     const { address } = c.req.valid("query");
     await chargePartnerRequest(c, "tokens");
-    const catalog = { client: deps.client, tokens: deps.deployment.tokens, index: deps.index };
-    return c.json(await lookupPartnerToken(catalog, address as Address), 200);
+    const catalog = {
+      client: deps.client,
+      tokens: deps.deployment.tokens,
+      index: deps.index,
+      transferFees: deps.transferFees,
+    };
+    const token = await lookupPartnerToken(catalog, address as Address);
+    return c.json({ ...token, transferFee: toTransferFeeResponse(token.transferFee) }, 200);
   });
 }
