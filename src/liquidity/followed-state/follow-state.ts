@@ -35,6 +35,8 @@ export type StepOutcome = {
   kind: "unchanged" | "applied" | "rewound" | "reread";
   head: bigint;
   blocks: number;
+  /** Pool events applied. */
+  events: number;
   adopted: number;
   mismatched: number;
 };
@@ -90,6 +92,7 @@ export function createFollowedState(options: FollowedStateOptions) {
     const applied = journal.head();
     let kind: StepOutcome["kind"] = "unchanged";
     let blocks = 0;
+    let events = 0;
     if (applied?.hash !== head.hash) {
       if (journal.has(head.hash)) {
         // The node's head is one we applied before: a rollback (or a node behind us) keeps that block.
@@ -106,7 +109,7 @@ export function createFollowedState(options: FollowedStateOptions) {
           kind = chain.ancestor === applied!.hash ? "applied" : "rewound";
           journal.rewindTo(chain.ancestor);
           chain.blocks.forEach((block, i) => {
-            applyBlock(applied_(block, suggestion), logs[i]! as FollowedLog[], pools);
+            events += applyBlock(applied_(block, suggestion), logs[i]! as FollowedLog[], pools);
           });
           blocks = chain.blocks.length;
         } else {
@@ -126,7 +129,7 @@ export function createFollowedState(options: FollowedStateOptions) {
         options.onMismatch?.(pool, field);
       },
     );
-    return { kind, head: head.number, blocks, adopted, mismatched };
+    return { kind, head: head.number, blocks, events, adopted, mismatched };
   }
 
   /** The blocks from the newest applied ancestor of `head` up to it, or undefined when none is near. */
@@ -142,7 +145,9 @@ export function createFollowedState(options: FollowedStateOptions) {
     return { ancestor: cursor.parentHash, blocks };
   }
 
-  function applyBlock(block: AppliedBlock, logs: FollowedLog[], pools: Map<string, IndexedPool>): void {
+  /** Applies one block's logs to the pools they are about; returns how many events were applied. */
+  function applyBlock(block: AppliedBlock, logs: FollowedLog[], pools: Map<string, IndexedPool>): number {
+    let applied = 0;
     journal.begin(block);
     const events = new Map<string, { kind: string; events: PoolEvent[] }>();
     for (const log of [...logs].sort((a, b) => a.logIndex - b.logIndex)) {
@@ -158,11 +163,13 @@ export function createFollowedState(options: FollowedStateOptions) {
       try {
         if (!pool || pool.kind !== kind || state.kind !== kind) throw new RangeError("not this kind of pool");
         journal.set(key, applyEvents(state, list));
+        applied += list.length;
       } catch {
         // Not followable through this block: quotes read it directly until the next step reads it anew.
         journal.set(key, undefined);
       }
     }
+    return applied;
   }
 
   /** Reads, at the applied head, the pools not followed yet and those whose price left the held window. */
