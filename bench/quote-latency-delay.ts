@@ -2,6 +2,7 @@ import type { Address } from "viem";
 import { createChainClient } from "../src/chain/create-chain-client.ts";
 import type { Devnet } from "../src/devnet/devnet.ts";
 import { amountForUsd } from "../src/devnet/universe.ts";
+import { createFollowedState } from "../src/liquidity/followed-state/follow-state.ts";
 import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
 import { createQuoter } from "../src/quote/create-quoter.ts";
 import { QuoteError } from "../src/quote/quote-types.ts";
@@ -23,13 +24,16 @@ const PAIRS: [string, string][] = [
   ["MOON", "GEM"],
 ];
 const SIZES_USD = [10n, 1_000n, 100_000n];
+/** Which pool state the quotes use: read at a pinned block, followed (issue 31), or both (`BENCH_STATE`). */
+const STATES = (process.env.BENCH_STATE ?? "reads,followed").split(",") as ("reads" | "followed")[];
 
 /**
  * `npm run bench -- latency-delay`: the same quotes through `createQuoter` over the service's own chain
  * client (`createChainClient`, private transport), with the node behind a proxy that adds a fixed delay to
  * every request, as a hosted node's distance does. Per delay: server time p50/p90/p99, and what each quote
  * asked of the node, as the proxy saw it (HTTP requests, and round trips: busy periods). The quotes are warm
- * (each pair quoted once before), with no third-party providers.
+ * (each pair quoted once before), with no third-party providers. With followed state, the follower steps
+ * (as it does every second in the service) before each quote is timed, so only the quote's own requests count.
  */
 export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> {
   const { manifest } = devnet;
@@ -39,52 +43,70 @@ export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> 
       ? "0x0000000000000000000000000000000000000000"
       : (manifest.tokens.find((t) => t.symbol === symbol)!.address as Address);
   const rows: string[][] = [];
-  for (const delayMs of DELAYS) {
-    const proxy = await startDelayProxy(devnet.rpcUrl, delayMs);
-    try {
-      const client = createChainClient({ url: proxy.url, kind: "private" });
-      const index = createPoolIndex({ client, contracts, fromBlock: BigInt(manifest.deploymentBlock) });
-      await index.sync();
-      const quote = createQuoter({ client, index, contracts, fixtures: createFixtures(client) });
-      const run = async (from: string, to: string, usd: bigint) => {
-        proxy.counted();
-        const started = performance.now();
-        try {
-          await quote(
-            { tokenIn: address(from), tokenOut: address(to), amountIn: amountForUsd(from, usd) },
-            new AbortController().signal,
-          );
-          return { ms: performance.now() - started, ...proxy.counted() };
-        } catch (error) {
-          if (!(error instanceof QuoteError)) throw error;
-          return undefined;
-        }
-      };
-      for (const [from, to] of PAIRS) await run(from, to, 500n);
-      const samples = [];
-      for (const usd of SIZES_USD)
-        for (const [from, to] of PAIRS) {
-          const sample = await run(from, to, usd);
-          if (sample) samples.push(sample);
-        }
-      const at = (values: number[], p: number) => {
-        const sorted = [...values].sort((a, b) => a - b);
-        return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
-      };
-      const ms = samples.map((s) => s.ms);
-      const trips = samples.map((s) => s.roundTrips);
-      const requests = samples.map((s) => s.requests);
-      rows.push([
-        `${delayMs} ms`,
-        String(samples.length),
-        ...[50, 90, 99].map((p) => at(ms, p).toFixed(0)),
-        ...[50, 90].map((p) => String(at(trips, p))),
-        ...[50, 90].map((p) => String(at(requests, p))),
-      ]);
-    } finally {
-      await proxy.close();
+  for (const delayMs of DELAYS)
+    for (const state of STATES) {
+      const proxy = await startDelayProxy(devnet.rpcUrl, delayMs);
+      try {
+        const client = createChainClient({ url: proxy.url, kind: "private" });
+        const index = createPoolIndex({ client, contracts, fromBlock: BigInt(manifest.deploymentBlock) });
+        await index.sync();
+        const followed =
+          state === "followed"
+            ? createFollowedState({
+                client,
+                pools: () => index.pools(),
+                ...(contracts.v4PoolManager ? { poolManager: contracts.v4PoolManager } : {}),
+                staleAfterMs: 3_000,
+              })
+            : undefined;
+        const quote = createQuoter({
+          client,
+          index,
+          contracts,
+          fixtures: createFixtures(client),
+          ...(followed ? { followed } : {}),
+        });
+        const run = async (from: string, to: string, usd: bigint) => {
+          await followed?.step();
+          proxy.counted();
+          const started = performance.now();
+          try {
+            await quote(
+              { tokenIn: address(from), tokenOut: address(to), amountIn: amountForUsd(from, usd) },
+              new AbortController().signal,
+            );
+            return { ms: performance.now() - started, ...proxy.counted() };
+          } catch (error) {
+            if (!(error instanceof QuoteError)) throw error;
+            return undefined;
+          }
+        };
+        for (const [from, to] of PAIRS) await run(from, to, 500n);
+        const samples = [];
+        for (const usd of SIZES_USD)
+          for (const [from, to] of PAIRS) {
+            const sample = await run(from, to, usd);
+            if (sample) samples.push(sample);
+          }
+        const at = (values: number[], p: number) => {
+          const sorted = [...values].sort((a, b) => a - b);
+          return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
+        };
+        const ms = samples.map((s) => s.ms);
+        const trips = samples.map((s) => s.roundTrips);
+        const requests = samples.map((s) => s.requests);
+        rows.push([
+          `${delayMs} ms`,
+          state,
+          String(samples.length),
+          ...[50, 90, 99].map((p) => at(ms, p).toFixed(0)),
+          ...[50, 90].map((p) => String(at(trips, p))),
+          ...[50, 90].map((p) => String(at(requests, p))),
+        ]);
+      } finally {
+        await proxy.close();
+      }
     }
-  }
   return [
     "## Quote latency against a distant node",
     "",
@@ -95,6 +117,7 @@ export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> 
     ...table(
       [
         "Delay per request",
+        "Pool state",
         "Quotes",
         "p50 (ms)",
         "p90 (ms)",

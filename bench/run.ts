@@ -2,6 +2,7 @@ import type { Devnet } from "../src/devnet/devnet.ts";
 import { startBenchDevnet } from "./bench-devnet.ts";
 import { benchBuilderApi } from "./builder-api.ts";
 import { benchDevnetSave } from "./devnet-save.ts";
+import { benchFollowedMemory } from "./followed-memory.ts";
 import { calibrateGas } from "./gas-calibration.ts";
 import { benchIndexRestart } from "./index-restart.ts";
 import { benchPartnerApi } from "./partner-api.ts";
@@ -23,6 +24,7 @@ const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promi
     about: "quote latency, round trips and requests with the node 0, 20 and 50 ms away",
     run: benchQuoteLatencyDelay,
   },
+  "followed-memory": { about: "heap held by followed pool state, devnet and 10x", run: benchFollowedMemory },
   quality: {
     about: "split search against an exhaustive reference and a convex bound",
     run: (devnet) => benchRouteQuality(devnet, log),

@@ -1,9 +1,10 @@
-import type { Address, PublicClient } from "viem";
+import type { PublicClient } from "viem";
 import { gasPriceAt } from "../chain/gas-price.ts";
 import { type PinnedBlock, pinBlock } from "../chain/pin-block.ts";
 import { countRpc, type RpcCount } from "../chain/rpc-tally.ts";
 import { fromNode } from "../chain/upstream-error.ts";
 import type { Contracts } from "../config/deployment.ts";
+import type { FollowedSource } from "../liquidity/followed-state/follow-state.ts";
 import { mergeWithinCap } from "../liquidity/pool-index/fallback-probe.ts";
 import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
@@ -19,7 +20,7 @@ import type { createFixtures } from "../simulation/fixtures.ts";
 import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
 import { createTransferFeeMeter, type TransferFeeMeter } from "../simulation/transfer-fee.ts";
 import { assessCandidate } from "./assess-candidate.ts";
-import { readFeeTerms } from "./fee-terms.ts";
+import { createBlockReads } from "./block-reads.ts";
 import { gasConversion } from "./gas-conversion.ts";
 import { QUOTE_LIMITS } from "./limits.ts";
 import { createMarketReader } from "./market-reader.ts";
@@ -55,6 +56,11 @@ export type QuoterDeps = {
   onProviderOutcome?: (outcome: ProviderOutcome) => void;
   /** Sees each completed quote's stage timings and node requests (metrics). */
   onTimings?: (timings: StageTimings, rpc: RpcCount) => void;
+  /**
+   * Pool state that follows the chain (issue 31): when fresh, its newest block is the quote block (with the
+   * gas price read with it) and its pools are not read again; otherwise the quote pins and reads.
+   */
+  followed?: FollowedSource;
 };
 
 /** What the pinned block offers the search: gas price, fees, loaded pools and their executable paths. */
@@ -73,6 +79,8 @@ type Market = {
 };
 
 type Block = PinnedBlock;
+/** The quote block, with its gas price when the followed state already knows it. */
+type Pinned = { block: Block; gasPrice?: bigint };
 
 /**
  * The comparison pipeline shared by every surface (docs/rules.md, comparison rules 1-17), as named stages:
@@ -87,6 +95,7 @@ export function createQuoter(deps: QuoterDeps) {
   const { loadEdges, executablePaths, probeFallback, widen } = createMarketReader(deps);
   const assessDeps = { client, fixtures: deps.fixtures, collector: contracts.settlementCollector };
   const transferFees = deps.transferFees ?? createTransferFeeMeter(client);
+  const reads = createBlockReads(client, contracts.builderRegistry);
 
   /** A node failure anywhere in the pipeline is UpstreamUnavailableError; our own errors pass through. */
   return async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
@@ -99,7 +108,8 @@ export function createQuoter(deps: QuoterDeps) {
     const asked = providersAsked(deps.providers ?? [], request.provider);
     const ownSearch = request.provider === undefined || request.provider === "service";
     const timings: StageTimings = { pin: 0, state: 0, search: 0, providers: 0, simulate: 0, rank: 0 };
-    const block = await timed(timings, "pin", () => pinQuoteBlock(signal));
+    const pinned = await timed(timings, "pin", () => pinQuoteBlock(signal));
+    const { block } = pinned;
     // Providers are asked in parallel with our own search; providerCandidates never rejects.
     const external = timed(timings, "providers", () =>
       providerCandidates(asked, request, block.number, signal, {
@@ -108,7 +118,7 @@ export function createQuoter(deps: QuoterDeps) {
         ...(request.throughExecutor ? { taker: contracts.executor } : {}),
       }),
     );
-    const loaded = await timed(timings, "state", () => loadMarket(request, block, ownSearch, signal));
+    const loaded = await timed(timings, "state", () => loadMarket(request, pinned, ownSearch, signal));
     const { market, own } = ownSearch
       ? await searchOwnCandidates(request, loaded, block, signal, timings)
       : { market: loaded, own: [] };
@@ -151,30 +161,35 @@ export function createQuoter(deps: QuoterDeps) {
     return { ...result, timings };
   }
 
-  /** Stage 1: the one block every candidate is assessed at (the index is synced here only if it never was). */
-  async function pinQuoteBlock(signal: AbortSignal): Promise<Block> {
+  /**
+   * Stage 1: the one block every candidate is assessed at: the followed state's newest block when it is
+   * fresh (no request), else the node's latest (the index is synced here only if it never was).
+   */
+  async function pinQuoteBlock(signal: AbortSignal): Promise<Pinned> {
+    const followed = index.syncedTo() ? deps.followed?.quoteBlock() : undefined;
+    if (followed) return followed;
     const block = await pinBlock(client);
     // The follower keeps the index at the tip; a pool it knows that is newer than the block fails to load
     // at the block and drops out, so the index is synced here only if it never was.
     if (!index.syncedTo()) await index.sync(block);
     signal.throwIfAborted();
-    return block;
+    return { block };
   }
 
   /** Stage 2: gas price, fee terms and the verified pools for the pair at the block, with their paths. */
   async function loadMarket(
     request: QuoteRequest,
-    block: Block,
+    { block, gasPrice: known }: Pinned,
     ownSearch: boolean,
     signal: AbortSignal,
   ): Promise<Market> {
     const { tokenIn, tokenOut } = request;
     const misses: Misses = new Map();
     const [gasPrice, , loaded, fees] = await Promise.all([
-      gasPriceAt(client, block),
-      checkTokens(client, [tokenIn, tokenOut], block.number),
-      loadEdges(selectPools(index, tokenIn, tokenOut, weth), block.number, misses),
-      readFeeTerms(client, contracts.builderRegistry, request, block.number),
+      known ?? gasPriceAt(client, block),
+      reads.checkTokens(request, block),
+      loadEdges(selectPools(index, tokenIn, tokenOut, weth), block, misses),
+      reads.feeTerms(request, block),
     ]);
     let { edges, pools } = loaded;
     let paths = executablePaths(edges, tokenIn, tokenOut);
@@ -192,7 +207,7 @@ export function createQuoter(deps: QuoterDeps) {
       );
       const added = merged.slice(pools.length).map((entry) => entry.pool);
       if (added.length > 0) {
-        const extra = await loadEdges(added, block.number, misses);
+        const extra = await loadEdges(added, block, misses);
         edges = [...edges, ...extra.edges];
         pools = [...pools, ...extra.pools];
         paths = executablePaths(edges, tokenIn, tokenOut);
@@ -388,15 +403,4 @@ function dedupe(candidates: Candidate[]): Candidate[] {
     seen.add(candidate.tx.data);
     return true;
   });
-}
-
-/** Tokens must have code (native ETH aside): a typo'd address is a 422, not an empty search. */
-async function checkTokens(client: PublicClient, tokens: Address[], blockNumber: bigint): Promise<void> {
-  await Promise.all(
-    tokens.map(async (token) => {
-      if (BigInt(token) === 0n) return;
-      const code = await client.getCode({ address: token, blockNumber });
-      if (!code || code === "0x") throw new QuoteError("UNKNOWN_TOKEN", `no token contract at ${token}`);
-    }),
-  );
 }

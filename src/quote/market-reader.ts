@@ -1,8 +1,9 @@
-import { type Address, type PublicClient, zeroHash } from "viem";
+import { type Address, type Hex, type PublicClient, zeroHash } from "viem";
 import type { Contracts } from "../config/deployment.ts";
+import type { FollowedSource } from "../liquidity/followed-state/follow-state.ts";
 import { fallbackV4Keys, probeV4Keys } from "../liquidity/pool-index/fallback-probe.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
-import { loadPoolStates } from "../liquidity/read/load-pool-states.ts";
+import { loadPoolStates, type PoolSnapshot } from "../liquidity/read/load-pool-states.ts";
 import { StateHints } from "../liquidity/read/state-hints.ts";
 import type { Edge } from "../routing/edge.ts";
 import { enumeratePaths, type Path } from "../routing/paths.ts";
@@ -14,9 +15,14 @@ import { type Misses, watchedEdges, widenPools } from "./widen-pools.ts";
  * drop out), the executable paths over them, the fallback V4 keys probed when nothing connects, and pools
  * read wider for large trades. Keeps, across quotes, where each pool's price and initialized ticks were
  * (`StateHints`, positions only, one set for first loads and one for widenings), so the next load or
- * widening reads them in its first round.
+ * widening reads them in its first round. A pool the followed state holds at the block (issue 31) is taken
+ * from it instead of read: chain state at that named block, exactly what the read would return.
  */
-export function createMarketReader(deps: { client: PublicClient; contracts: Contracts }) {
+export function createMarketReader(deps: {
+  client: PublicClient;
+  contracts: Contracts;
+  followed?: FollowedSource | undefined;
+}) {
   const { client, contracts } = deps;
   const weth = contracts.weth9;
   const hints = new StateHints();
@@ -25,21 +31,33 @@ export function createMarketReader(deps: { client: PublicClient; contracts: Cont
 
   async function loadEdges(
     pools: IndexedPool[],
-    blockNumber: bigint,
+    block: { number: bigint; hash: Hex },
     misses: Misses,
   ): Promise<{ edges: Edge[]; pools: IndexedPool[] }> {
-    const { pools: loads } = await loadPoolStates(client, pools, {
-      blockNumber,
-      v4PoolManager: contracts.v4PoolManager,
-      hints: hints.map,
-    });
-    hints.record(loads);
+    const snapshots: (PoolSnapshot | undefined)[] = pools.map((pool) =>
+      deps.followed?.snapshotAt(pool, block),
+    );
+    const unfollowed = pools.filter((_, i) => !snapshots[i]);
+    if (unfollowed.length > 0) {
+      const { pools: loads } = await loadPoolStates(client, unfollowed, {
+        blockNumber: block.number,
+        v4PoolManager: contracts.v4PoolManager,
+        hints: hints.map,
+      });
+      hints.record(loads);
+      let next = 0;
+      snapshots.forEach((snapshot, i) => {
+        if (snapshot) return;
+        const load = loads[next++]!;
+        if (load.status === "loaded") snapshots[i] = load.snapshot;
+      });
+    }
     const edges: Edge[] = [];
     const usable: IndexedPool[] = [];
-    loads.forEach((load, i) => {
-      if (load.status !== "loaded") return;
+    snapshots.forEach((snapshot, i) => {
+      if (!snapshot) return;
       usable.push(pools[i]!);
-      edges.push(...watchedEdges(pools[i]!, load.snapshot, misses));
+      edges.push(...watchedEdges(pools[i]!, snapshot, misses));
     });
     return { edges, pools: usable };
   }

@@ -85,6 +85,12 @@ export function createMetrics(sources: {
     buckets: [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48],
     registers: [registry],
   });
+  const followedMismatches = new Counter({
+    name: "junction_followed_state_mismatch_total",
+    help: "Followed pools (issue 31) a sampled direct read found different; each is read directly from then on",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  });
   new Gauge({
     name: "junction_pool_index_block",
     help: "Block the pool index has synced to (across workers: the lowest)",
@@ -157,6 +163,10 @@ export function createMetrics(sources: {
       if (!rpc) return;
       quoteRpc.observe({ count: "requests" }, rpc.requests);
       quoteRpc.observe({ count: "round-trips" }, rpc.roundTrips);
+    },
+    /** Counts a followed pool a sampled direct read found different (V2, V3 or V4). */
+    followedMismatch(kind: string): void {
+      followedMismatches.inc({ kind });
     },
     /**
      * The text format a Prometheus scraper reads. In a worker of `junction start --workers N`, the whole

@@ -16,7 +16,6 @@ import { type DemoTransfers, ensureDemoTransfers } from "../devnet/demo-transfer
 import { type DemoWorkspace, ensureDemoWorkspace } from "../devnet/demo-workspace.ts";
 import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
 import { type BridgeStandIns, startBridgeStandIns } from "../devnet/stand-ins/start-bridge-stand-ins.ts";
-import { followChain } from "../liquidity/pool-index/follow.ts";
 import { createPoolIndex, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { signInSite } from "../portal/sign-in-message.ts";
 import { createAdmission } from "../quote/admission.ts";
@@ -36,6 +35,7 @@ import { finalizedTagWarning } from "./check-finalized-tag.ts";
 import type { NodeFetch } from "./close-unread-body.ts";
 import { logDatabase, watchDatabase } from "./database-readiness.ts";
 import { indexAtStart } from "./first-index.ts";
+import { followChainAndPools } from "./follow-pools.ts";
 import { createIndexFreshness, indexReadiness } from "./index-freshness.ts";
 import { createIndexerRole, type IndexerRole } from "./indexer-role.ts";
 import type { Logger } from "./logger.ts";
@@ -149,7 +149,7 @@ async function startLocked(
     onPersistError: (error) => logger.warn({ err: error }, "saving the pool index failed; retrying whole"),
     onScanned: () => freshness.progressed(Date.now()),
   });
-  let follower: ReturnType<typeof followChain> | undefined;
+  let follower: ReturnType<typeof followChainAndPools> | undefined;
   let activations: ReturnType<typeof followActivations> | undefined;
   let settlementFollower: ReturnType<typeof followSettlements> | undefined;
   let pruner: NodeJS.Timeout | undefined;
@@ -263,14 +263,10 @@ async function startLocked(
     });
     const indexed = await indexAtStart({ index, role, freshness, readHead: latestBlock }, progress);
     reportIndex(index.pools(), deployment, indexed, progress, logger);
-    follower = followChain(index, {
-      intervalMs: INDEX_FOLLOW_MS,
-      onSynced: (step) => step && freshness.observe(step.head, index.syncedTo()?.number, step.at),
-      // The role renews its lease in the background; the follower only reads the outcome.
-      isIndexer: async () => role!.isIndexer(),
-      readHead: latestBlock,
-      onError: (error) => logger.warn({ err: error }, "pool index sync failed; retrying"),
-    });
+    // The role renews its lease in the background; the follower only reads the outcome.
+    const isIndexer = async () => role!.isIndexer();
+    const indexFollow = { intervalMs: INDEX_FOLLOW_MS, freshness, isIndexer, readHead: latestBlock };
+    follower = followChainAndPools({ index, client, deployment, logger, metrics, ...indexFollow });
     // Activation is picked up from registry events (docs/rules.md, state rule 4): a workspace whose code
     // is registered and enabled on chain becomes active without anyone asking.
     activations = followActivations({
@@ -300,6 +296,7 @@ async function startLocked(
       providerDeadlineMs: config.aggregators.deadlineMs,
       onProviderOutcome: metrics.provider,
       onTimings: metrics.quoteStages,
+      followed: follower.followed,
     });
     // History reads the finalized settlement events from the database for the range this index covers.
     const settlementIndex = createSettlementIndex({

@@ -1,0 +1,95 @@
+import type { Hex } from "viem";
+import type { FollowedPool } from "./followed-pool.ts";
+
+/** A block the followed state has applied, with what the node suggested as gas price when it was seen. */
+export type AppliedBlock = {
+  number: bigint;
+  hash: Hex;
+  parentHash: Hex;
+  timestamp: bigint;
+  baseFeePerGas: bigint | null;
+  /** `eth_gasPrice` read with the head this block was applied from (0 when the node gave none). */
+  gasSuggestion: bigint;
+};
+
+type Entry = AppliedBlock & { undo: Map<string, FollowedPool | undefined> };
+
+/**
+ * Followed pool states keyed by block: the states after the newest applied block, and for each of the last
+ * `depth` blocks the states its changes replaced, so the state of a pool at any retained block can be told,
+ * and a reorg rewinds to the common ancestor by undoing the blocks it took back.
+ */
+export class BlockJournal {
+  private readonly current = new Map<string, FollowedPool>();
+  private readonly blocks: Entry[] = [];
+
+  constructor(private readonly depth = 64) {}
+
+  head(): AppliedBlock | undefined {
+    return this.blocks.at(-1);
+  }
+
+  has(hash: Hex): boolean {
+    return this.blocks.some((block) => block.hash === hash);
+  }
+
+  get size(): number {
+    return this.current.size;
+  }
+
+  keys(): IterableIterator<string> {
+    return this.current.keys();
+  }
+
+  /** The pool's state after block `hash`, or undefined when the block is not retained or the pool not followed then. */
+  stateAt(key: string, hash: Hex): FollowedPool | undefined {
+    let i = this.blocks.length - 1;
+    let state = this.current.get(key);
+    for (; i >= 0 && this.blocks[i]!.hash !== hash; i--) {
+      const undo = this.blocks[i]!.undo;
+      if (undo.has(key)) state = undo.get(key);
+    }
+    return i >= 0 ? state : undefined;
+  }
+
+  /** The newest state of a pool. */
+  latest(key: string): FollowedPool | undefined {
+    return this.current.get(key);
+  }
+
+  /** Starts applying `block` (a child of the head, or the first block after a reset). */
+  begin(block: AppliedBlock): void {
+    const head = this.head();
+    if (head && block.parentHash !== head.hash) throw new RangeError("begin: not a child of the head");
+    this.blocks.push({ ...block, undo: new Map() });
+    if (this.blocks.length > this.depth) this.blocks.shift();
+  }
+
+  /** Sets (or, with undefined, forgets) a pool's state as of the head block. */
+  set(key: string, state: FollowedPool | undefined): void {
+    const head = this.blocks.at(-1);
+    if (!head) throw new RangeError("set: no block begun");
+    if (!head.undo.has(key)) head.undo.set(key, this.current.get(key));
+    if (state) this.current.set(key, state);
+    else this.current.delete(key);
+  }
+
+  /** Undoes the blocks after `hash`; false (nothing undone) when `hash` is not retained. */
+  rewindTo(hash: Hex): boolean {
+    if (!this.has(hash)) return false;
+    while (this.blocks.at(-1)!.hash !== hash) {
+      const entry = this.blocks.pop()!;
+      for (const [key, before] of entry.undo) {
+        if (before) this.current.set(key, before);
+        else this.current.delete(key);
+      }
+    }
+    return true;
+  }
+
+  /** Forgets everything: the next block begun starts afresh. */
+  reset(): void {
+    this.current.clear();
+    this.blocks.length = 0;
+  }
+}

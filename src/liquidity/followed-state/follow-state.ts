@@ -1,0 +1,278 @@
+import type { Address, Block, Hex, PublicClient } from "viem";
+import type { PinnedBlock } from "../../chain/pin-block.ts";
+import { UpstreamUnavailableError } from "../../chain/upstream-error.ts";
+import { type IndexedPool, isRoutable } from "../pool-index/pool.ts";
+import type { PoolSnapshot } from "../read/load-pool-states.ts";
+import { applyEvents, type FollowedLog, type PoolEvent, poolEventOf } from "./apply-events.ts";
+import { type AppliedBlock, BlockJournal } from "./block-journal.ts";
+import { FOLLOWED_EVENTS } from "./events.ts";
+import { followKey, snapshotOf } from "./followed-pool.ts";
+import { readFollowed } from "./read-followed.ts";
+import { checkSample } from "./sample-check.ts";
+
+export type FollowedStateOptions = {
+  client: Pick<PublicClient, "getBlock" | "getGasPrice" | "getLogs" | "call" | "readContract">;
+  /** The pools to follow: the index's (excluded V4 pools are never followed). */
+  pools: () => readonly IndexedPool[];
+  poolManager?: Address;
+  /** Blocks kept to rewind a reorg (default 64). */
+  depth?: number;
+  /** Blocks a step walks back from the head to reach an applied one before reading everything anew (16). */
+  maxCatchUp?: number;
+  /** Followed pools checked against a direct read each block (default 4). */
+  samplesPerBlock?: number;
+  /** How long after the follower last saw the node's head its state may still serve a quote (ms). */
+  staleAfterMs: number;
+  /** Blocks before a pool that failed to read is tried again (default 32). */
+  retryAfterBlocks?: number;
+  now?: () => number;
+  /** A sampled pool whose followed state differed from a direct read (it falls back to reads). */
+  onMismatch?: (pool: IndexedPool, field: string) => void;
+};
+
+/** What a step did: nothing new, new blocks applied (after undoing a reorg's), or every pool read anew. */
+export type StepOutcome = {
+  kind: "unchanged" | "applied" | "rewound" | "reread";
+  head: bigint;
+  blocks: number;
+  /** Pool events applied. */
+  events: number;
+  adopted: number;
+  mismatched: number;
+};
+
+/** The quote block and its gas price (docs/rules.md, comparison rule 12), known without asking the node. */
+export type FollowedQuoteBlock = { block: PinnedBlock; gasPrice: bigint };
+
+/** What the quote pipeline asks of followed state. */
+export type FollowedSource = {
+  quoteBlock: () => FollowedQuoteBlock | undefined;
+  snapshotAt: (pool: IndexedPool, block: { number: bigint; hash: Hex }) => PoolSnapshot | undefined;
+};
+
+/**
+ * Pool state that follows the chain (issue 31): every step reads the node's head and gas price suggestion
+ * together, walks parent hashes back to the newest block it applied (undoing blocks a reorg took back),
+ * fetches each new block's pool events by block hash (`eth_getLogs`, all pools at once) and applies them
+ * with the pools' own arithmetic. A head it cannot connect within `maxCatchUp` blocks makes it read every
+ * pool anew at the head; a pool it cannot follow exactly (an event it cannot apply, a price past its held
+ * window, a sampled mismatch, a fresh pool) is read directly by quotes until the follower reads it again.
+ * A failed step changes nothing; a follower that has not seen the head within `staleAfterMs`, or is more
+ * than one block behind it, offers no quote block, and quotes pin and read as without it.
+ */
+export function createFollowedState(options: FollowedStateOptions) {
+  const { client, poolManager } = options;
+  const now = options.now ?? Date.now;
+  const journal = new BlockJournal(options.depth ?? 64);
+  const maxCatchUp = options.maxCatchUp ?? 16;
+  const retryAfter = BigInt(options.retryAfterBlocks ?? 32);
+  /** Pools a sample found wrong: read directly for the life of the process. */
+  const distrusted = new Set<string>();
+  /** Pools whose price left the held window: read again by the next step. */
+  const reread = new Set<string>();
+  const failedAt = new Map<string, bigint>();
+  const sampling = { next: 0 };
+  let seen: { number: bigint; at: number } | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+
+  const byKey = () => {
+    const map = new Map<string, IndexedPool>();
+    for (const pool of options.pools()) if (isRoutable(pool)) map.set(followKey(pool), pool);
+    return map;
+  };
+
+  async function step(): Promise<StepOutcome> {
+    const [head, suggestion] = await Promise.all([
+      client.getBlock({ blockTag: "latest" }),
+      client.getGasPrice().catch(() => 0n),
+    ]);
+    if (head.number === null || head.hash === null) throw new UpstreamUnavailableError("block-pending");
+    seen = { number: head.number, at: now() };
+    const pools = byKey();
+    const applied = journal.head();
+    let kind: StepOutcome["kind"] = "unchanged";
+    let blocks = 0;
+    let events = 0;
+    if (applied?.hash !== head.hash) {
+      if (journal.has(head.hash)) {
+        // The node's head is one we applied before: a rollback (or a node behind us) keeps that block.
+        journal.rewindTo(head.hash);
+        kind = "rewound";
+      } else {
+        const chain = await chainTo(head);
+        if (chain) {
+          const logs = await Promise.all(
+            chain.blocks.map((block) =>
+              client.getLogs({ events: FOLLOWED_EVENTS, blockHash: block.hash!, strict: true }),
+            ),
+          );
+          kind = chain.ancestor === applied!.hash ? "applied" : "rewound";
+          journal.rewindTo(chain.ancestor);
+          chain.blocks.forEach((block, i) => {
+            events += applyBlock(applied_(block, suggestion), logs[i]! as FollowedLog[], pools);
+          });
+          blocks = chain.blocks.length;
+        } else {
+          journal.reset();
+          failedAt.clear();
+          journal.begin(applied_(head, suggestion));
+          kind = "reread";
+        }
+      }
+    }
+    const adopted = await adopt(pools);
+    const mismatched = await checkSample(
+      { client, journal, pools, sampling, poolManager, count: options.samplesPerBlock ?? 4 },
+      (key, pool, field) => {
+        distrusted.add(key);
+        journal.set(key, undefined);
+        options.onMismatch?.(pool, field);
+      },
+    );
+    return { kind, head: head.number, blocks, events, adopted, mismatched };
+  }
+
+  /** The blocks from the newest applied ancestor of `head` up to it, or undefined when none is near. */
+  async function chainTo(head: Block): Promise<{ ancestor: Hex; blocks: Block[] } | undefined> {
+    if (!journal.head()) return undefined;
+    const blocks = [head];
+    let cursor = head;
+    while (!journal.has(cursor.parentHash)) {
+      if (blocks.length > maxCatchUp || cursor.number === 0n) return undefined;
+      cursor = await client.getBlock({ blockHash: cursor.parentHash });
+      blocks.unshift(cursor);
+    }
+    return { ancestor: cursor.parentHash, blocks };
+  }
+
+  /** Applies one block's logs to the pools they are about; returns how many events were applied. */
+  function applyBlock(block: AppliedBlock, logs: FollowedLog[], pools: Map<string, IndexedPool>): number {
+    let applied = 0;
+    journal.begin(block);
+    const events = new Map<string, { kind: string; events: PoolEvent[] }>();
+    for (const log of [...logs].sort((a, b) => a.logIndex - b.logIndex)) {
+      const found = poolEventOf(log, poolManager);
+      if (!found || !journal.latest(found.key)) continue;
+      const entry = events.get(found.key) ?? { kind: found.kind, events: [] };
+      entry.events.push(found.event);
+      events.set(found.key, entry);
+    }
+    for (const [key, { kind, events: list }] of events) {
+      const state = journal.latest(key)!;
+      const pool = pools.get(key);
+      try {
+        if (!pool || pool.kind !== kind || state.kind !== kind) throw new RangeError("not this kind of pool");
+        journal.set(key, applyEvents(state, list));
+        applied += list.length;
+      } catch {
+        // Not followable through this block: quotes read it directly until the next step reads it anew.
+        journal.set(key, undefined);
+      }
+    }
+    return applied;
+  }
+
+  /** Reads, at the applied head, the pools not followed yet and those whose price left the held window. */
+  async function adopt(pools: Map<string, IndexedPool>): Promise<number> {
+    const head = journal.head();
+    if (!head) return 0;
+    const wanted = [...pools].filter(([key]) => {
+      if (distrusted.has(key)) return false;
+      if (reread.has(key)) return true;
+      if (journal.latest(key)) return false;
+      const failed = failedAt.get(key);
+      return failed === undefined || head.number - failed >= retryAfter || head.number < failed;
+    });
+    if (wanted.length === 0) return 0;
+    const read = await readFollowed(
+      client,
+      wanted.map(([, pool]) => pool),
+      head.number,
+      poolManager,
+    );
+    if (journal.head()?.hash !== head.hash) return 0;
+    for (const [key, pool] of wanted) {
+      reread.delete(key);
+      const state = read.get(pool);
+      if (state) {
+        journal.set(key, state);
+        failedAt.delete(key);
+      } else failedAt.set(key, head.number);
+    }
+    return read.size;
+  }
+
+  function quoteBlock(): FollowedQuoteBlock | undefined {
+    const head = journal.head();
+    if (!head || !seen || now() - seen.at > options.staleAfterMs || head.number + 1n < seen.number)
+      return undefined;
+    const baseFee = head.baseFeePerGas ?? 0n;
+    const gasPrice = head.gasSuggestion > baseFee ? head.gasSuggestion : baseFee;
+    if (gasPrice <= 0n) return undefined;
+    const { number, hash, timestamp, baseFeePerGas } = head;
+    return { block: { number, hash, timestamp, baseFeePerGas }, gasPrice };
+  }
+
+  function snapshotAt(pool: IndexedPool, block: { number: bigint; hash: Hex }): PoolSnapshot | undefined {
+    const key = followKey(pool);
+    if (distrusted.has(key)) return undefined;
+    const state = journal.stateAt(key, block.hash);
+    if (!state) return undefined;
+    const snapshot = snapshotOf(pool, state, block.number);
+    if (!snapshot && journal.head()?.hash === block.hash) reread.add(key);
+    return snapshot;
+  }
+
+  // One step at a time: a caller's step queues behind the running one.
+  const queued = () => {
+    const next = running.then(step);
+    running = next.catch(() => undefined);
+    return next;
+  };
+
+  return {
+    step: queued,
+    quoteBlock,
+    snapshotAt,
+    /** The newest block applied. */
+    head: () => journal.head(),
+    /** Followed pools, for metrics and the memory bench. */
+    followed: () => journal.size,
+    /** Pools read directly because a sample found them wrong. */
+    distrusted: () => distrusted.size,
+    /** Every `intervalMs`, one step; a failed step is reported and retried on the next tick. */
+    start(intervalMs: number, onError: (error: unknown) => void) {
+      let stopped = false;
+      let timer: NodeJS.Timeout | undefined;
+      const tick = () => {
+        if (stopped) return;
+        queued()
+          .catch(onError)
+          .finally(() => {
+            if (!stopped) timer = setTimeout(tick, intervalMs);
+          });
+      };
+      tick();
+      return {
+        stop: async () => {
+          stopped = true;
+          clearTimeout(timer);
+          await running;
+        },
+      };
+    },
+  } satisfies FollowedSource & Record<string, unknown>;
+
+  function applied_(block: Block, gasSuggestion: bigint): AppliedBlock {
+    return {
+      number: block.number!,
+      hash: block.hash!,
+      parentHash: block.parentHash,
+      timestamp: block.timestamp,
+      baseFeePerGas: block.baseFeePerGas ?? null,
+      gasSuggestion,
+    };
+  }
+}
+
+export type FollowedState = ReturnType<typeof createFollowedState>;

@@ -1,0 +1,53 @@
+import type { Address, PublicClient } from "viem";
+import type { IndexedPool } from "../pool-index/pool.ts";
+import { loadPoolStates } from "../read/load-pool-states.ts";
+import type { BlockJournal } from "./block-journal.ts";
+import { snapshotOf } from "./followed-pool.ts";
+import { snapshotDifference } from "./same-snapshot.ts";
+
+/**
+ * Checks `count` followed pools, in rotation, against a direct read at the applied head, and reports each
+ * that differs (`onMismatch`) once the head is confirmed still canonical (a reorg since would make any
+ * pool differ). Returns how many differed. A pool whose price left its held window is not compared: quotes
+ * already read it directly.
+ */
+export async function checkSample(
+  deps: {
+    client: Pick<PublicClient, "call" | "readContract" | "getBlock">;
+    journal: BlockJournal;
+    pools: ReadonlyMap<string, IndexedPool>;
+    sampling: { next: number };
+    poolManager: Address | undefined;
+    count: number;
+  },
+  onMismatch: (key: string, pool: IndexedPool, field: string) => void,
+): Promise<number> {
+  const { client, journal, pools, sampling } = deps;
+  const head = journal.head();
+  const keys = [...journal.keys()].filter((key) => pools.has(key));
+  if (!head || keys.length === 0 || deps.count <= 0) return 0;
+  const picked: string[] = [];
+  for (let i = 0; i < Math.min(deps.count, keys.length); i++)
+    picked.push(keys[(sampling.next + i) % keys.length]!);
+  sampling.next = (sampling.next + picked.length) % keys.length;
+  const sampled = picked.map((key) => pools.get(key)!);
+  const { pools: loads } = await loadPoolStates(client, sampled, {
+    blockNumber: head.number,
+    ...(deps.poolManager ? { v4PoolManager: deps.poolManager } : {}),
+  });
+  const differing: { key: string; pool: IndexedPool; field: string }[] = [];
+  loads.forEach((load, i) => {
+    const key = picked[i]!;
+    const state = journal.stateAt(key, head.hash);
+    const followed = state && snapshotOf(sampled[i]!, state, head.number);
+    if (!followed) return;
+    const field =
+      load.status === "loaded" ? snapshotDifference(followed, load.snapshot) : `unreadable (${load.reason})`;
+    if (field) differing.push({ key, pool: sampled[i]!, field });
+  });
+  if (differing.length === 0) return 0;
+  const canonical = await client.getBlock({ blockNumber: head.number });
+  if (canonical.hash !== head.hash || journal.head()?.hash !== head.hash) return 0;
+  for (const { key, pool, field } of differing) onMismatch(key, pool, field);
+  return differing.length;
+}
