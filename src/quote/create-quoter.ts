@@ -11,13 +11,9 @@ import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { WIDENED_WINDOW_TICKS } from "../liquidity/read/word-window.ts";
 import type { QuoteProvider } from "../providers/provider.ts";
 import type { Edge } from "../routing/edge.ts";
-import { buildExecutorSwap } from "../routing/executor-calldata.ts";
 import type { Path } from "../routing/paths.ts";
-import { priceImpactBps } from "../routing/price-impact.ts";
 import { searchRoutes } from "../routing/split-search.ts";
-import { executorRoute } from "../routing/to-executor-route.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
-import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
 import { createTransferFeeMeter, type TransferFeeMeter } from "../simulation/transfer-fee.ts";
 import { assessCandidate } from "./assess-candidate.ts";
 import { createBlockReads } from "./block-reads.ts";
@@ -28,7 +24,6 @@ import { type ProviderOutcome, providerCandidates, providersAsked } from "./prov
 import {
   type Candidate,
   type FeeTerms,
-  type QuotedHop,
   QuoteError,
   type QuoteRequest,
   type QuoteResult,
@@ -36,8 +31,9 @@ import {
 } from "./quote-types.ts";
 import { rankCandidates } from "./rank.ts";
 import { selectPools } from "./select-pools.ts";
+import { serviceCandidate } from "./service-candidate.ts";
 import { SIMULATION_MARGIN_GAS, simulationShortlist } from "./simulation-shortlist.ts";
-import { SIMULATION_DEADLINE_S, throughExecutor } from "./through-executor.ts";
+import { throughExecutor } from "./through-executor.ts";
 import { type Explained, explainTransferFees, noExecutableRoute } from "./transfer-fee-explanation.ts";
 import type { Misses } from "./widen-pools.ts";
 
@@ -252,7 +248,13 @@ export function createQuoter(deps: QuoterDeps) {
       routes = search(market, false);
     }
     const own = simulationShortlist(routes, market.gasToOut).flatMap(
-      (route, i) => serviceCandidate(request, route, i, market.fees, block.timestamp) ?? [],
+      (route, i) =>
+        serviceCandidate(request, route, i, {
+          fees: market.fees,
+          timestamp: block.timestamp,
+          executor: contracts.executor,
+          weth,
+        }) ?? [],
     );
     return { market, own };
   }
@@ -314,56 +316,6 @@ export function createQuoter(deps: QuoterDeps) {
       warnings,
     };
   }
-
-  /** Builds a direct-pool candidate's complete calldata, or nothing when the executor could not run it. */
-  function serviceCandidate(
-    request: QuoteRequest,
-    route: ReturnType<typeof searchRoutes>[number],
-    order: number,
-    fees: FeeTerms,
-    timestamp: bigint,
-  ): Candidate | undefined {
-    const encoded = executorRoute(route.branches, request.tokenIn, request.tokenOut, weth);
-    if (!encoded) return undefined;
-    // Each fee rounds down on its own, exactly as the executor's FeeMath does.
-    const fee = (route.amountOut * BigInt(fees.routeBps)) / 10_000n;
-    const builderFee = (route.amountOut * BigInt(fees.builderBps)) / 10_000n;
-    const amountOut = route.amountOut - fee - builderFee;
-    const tx = buildExecutorSwap({
-      executor: contracts.executor,
-      tokenIn: request.tokenIn,
-      tokenOut: request.tokenOut,
-      amountIn: request.amountIn,
-      // The quote itself is the minimum: a candidate delivering less than it promised fails, never passes.
-      minOut: amountOut,
-      recipient: SYNTHETIC_CALLER,
-      deadline: timestamp + SIMULATION_DEADLINE_S,
-      maxRouteFeeBps: fees.routeBps,
-      maxBuilderFeeBps: fees.builderBps,
-      ...(request.builder ? { builderId: request.builder.id } : {}),
-      route: encoded,
-    });
-    const hopCount = route.branches.reduce((sum, branch) => sum + branch.path.length, 0);
-    return {
-      id: `service-${order + 1}`,
-      provider: "service",
-      amountOut,
-      grossAmountOut: route.amountOut,
-      feeBps: fees.routeBps,
-      fee,
-      builderFee,
-      description: `${route.branches.length} branch${route.branches.length > 1 ? "es" : ""}, ${hopCount} hop${hopCount > 1 ? "s" : ""}`,
-      branches: route.branches.map((branch) => ({
-        amountIn: branch.amountIn,
-        amountOut: branch.amountOut,
-        hops: quotedHops(branch.path, branch.amountIn),
-      })),
-      priceImpactBps: priceImpactBps(route.branches),
-      route: encoded,
-      tx: { to: tx.to, data: tx.data, value: tx.value },
-      spender: contracts.executor,
-    };
-  }
 }
 
 /** Runs a stage, adding its wall time to `timings[stage]` (a stage may run more than once). */
@@ -374,25 +326,6 @@ async function timed<T>(timings: StageTimings, stage: keyof StageTimings, run: (
   } finally {
     timings[stage] += performance.now() - started;
   }
-}
-
-/** Each hop's amounts along a path, for display (the same exact math that produced the quote). */
-function quotedHops(path: Path, amountIn: bigint): QuotedHop[] {
-  const hops: QuotedHop[] = [];
-  let amount = amountIn;
-  for (const edge of path) {
-    const quoted = edge.quote(amount);
-    const amountOut = quoted.ok ? quoted.amountOut : 0n;
-    hops.push({
-      pool: edge.pool,
-      tokenIn: edge.tokenIn,
-      tokenOut: edge.tokenOut,
-      amountIn: amount,
-      amountOut,
-    });
-    amount = amountOut;
-  }
-  return hops;
 }
 
 /** Candidates with identical calldata are one candidate (docs/rules.md, comparison rule 3). */

@@ -1,0 +1,81 @@
+import type { Address } from "viem";
+import { buildExecutorSwap } from "../routing/executor-calldata.ts";
+import type { Path } from "../routing/paths.ts";
+import { priceImpactBps } from "../routing/price-impact.ts";
+import type { searchRoutes } from "../routing/split-search.ts";
+import { executorRoute } from "../routing/to-executor-route.ts";
+import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
+import type { Candidate, FeeTerms, QuotedHop, QuoteRequest } from "./quote-types.ts";
+import { SIMULATION_DEADLINE_S } from "./through-executor.ts";
+
+/**
+ * One route of Junction's own search as a candidate: its complete executor calldata, sent by the synthetic
+ * caller with the quote's fee terms, or nothing when the executor could not run it. The quote itself is the
+ * minimum, so a candidate delivering less than it promised fails, never passes.
+ */
+export function serviceCandidate(
+  request: QuoteRequest,
+  route: ReturnType<typeof searchRoutes>[number],
+  order: number,
+  terms: { fees: FeeTerms; timestamp: bigint; executor: Address; weth: Address },
+): Candidate | undefined {
+  const { fees, executor } = terms;
+  const encoded = executorRoute(route.branches, request.tokenIn, request.tokenOut, terms.weth);
+  if (!encoded) return undefined;
+  // Each fee rounds down on its own, exactly as the executor's FeeMath does.
+  const fee = (route.amountOut * BigInt(fees.routeBps)) / 10_000n;
+  const builderFee = (route.amountOut * BigInt(fees.builderBps)) / 10_000n;
+  const amountOut = route.amountOut - fee - builderFee;
+  const tx = buildExecutorSwap({
+    executor,
+    tokenIn: request.tokenIn,
+    tokenOut: request.tokenOut,
+    amountIn: request.amountIn,
+    minOut: amountOut,
+    recipient: SYNTHETIC_CALLER,
+    deadline: terms.timestamp + SIMULATION_DEADLINE_S,
+    maxRouteFeeBps: fees.routeBps,
+    maxBuilderFeeBps: fees.builderBps,
+    ...(request.builder ? { builderId: request.builder.id } : {}),
+    route: encoded,
+  });
+  const hopCount = route.branches.reduce((sum, branch) => sum + branch.path.length, 0);
+  return {
+    id: `service-${order + 1}`,
+    provider: "service",
+    amountOut,
+    grossAmountOut: route.amountOut,
+    feeBps: fees.routeBps,
+    fee,
+    builderFee,
+    description: `${route.branches.length} branch${route.branches.length > 1 ? "es" : ""}, ${hopCount} hop${hopCount > 1 ? "s" : ""}`,
+    branches: route.branches.map((branch) => ({
+      amountIn: branch.amountIn,
+      amountOut: branch.amountOut,
+      hops: quotedHops(branch.path, branch.amountIn),
+    })),
+    priceImpactBps: priceImpactBps(route.branches),
+    route: encoded,
+    tx: { to: tx.to, data: tx.data, value: tx.value },
+    spender: executor,
+  };
+}
+
+/** Each hop's amounts along a path, for display (the same exact math that produced the quote). */
+function quotedHops(path: Path, amountIn: bigint): QuotedHop[] {
+  const hops: QuotedHop[] = [];
+  let amount = amountIn;
+  for (const edge of path) {
+    const quoted = edge.quote(amount);
+    const amountOut = quoted.ok ? quoted.amountOut : 0n;
+    hops.push({
+      pool: edge.pool,
+      tokenIn: edge.tokenIn,
+      tokenOut: edge.tokenOut,
+      amountIn: amount,
+      amountOut,
+    });
+    amount = amountOut;
+  }
+  return hops;
+}
