@@ -68,10 +68,15 @@ abstract contract JunctionFixture is Test {
     uint16 internal constant BUILDER_FEE = 10;
     uint16 internal constant MAX_BUILDER_FEE = 50;
 
+    /// @dev The aggregator contracts the executor is built with: none unless a fixture deploys them first
+    ///      (`_beforeJunction`).
+    IExecutor.AggregatorTargets internal aggregatorTargets;
+
     function setUp() public virtual {
         _deployUniswap();
         _deployTokens();
         _seedPools();
+        _beforeJunction();
         _deployJunction();
         _fundUsers();
     }
@@ -154,6 +159,9 @@ abstract contract JunctionFixture is Test {
         _seedV4(w, b, 3000, 60);
     }
 
+    /// @dev What a fixture deploys before Junction's contracts (the aggregator stand-ins the executor names).
+    function _beforeJunction() internal virtual {}
+
     function _deployJunction() internal {
         registry = new BuilderRegistry(gov, treasury, DEFAULT_ROUTE_FEE, MAX_BUILDER_FEE);
         collector = new SettlementCollector(gov, registry);
@@ -165,7 +173,8 @@ abstract contract JunctionFixture is Test {
             v3InitCodeHash,
             IPoolManager(address(poolManager)),
             registry,
-            collector
+            collector,
+            aggregatorTargets
         );
         vm.startPrank(gov);
         collector.setExecutor(address(executor), true);

@@ -51,12 +51,30 @@ abstract contract SwapAssertions is JunctionFixture {
         uint16 builderBps
     ) internal returns (uint256 amountOut) {
         Balances memory before = _snapshot(p);
-        uint256 routeFee = (expectedGross * routeBps) / 10_000;
-        uint256 builderFee = (expectedGross * builderBps) / 10_000;
-        uint256 net = expectedGross - routeFee - builderFee;
-
         vm.recordLogs();
         amountOut = _swapAs(payer, p, route);
+        _checkOutcome(payer, p, before, amountOut, Expected(expectedGross, routeBps, builderBps));
+    }
+
+    /// @dev What a swap should have produced: its gross output and the bps charged on it.
+    struct Expected {
+        uint256 gross;
+        uint16 routeBps;
+        uint16 builderBps;
+    }
+
+    /// @notice Checks a swap that just ran (logs recorded since `before` was taken): the amounts, the
+    ///         collector's credits, the one `Settled` event and an empty executor.
+    function _checkOutcome(
+        address payer,
+        IExecutor.SwapParams memory p,
+        Balances memory before,
+        uint256 amountOut,
+        Expected memory e
+    ) internal {
+        uint256 routeFee = (e.gross * e.routeBps) / 10_000;
+        uint256 builderFee = (e.gross * e.builderBps) / 10_000;
+        uint256 net = e.gross - routeFee - builderFee;
 
         assertEq(amountOut, net, "amountOut");
         assertGe(amountOut, p.minOut, "minOut");
@@ -68,9 +86,9 @@ abstract contract SwapAssertions is JunctionFixture {
         _assertExecutorEmpty();
 
         (ISettlementCollector.Settlement memory s, uint256 count) = _settlements(vm.getRecordedLogs());
-        if (p.builderId == bytes32(0) && routeBps == 0 && builderBps == 0) {
+        if (p.builderId == bytes32(0) && e.routeBps == 0 && e.builderBps == 0) {
             assertEq(count, 0, "an unattributed swap that charges nothing is not recorded");
-            return amountOut;
+            return;
         }
         assertEq(count, 1, "one Settled event");
         assertEq(s.builderId, p.builderId, "event builderId");
@@ -81,7 +99,7 @@ abstract contract SwapAssertions is JunctionFixture {
         assertEq(s.tokenIn, p.tokenIn, "event tokenIn");
         assertEq(s.amountIn, p.amountIn, "event amountIn");
         assertEq(s.tokenOut, p.tokenOut, "event tokenOut");
-        assertEq(s.grossAmountOut, expectedGross, "event gross");
+        assertEq(s.grossAmountOut, e.gross, "event gross");
         assertEq(s.routeFee, routeFee, "event routeFee");
         assertEq(s.builderFee, builderFee, "event builderFee");
         assertEq(s.amountOut, net, "event amountOut");
