@@ -3,7 +3,6 @@ pragma solidity ^0.8.26;
 
 import {Executor} from "../src/Executor.sol";
 import {IExecutor} from "../src/interfaces/IExecutor.sol";
-import {IPoolManager} from "../src/interfaces/external/IPoolManager.sol";
 import {AggregatorFixture} from "./utils/AggregatorFixture.sol";
 
 /// @notice `swapThroughAggregator` through both devnet stand-ins on the official pools: ERC-20 and native ETH
@@ -146,18 +145,9 @@ contract ExecutorAggregatorTest is AggregatorFixture {
 
     /// @notice An executor whose deployment named no aggregator refuses both entries before anything moves.
     function test_zeroTargets_disableBothEntries() public {
-        Executor bare = new Executor(
-            address(weth),
-            address(v2Factory),
-            v2InitCodeHash,
-            address(v3Factory),
-            v3InitCodeHash,
-            IPoolManager(address(poolManager)),
-            registry,
-            collector,
-            // An allowance holder without a registry to name its settler is disabled too.
-            IExecutor.AggregatorTargets(address(0), address(holder), address(0), SETTLER_FEATURE)
-        );
+        // An allowance holder without a registry to name its settler is disabled too.
+        Executor bare =
+            _newExecutor(IExecutor.AggregatorTargets(address(0), address(holder), address(0), SETTLER_FEATURE));
         vm.prank(alice);
         tokA.approve(address(bare), type(uint256).max);
         IExecutor.SwapParams memory p = _params(a, b, 1e18, bob);

@@ -33,7 +33,9 @@ contract ExecutorAggregatorFuzzTest is AggregatorFixture {
         p.builderId = builderSel % 3 == 0 ? builderId : builderSel % 3 == 1 ? keccak256(abi.encode(builderSel)) : bytes32(0);
     }
 
-    function test_fuzz_router_exact(
+    /// @notice Either entry, any direction, any quoted fees and attribution: every amount exact.
+    function test_fuzz_exact(
+        bool holderEntry,
         uint256 amountSeed,
         uint8 direction,
         bool v3,
@@ -43,22 +45,10 @@ contract ExecutorAggregatorFuzzTest is AggregatorFixture {
     ) public {
         (IExecutor.SwapParams memory p, StandInSwaps.Hop[] memory hops, uint24 fee) = _terms(amountSeed, direction, v3);
         _fees(p, quotedRoute, quotedBuilder, builderSel);
-        uint256 gross = _standInOut(p.tokenIn, p.tokenOut, fee, p.amountIn, ROUTER_FEE_BPS);
-        _aggSwapAndCheck(alice, p, ENTRY_ROUTER, _routerData(p, hops), gross);
-    }
-
-    function test_fuzz_holder_exact(
-        uint256 amountSeed,
-        uint8 direction,
-        bool v3,
-        uint16 quotedRoute,
-        uint16 quotedBuilder,
-        uint8 builderSel
-    ) public {
-        (IExecutor.SwapParams memory p, StandInSwaps.Hop[] memory hops, uint24 fee) = _terms(amountSeed, direction, v3);
-        _fees(p, quotedRoute, quotedBuilder, builderSel);
-        uint256 gross = _standInOut(p.tokenIn, p.tokenOut, fee, p.amountIn, SETTLER_FEE_BPS);
-        _aggSwapAndCheck(alice, p, ENTRY_HOLDER, _execData(address(settler), p, hops), gross);
+        uint16 standInFee = holderEntry ? SETTLER_FEE_BPS : ROUTER_FEE_BPS;
+        uint256 gross = _standInOut(p.tokenIn, p.tokenOut, fee, p.amountIn, standInFee);
+        bytes memory data = holderEntry ? _execData(address(settler), p, hops) : _routerData(p, hops);
+        _aggSwapAndCheck(alice, p, holderEntry ? ENTRY_HOLDER : ENTRY_ROUTER, data, gross);
     }
 
     /// @notice The swap goes through exactly when the recipient's net output reaches minOut. A few hundred

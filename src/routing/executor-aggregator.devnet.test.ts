@@ -6,7 +6,6 @@ import {
   getAddress,
   type Hex,
   http,
-  type PublicClient,
   parseEther,
   parseEventLogs,
   zeroAddress,
@@ -15,17 +14,13 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
 import { executorKit, feeOf } from "../../test/executor-kit.ts";
+import { type StandInProviders, startStandInProviders } from "../../test/stand-in-providers.ts";
 import { junctionChain } from "../chain/chain.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { standInSettlerRegistryArtifact } from "../contracts/artifacts/StandInSettlerRegistry.ts";
 import { SETTLER_FEATURE } from "../devnet/deploy-aggregators.ts";
-import {
-  type AggregatorStandIns,
-  startAggregatorStandIns,
-} from "../devnet/stand-ins/start-aggregator-stand-ins.ts";
-import { AGGREGATOR_A_VARIANTS, createAggregatorA } from "../providers/aggregator-a.ts";
-import { createAggregatorB } from "../providers/aggregator-b.ts";
+import { AGGREGATOR_A_VARIANTS } from "../providers/aggregator-a.ts";
 import type { ProviderFailure, ProviderQuote, QuoteProvider } from "../providers/provider.ts";
 import { decodeExecutorOutput } from "../simulation/simulate-transaction.ts";
 import { type AggregatorEntry, buildExecutorAggregatorSwap } from "./aggregator-calldata.ts";
@@ -39,7 +34,7 @@ import { type AggregatorEntry, buildExecutorAggregatorSwap } from "./aggregator-
  */
 let devnet: TestDevnet;
 let kit: ReturnType<typeof executorKit>;
-let standIns: AggregatorStandIns;
+let providers: StandInProviders;
 let aggregatorA: QuoteProvider;
 let aggregatorB: QuoteProvider;
 
@@ -51,24 +46,13 @@ const address = (index: number) => devnet.manifest.accounts[index]!.address;
 beforeAll(async () => {
   devnet = await startTestDevnet();
   kit = executorKit(devnet);
-  standIns = await startAggregatorStandIns(devnet.manifest, ["aggregator-a", "aggregator-b"]);
-  const { aggregators, chainId } = devnet.manifest;
-  aggregatorA = createAggregatorA({
-    baseUrl: standIns.urls["aggregator-a"]!,
-    router: aggregators.aggregatorARouter,
-  });
-  aggregatorB = createAggregatorB({
-    baseUrl: standIns.urls["aggregator-b"]!,
-    chainId,
-    allowanceHolder: aggregators.allowanceHolder,
-    settlerRegistry: aggregators.settlerRegistry,
-    client: devnet.publicClient as PublicClient,
-  });
+  providers = await startStandInProviders(devnet);
+  ({ aggregatorA, aggregatorB } = providers);
   await kit.wrap(PAYER, parseEther("50"));
   for (const symbol of ["USDC", "WETH"]) await kit.approveExecutor(PAYER, kit.token(symbol));
 }, 120_000);
 afterAll(async () => {
-  await standIns?.close();
+  await providers?.close();
   await devnet?.dispose();
 });
 
@@ -170,14 +154,8 @@ async function expectExecutorClean(tokenIn: Address) {
     ).toBe(0n);
 }
 
-const fault = async (provider: "aggregator-a" | "aggregator-b", mode: string, times = 1) => {
-  const url = standIns.urls[provider]!.replace(/\/junction$/, "");
-  const response = await fetch(`${url}/devnet/fault`, {
-    method: "POST",
-    body: JSON.stringify({ mode, times }),
-  });
-  expect(response.status).toBe(200);
-};
+const fault = (provider: "aggregator-a" | "aggregator-b", mode: string, times = 1) =>
+  providers.fault(provider, mode, times);
 
 describe("aggregator quotes executed through the executor", () => {
   it("was built with the stand-ins' router, allowance holder and settler registry", async () => {

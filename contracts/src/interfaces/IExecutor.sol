@@ -6,6 +6,8 @@ pragma solidity ^0.8.26;
 ///         canonical Uniswap V2 pairs, V3 pools and hook-free static-fee V4 pools, and charges the service
 ///         fee and the builder fee on the gross output: with a fee the output goes to the SettlementCollector,
 ///         which keeps both fees and pays the recipient the rest; without one, straight to the recipient.
+///         It also runs a third-party aggregator's transaction through the router or allowance holder its
+///         deployment names (`swapThroughAggregator`), settled the same way without a service fee.
 /// @dev The route is a compact byte string, documented in `contracts/ROUTE_ENCODING.md` and parsed by
 ///      `RouteCodec`. Pools are never named in it: the executor derives every pool address (CREATE2) or key
 ///      itself. It pulls tokens only from `msg.sender`, which must `approve` this contract (the spender).

@@ -9,6 +9,7 @@ import {Executor} from "../../src/Executor.sol";
 import {SettlementCollector} from "../../src/SettlementCollector.sol";
 import {IExecutor} from "../../src/interfaces/IExecutor.sol";
 import {ISettlementCollector} from "../../src/interfaces/ISettlementCollector.sol";
+import {SettledData, SettledLogs} from "../utils/SettledLogs.sol";
 import {StandInAggregatorRouter} from "../../devnet/aggregators/StandInAggregatorRouter.sol";
 import {StandInAllowanceHolder} from "../../devnet/aggregators/StandInAllowanceHolder.sol";
 import {StandInSettler} from "../../devnet/aggregators/StandInSettler.sol";
@@ -145,20 +146,6 @@ contract AggregatorHandler is Test {
 
     // ------------------------------------------------------------------ checks
 
-    struct SettledData {
-        bytes32 keyIdHash;
-        address recipient;
-        address tokenIn;
-        uint256 amountIn;
-        address tokenOut;
-        uint256 grossAmountOut;
-        uint256 routeFee;
-        uint256 builderFee;
-        uint256 amountOut;
-        address builderRecipient;
-        uint64 policyVersion;
-    }
-
     struct Before {
         uint256 recipient;
         uint256 treasury;
@@ -225,14 +212,7 @@ contract AggregatorHandler is Test {
     }
 
     function _settled() internal returns (SettledData memory d, uint256 count) {
-        Vm.Log[] memory logs = vm.getRecordedLogs();
-        for (uint256 i; i < logs.length; ++i) {
-            if (logs[i].emitter != address(env.collector) || logs[i].topics[0] != ISettlementCollector.Settled.selector) {
-                continue;
-            }
-            ++count;
-            d = abi.decode(logs[i].data, (SettledData));
-        }
+        return SettledLogs.last(vm.getRecordedLogs(), address(env.collector));
     }
 
     function _expectedBuilderBps(IExecutor.SwapParams memory p) internal view returns (uint16 bps) {

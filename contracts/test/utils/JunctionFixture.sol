@@ -165,7 +165,19 @@ abstract contract JunctionFixture is Test {
     function _deployJunction() internal {
         registry = new BuilderRegistry(gov, treasury, DEFAULT_ROUTE_FEE, MAX_BUILDER_FEE);
         collector = new SettlementCollector(gov, registry);
-        executor = new Executor(
+        executor = _newExecutor(aggregatorTargets);
+        vm.startPrank(gov);
+        collector.setExecutor(address(executor), true);
+        registry.setPairRouteFee(address(tokA), address(tokB), AB_ROUTE_FEE);
+        registry.setCommissioned(true);
+        vm.stopPrank();
+        vm.prank(builderOwner);
+        builderId = registry.register(BUILDER_CODE, builderWallet, BUILDER_FEE);
+    }
+
+    /// @dev An executor on the fixture's Uniswap contracts, registry and collector, calling `targets`.
+    function _newExecutor(IExecutor.AggregatorTargets memory targets) internal returns (Executor) {
+        return new Executor(
             address(weth),
             address(v2Factory),
             v2InitCodeHash,
@@ -174,15 +186,8 @@ abstract contract JunctionFixture is Test {
             IPoolManager(address(poolManager)),
             registry,
             collector,
-            aggregatorTargets
+            targets
         );
-        vm.startPrank(gov);
-        collector.setExecutor(address(executor), true);
-        registry.setPairRouteFee(address(tokA), address(tokB), AB_ROUTE_FEE);
-        registry.setCommissioned(true);
-        vm.stopPrank();
-        vm.prank(builderOwner);
-        builderId = registry.register(BUILDER_CODE, builderWallet, BUILDER_FEE);
     }
 
     function _fundUsers() internal {

@@ -6,27 +6,12 @@ import {Vm} from "forge-std/Test.sol";
 import {ISettlementCollector} from "../../src/interfaces/ISettlementCollector.sol";
 import {IExecutor} from "../../src/interfaces/IExecutor.sol";
 import {JunctionFixture} from "./JunctionFixture.sol";
+import {SettledData} from "./SettledLogs.sol";
 
 /// @notice Runs a swap and checks every amount exactly: gross output as the official oracle said, each fee
 ///         as `floor(gross * bps / 10000)`, recipient + fees == gross, the collector's credits, the one
 ///         `Settled` event, and an empty executor afterwards.
 abstract contract SwapAssertions is JunctionFixture {
-    /// @dev The `Settled` event's non-indexed data, decoded in one piece (14 arguments are too many for the
-    ///      legacy code generator's stack).
-    struct SettledData {
-        bytes32 keyIdHash;
-        address recipient;
-        address tokenIn;
-        uint256 amountIn;
-        address tokenOut;
-        uint256 grossAmountOut;
-        uint256 routeFee;
-        uint256 builderFee;
-        uint256 amountOut;
-        address builderRecipient;
-        uint64 policyVersion;
-    }
-
     struct Balances {
         uint256 recipient;
         uint256 treasury;
