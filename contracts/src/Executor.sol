@@ -6,19 +6,20 @@ import {IBuilderRegistry} from "./interfaces/IBuilderRegistry.sol";
 import {IExecutor} from "./interfaces/IExecutor.sol";
 import {ISettlementCollector} from "./interfaces/ISettlementCollector.sol";
 import {IPoolManager} from "./interfaces/external/IPoolManager.sol";
-import {FeeMath} from "./libraries/FeeMath.sol";
 import {RouteCodec} from "./libraries/RouteCodec.sol";
 import {TransientSlot} from "./libraries/TransientSlot.sol";
+import {AggregatorRunner} from "./executor/AggregatorRunner.sol";
 import {ExecutorBase} from "./executor/ExecutorBase.sol";
 import {FeeSettlement} from "./executor/FeeSettlement.sol";
 import {RouteRunner} from "./executor/RouteRunner.sol";
 
 /// @title Executor
 /// @notice Junction's swap executor (`tx.to` of every swap the service prepares, and the spender to approve
-///         for ERC-20 input). See `IExecutor` and `contracts/ROUTE_ENCODING.md`.
+///         for ERC-20 input). See `IExecutor`, `contracts/ROUTE_ENCODING.md` (our routes) and
+///         `docs/aggregator-execution.md` (a third-party aggregator's transaction).
 /// @dev Experimental and unaudited. Holds no funds between transactions: every swap consumes exactly its
 ///      input and pays out exactly its gross output (recipient plus fees).
-contract Executor is RouteRunner, FeeSettlement {
+contract Executor is RouteRunner, FeeSettlement, AggregatorRunner {
     constructor(
         address weth9_,
         address v2Factory_,
@@ -27,7 +28,8 @@ contract Executor is RouteRunner, FeeSettlement {
         bytes32 v3PoolInitCodeHash_,
         IPoolManager poolManager_,
         IBuilderRegistry registry_,
-        ISettlementCollector collector_
+        ISettlementCollector collector_,
+        AggregatorTargets memory aggregators_
     )
         ExecutorBase(
             weth9_,
@@ -39,6 +41,7 @@ contract Executor is RouteRunner, FeeSettlement {
             registry_,
             collector_
         )
+        AggregatorRunner(aggregators_)
     {}
 
     /// @inheritdoc IExecutor
@@ -48,7 +51,7 @@ contract Executor is RouteRunner, FeeSettlement {
         _checkTerms(p);
         address tokenOut = p.tokenOut;
         RouteCodec.validate(route, p.amountIn, tokenOut);
-        (IBuilderRegistry.FeePolicy memory policy, uint16 routeBps, uint16 builderBps) = _fees(p);
+        (IBuilderRegistry.FeePolicy memory policy, uint16 routeBps, uint16 builderBps) = _fees(p, p.maxRouteFeeBps);
         if (routeBps == 0 && builderBps == 0) {
             amountOut = _swapToRecipient(p, route);
             if (p.builderId != bytes32(0)) _record(p, amountOut, policy);
@@ -66,25 +69,6 @@ contract Executor is RouteRunner, FeeSettlement {
         TransientSlot.store(LOCK_SLOT, 0);
     }
 
-    /// @dev The registry's policy for the swap, read only as far as the swap needs it, and the fees charged:
-    ///      each `min(quoted, policy, 50)`. With both quoted caps at zero no fee can be charged whatever the
-    ///      policy says: an attributed swap reads what its settlement record names (no pair fee lookup), an
-    ///      unattributed one reads nothing (it is not recorded).
-    function _fees(SwapParams calldata p)
-        private
-        view
-        returns (IBuilderRegistry.FeePolicy memory policy, uint16 routeBps, uint16 builderBps)
-    {
-        (uint16 maxRouteBps, uint16 maxBuilderBps, bytes32 builderId) = (p.maxRouteFeeBps, p.maxBuilderFeeBps, p.builderId);
-        if (maxRouteBps != 0 || maxBuilderBps != 0) {
-            policy = registry.feePolicy(p.tokenIn, p.tokenOut, builderId);
-            routeBps = FeeMath.chargedBps(maxRouteBps, policy.routeFeeBps);
-            builderBps = FeeMath.chargedBps(maxBuilderBps, policy.builderFeeCapBps);
-        } else if (builderId != bytes32(0)) {
-            (policy.builderRecipient, policy.policyVersion) = registry.recordPolicy(builderId);
-        }
-    }
-
     /// @dev No fee to take: each branch's last pool pays the recipient (native ETH arrives here first and is
     ///      sent on), and what the recipient received is the output, gross and net alike.
     function _swapToRecipient(SwapParams calldata p, bytes calldata route) private returns (uint256 amountOut) {
@@ -93,8 +77,7 @@ contract Executor is RouteRunner, FeeSettlement {
             uint256 before = address(this).balance;
             _runRoute(p.tokenIn, _payer(p), route, address(this));
             amountOut = address(this).balance - before;
-            (bool ok,) = recipient.call{value: amountOut}("");
-            if (!ok) revert NativeTransferFailed(recipient, amountOut);
+            _sendNative(recipient, amountOut);
         } else {
             uint256 before = SafeTransferLib.balanceOf(tokenOut, recipient);
             _runRoute(p.tokenIn, _payer(p), route, recipient);
@@ -107,20 +90,5 @@ contract Executor is RouteRunner, FeeSettlement {
     ///      refuses a token that delivers less. Native input is already here as `msg.value`.
     function _payer(SwapParams calldata p) private view returns (address) {
         return p.tokenIn == address(0) ? address(0) : msg.sender;
-    }
-
-    function _checkTerms(SwapParams calldata p) private view {
-        // forge-lint: disable-next-line(block-timestamp) the deadline is a timestamp by definition
-        if (block.timestamp > p.deadline) revert DeadlineExpired(p.deadline, block.timestamp);
-        address recipient = p.recipient;
-        if (recipient == address(0) || recipient == address(this) || recipient == address(collector)) {
-            revert InvalidRecipient(recipient);
-        }
-        address tokenIn = p.tokenIn;
-        if (tokenIn == p.tokenOut) revert IdenticalTokens(tokenIn);
-        uint256 amountIn = p.amountIn;
-        if (amountIn == 0) revert ZeroAmountIn();
-        uint256 expectedValue = tokenIn == address(0) ? amountIn : 0;
-        if (msg.value != expectedValue) revert InvalidNativeValue(expectedValue, msg.value);
     }
 }

@@ -2,7 +2,7 @@
 pragma solidity ^0.8.26;
 
 import {IExecutor} from "../src/interfaces/IExecutor.sol";
-import {JunctionFixture} from "./utils/JunctionFixture.sol";
+import {GasFixture} from "./utils/GasFixture.sol";
 import {Routes} from "./utils/Routes.sol";
 // Uniswap's SwapRouter and Router02, as far as they are called here (the devnet's stand-ins call them too).
 import {IStandInV2Router as IV2RouterSwap, IStandInV3Router as ISwapRouter} from "../devnet/aggregators/StandInSwaps.sol";
@@ -29,37 +29,19 @@ interface IPermit2Approve {
     function approve(address token, address spender, uint160 amount, uint48 expiration) external;
 }
 
-/// @notice Deterministic gas of one swap per route shape, for `.gas-snapshot` (`npm run snapshot:contracts`).
-///         Metering is paused while the terms are built, so each figure is the `swap` call itself: every
-///         account and slot it touches starts cold, as in a fresh transaction (what `setUp` touched is not
-///         warm in the test), for the executor and Uniswap's routers alike; the 21,000 base and calldata cost
-///         of a real transaction are not included. Unless named otherwise a swap carries both fees and the
-///         demo builder.
-contract ExecutorGasTest is JunctionFixture {
+/// @notice Deterministic gas of one swap per route shape, for `.gas-snapshot` (`npm run snapshot:contracts`),
+///         measured as `GasFixture` says, next to Uniswap's own routers on the same pools. Unless named
+///         otherwise a swap carries both fees and the demo builder.
+contract ExecutorGasTest is GasFixture {
     uint256 internal constant AMOUNT = 1_000e18;
     address internal constant PERMIT2 = 0x000000000022D473030F116dDEE9F6B43aC78BA3;
 
-    /// @dev Uniswap's own routers on the same pools, deployed and approved in `setUp` like the executor, so
-    ///      every contract and slot a measured call touches starts cold for all of them alike.
-    ISwapRouter internal swapRouter;
+    /// @dev The Universal Router, deployed and approved in `setUp` like the executor (SwapRouter is the
+    ///      fixture's), so every contract and slot a measured call touches starts cold for all of them alike.
     IUniversalRouter internal universalRouter;
 
-    /// @dev One earlier swap into each output token, so the collector's credit slots are non-zero: the
-    ///      figures are a steady-state swap's, not the first ever (whose three fresh fee slots cost ~45k more).
     function setUp() public override {
         super.setUp();
-        address[4] memory outs = [address(tokA), address(tokB), address(tokC), NATIVE];
-        for (uint256 i; i < outs.length; ++i) {
-            address tokenIn = outs[i] == address(tokA) ? address(tokB) : address(tokA);
-            bytes memory route = outs[i] == NATIVE
-                ? Routes.single(1e18, Routes.v3(NATIVE, 3000))
-                : outs[i] == address(tokC)
-                    ? Routes.single(1e18, Routes.v3(outs[i], 3000))
-                    : Routes.single(1e18, Routes.v2(outs[i]));
-            if (outs[i] == address(tokC)) tokenIn = address(tokB);
-            vm.prank(bob);
-            executor.swap(_params(tokenIn, outs[i], 1e18, bob), route);
-        }
         _deployReferenceRouters();
     }
 
@@ -69,13 +51,6 @@ contract ExecutorGasTest is JunctionFixture {
         vm.resumeGasMetering();
         executor.swap{value: value}(p, route);
         vm.pauseGasMetering();
-    }
-
-    /// @dev An unattributed swap with no fee charged (both caps 0, no builder): nothing is recorded.
-    function _unattributed(IExecutor.SwapParams memory p) internal pure returns (IExecutor.SwapParams memory) {
-        p = _noFees(p);
-        p.builderId = bytes32(0);
-        return p;
     }
 
     /// @dev The same single hops with no fee charged (both caps 0) for the demo builder: still recorded.
@@ -153,17 +128,9 @@ contract ExecutorGasTest is JunctionFixture {
         vm.pauseGasMetering();
     }
 
-    /// @dev SwapRouter and the Universal Router (Permit2 at its canonical address, from the
-    ///      bytecode Uniswap ships for tests), from the official artifacts, each allowed to spend alice's tokA.
+    /// @dev The Universal Router (Permit2 at its canonical address, from the bytecode Uniswap ships for
+    ///      tests), from the official artifacts; it and SwapRouter are each allowed to spend alice's tokA.
     function _deployReferenceRouters() private {
-        swapRouter = ISwapRouter(
-            _deploy(
-                bytes.concat(
-                    vm.getCode(_path("v3-periphery/artifacts/contracts/SwapRouter.sol/SwapRouter.json")),
-                    abi.encode(address(v3Factory), address(weth))
-                )
-            )
-        );
         vm.etch(PERMIT2, _permit2Runtime());
         universalRouter = IUniversalRouter(
             _deploy(

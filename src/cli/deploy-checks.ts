@@ -4,8 +4,9 @@ import { POOL_SOURCE_FIELDS, POOL_SOURCES, type PoolSourceId } from "../config/p
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
+import { AGGREGATOR_GETTERS } from "../contracts/executor-constructor.ts";
 import { OperatorError } from "./cli-errors.ts";
-import { type DeployPlan, executorImmutables } from "./deploy-plan.ts";
+import { type DeployPlan, executorAggregators, executorImmutables } from "./deploy-plan.ts";
 
 /** What `junction deploy` checks on chain before and after it sends anything (see deploy-command.ts). */
 
@@ -61,6 +62,9 @@ export async function requireCode(client: PublicClient, plan: DeployPlan): Promi
         typeof entry[1] === "string" && !entry[0].endsWith("InitCodeHash"),
     ),
     ...plan.tokens.map((token, i): [string, Address] => [`tokens[${i}]`, token]),
+    ...Object.entries(plan.aggregators ?? {}).flatMap(([field, address]): [string, Address][] =>
+      typeof address === "string" ? [[`aggregators.${field}`, address as Address]] : [],
+    ),
   ];
   const codes = await Promise.all(entries.map(([, address]) => client.getCode({ address })));
   const missing = entries.filter((_, i) => !codes[i] || codes[i] === "0x");
@@ -78,12 +82,13 @@ export async function requireCode(client: PublicClient, plan: DeployPlan): Promi
 /**
  * The code at each address is our artifact's: byte for byte for the registry; for the collector and the
  * executor, byte for byte outside their immutables (32-byte slots the constructor fills), which are then
- * read back through their getters and compared with what they were built for.
+ * read back through their getters and compared with what they were built for (the plan's Uniswap contracts
+ * and aggregators, and the registry and collector just deployed).
  */
 export async function verifyRuntimeCode(
   client: PublicClient,
   contracts: { registry: Address; collector: Address; executor: Address },
-  uniswap: DeployPlan["uniswap"],
+  plan: Pick<DeployPlan, "uniswap" | "aggregators">,
 ): Promise<void> {
   const checks: [string, Address, Hex, boolean][] = [
     ["BuilderRegistry", contracts.registry, builderRegistryArtifact.deployedBytecode, false],
@@ -95,18 +100,25 @@ export async function verifyRuntimeCode(
     if (!sameCode(code, expected.toLowerCase(), immutables))
       throw new OperatorError(`the runtime code at ${address} is not our ${name} (build mismatch?)`);
   }
-  const immutables = {
-    ...executorImmutables(uniswap),
+  const aggregators = executorAggregators(plan.aggregators);
+  const immutables: Record<string, string | bigint> = {
+    ...executorImmutables(plan.uniswap),
     registry: contracts.registry,
     collector: contracts.collector,
-  } as const;
+    ...Object.fromEntries(
+      Object.entries(AGGREGATOR_GETTERS).map(([field, getter]) => [
+        getter,
+        aggregators[field as keyof typeof aggregators],
+      ]),
+    ),
+  };
   for (const [functionName, expected] of Object.entries(immutables)) {
     const actual = (await client.readContract({
       address: contracts.executor,
       abi: executorArtifact.abi,
-      functionName: functionName as keyof typeof immutables,
-    })) as string;
-    if (actual.toLowerCase() !== expected.toLowerCase())
+      functionName: functionName as "weth9",
+    })) as string | bigint;
+    if (String(actual).toLowerCase() !== String(expected).toLowerCase())
       throw new OperatorError(`the executor's ${functionName} is ${actual}, not ${expected}`);
   }
   const registry = (await client.readContract({

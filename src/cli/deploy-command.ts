@@ -18,9 +18,10 @@ import { poolSources } from "../config/pool-sources.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
+import { executorConstructorArgs } from "../contracts/executor-constructor.ts";
 import { OperatorError } from "./cli-errors.ts";
 import { readTokens, requireCode, verifyRuntimeCode } from "./deploy-checks.ts";
-import { type DeployPlan, executorImmutables } from "./deploy-plan.ts";
+import { type DeployPlan, executorAggregators, executorImmutables } from "./deploy-plan.ts";
 import { deployerKey } from "./deployer-key.ts";
 import { fields, type Output } from "./output.ts";
 import { startCommand } from "./start-hint.ts";
@@ -60,8 +61,6 @@ type Progress = {
   deployer: Address;
   steps: Record<string, { hash: Hex; address?: Address; block?: string }>;
 };
-
-const EXECUTOR_CONSTRUCTOR = executorArtifact.abi.find((item) => item.type === "constructor")!;
 
 /** How long a transaction sent earlier (or now) may stay pending before the step is given up on. */
 const RECEIPT_TIMEOUT_MS = 120_000;
@@ -118,6 +117,7 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
       [
         `deploy plan for chain ${CHAIN_ID} from ${account.address} (dry run: nothing is sent)`,
         `pool sources: ${enabled.join(", ")}${disabled.length > 0 ? ` (disabled: ${disabled.join(", ")})` : ""}`,
+        `aggregator entries: ${aggregatorEntries(plan)}`,
         ...rows,
         `then: verify the runtime code, read ${plan.tokens.length} tokens, write ${input.out}`,
       ],
@@ -134,7 +134,7 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
     }
   }
   const contracts = { registry: at("registry")(), collector: at("collector")(), executor: at("executor")() };
-  await verifyRuntimeCode(client, contracts, plan.uniswap);
+  await verifyRuntimeCode(client, contracts, plan);
   const deploymentBlock = progress.steps.registry!.block!;
   const deployment: Deployment = DeploymentSchema.parse({
     chainId: CHAIN_ID,
@@ -165,6 +165,7 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
         "pool sources",
         enabled.join(", ") + (disabled.length > 0 ? ` (disabled: ${disabled.join(", ")})` : ""),
       ],
+      ["aggregator entries", aggregatorEntries(plan)],
     ]),
     ...(handover
       ? [
@@ -173,6 +174,18 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
       : []),
     `${handover ? "then" : "next"}: ${startCommand(input.rpcUrl, input.out)}`,
   ]);
+}
+
+/** Which of the executor's aggregator entries the plan enables, and with which contracts. */
+function aggregatorEntries(plan: DeployPlan): string {
+  const { router, allowanceHolder, settlerRegistry, settlerFeature } = plan.aggregators ?? {};
+  const entries = [
+    ...(router ? [`router ${router}`] : []),
+    ...(allowanceHolder
+      ? [`allowance holder ${allowanceHolder} (settler: ${settlerRegistry} feature ${settlerFeature})`]
+      : []),
+  ];
+  return entries.length > 0 ? entries.join("; ") : "none (the plan names no aggregators)";
 }
 
 function planSteps(
@@ -216,16 +229,12 @@ function planSteps(
       label: "deploy Executor",
       deploy: () => ({
         bytecode: executorArtifact.bytecode,
-        args: encodeAbiParameters(EXECUTOR_CONSTRUCTOR.inputs, [
-          u.weth9,
-          u.v2Factory,
-          u.v2PairInitCodeHash,
-          u.v3Factory,
-          u.v3PoolInitCodeHash,
-          u.poolManager,
-          at("registry")(),
-          at("collector")(),
-        ]),
+        args: executorConstructorArgs({
+          ...u,
+          registry: at("registry")(),
+          collector: at("collector")(),
+          aggregators: executorAggregators(plan.aggregators),
+        }),
       }),
     },
     {

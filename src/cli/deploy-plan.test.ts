@@ -6,7 +6,13 @@ import { keccak256 } from "viem";
 import { describe, expect, it } from "vitest";
 import { UNISWAP_PRESETS } from "../config/uniswap-presets.ts";
 import { officialBytecode } from "../contracts/official.ts";
-import { type DeployPlan, DeployPlanSchema, executorImmutables, readDeployPlan } from "./deploy-plan.ts";
+import {
+  type DeployPlan,
+  DeployPlanSchema,
+  executorAggregators,
+  executorImmutables,
+  readDeployPlan,
+} from "./deploy-plan.ts";
 import { SERVICE_NODE_FLAGS } from "./node-flags.ts";
 import { startCommand } from "./start-hint.ts";
 
@@ -99,6 +105,55 @@ describe("deploy plan errors", () => {
     );
     const { chainId: __, feeSchedule: ___, ...bare } = basePlan;
     expect(planError({ ...bare, uniswap: v2v3 })).toBe("chainId: required; feeSchedule: required");
+  });
+});
+
+describe("the plan's aggregators", () => {
+  const router = `0x${"aa".repeat(20)}`;
+  const holder = `0x${"bb".repeat(20)}`;
+  const registry = `0x${"cc".repeat(20)}`;
+  const zero = "0x0000000000000000000000000000000000000000";
+
+  it("are absent by default: the executor is built with both entries disabled", () => {
+    const plan = DeployPlanSchema.parse({ ...basePlan, uniswap: v2v3 });
+    expect(executorAggregators(plan.aggregators)).toEqual({
+      router: zero,
+      allowanceHolder: zero,
+      settlerRegistry: zero,
+      settlerFeature: 0n,
+    });
+  });
+
+  it("enable entry 1 with a router alone, entry 2 with the allowance holder, registry and feature", () => {
+    const one = DeployPlanSchema.parse({ ...basePlan, uniswap: v2v3, aggregators: { router } });
+    expect(executorAggregators(one.aggregators)).toMatchObject({ router, allowanceHolder: zero });
+    const both = DeployPlanSchema.parse({
+      ...basePlan,
+      uniswap: v2v3,
+      aggregators: { router, allowanceHolder: holder, settlerRegistry: registry, settlerFeature: 2 },
+    });
+    expect(executorAggregators(both.aggregators)).toEqual({
+      router,
+      allowanceHolder: holder,
+      settlerRegistry: registry,
+      settlerFeature: 2n,
+    });
+  });
+
+  it("name what entry 2 lacks, and refuse unknown fields", () => {
+    expect(planError({ ...basePlan, uniswap: v2v3, aggregators: { allowanceHolder: holder } })).toBe(
+      "aggregators.settlerRegistry: required with allowanceHolder; aggregators.settlerFeature: required with allowanceHolder",
+    );
+    expect(
+      planError({
+        ...basePlan,
+        uniswap: v2v3,
+        aggregators: { settlerRegistry: registry, settlerFeature: 2 },
+      }),
+    ).toBe("aggregators.allowanceHolder: required with settlerRegistry and settlerFeature");
+    expect(planError({ ...basePlan, uniswap: v2v3, aggregators: { settler: router } })).toMatch(
+      /^aggregators: unrecognized key/i,
+    );
   });
 });
 

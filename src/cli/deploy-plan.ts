@@ -10,6 +10,7 @@ import {
 } from "../config/deployment.ts";
 import { describeIssues } from "../config/describe-issues.ts";
 import { UNISWAP_PRESET_NAMES, UNISWAP_PRESETS, type UniswapPresetName } from "../config/uniswap-presets.ts";
+import { type ExecutorAggregatorTargets, NO_AGGREGATORS } from "../contracts/executor-constructor.ts";
 
 const address = () => ADDRESS.transform((value) => value as `0x${string}`);
 const bps = z.number().int().min(0).max(50);
@@ -17,6 +18,29 @@ const bps = z.number().int().min(0).max(50);
 const UniswapContractsSchema = withWholeSources(
   ContractFieldsSchema.omit({ executor: true, builderRegistry: true, settlementCollector: true }),
 );
+
+/** The fields of `aggregators` that enable entry 2 together: each is required with the others. */
+const SETTLER_FIELDS = ["allowanceHolder", "settlerRegistry", "settlerFeature"] as const;
+
+/**
+ * The third-party aggregator contracts the executor may call (`swapThroughAggregator`,
+ * docs/aggregator-execution.md): `router` enables entry 1; `allowanceHolder`, `settlerRegistry` and
+ * `settlerFeature` together enable entry 2. What is left out is built as zero: that entry is disabled.
+ */
+const AggregatorsSchema = z
+  .strictObject({
+    router: address().optional(),
+    allowanceHolder: address().optional(),
+    settlerRegistry: address().optional(),
+    settlerFeature: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  })
+  .superRefine((aggregators, context) => {
+    const given = SETTLER_FIELDS.filter((field) => aggregators[field] !== undefined);
+    if (given.length === 0 || given.length === SETTLER_FIELDS.length) return;
+    for (const field of SETTLER_FIELDS)
+      if (aggregators[field] === undefined)
+        context.addIssue({ code: "custom", path: [field], message: `required with ${given.join(" and ")}` });
+  });
 
 /**
  * What `junction deploy` is asked to do: the chain's Uniswap contracts (addresses and init code hashes:
@@ -41,6 +65,8 @@ export const DeployPlanSchema = z
     /** Commission the registry at once (builder quotes settle only through a commissioned registry). */
     commissioned: z.boolean().default(true),
     tokens: z.array(address()).min(1),
+    /** The aggregator contracts the executor may call; absent: none (both entries disabled). */
+    aggregators: AggregatorsSchema.optional(),
   })
   .transform(({ uniswap, ...plan }) =>
     typeof uniswap === "string"
@@ -86,5 +112,15 @@ export function executorImmutables(uniswap: DeployPlan["uniswap"]): {
     v3Factory: uniswap.v3Factory ?? zeroAddress,
     v3PoolInitCodeHash: uniswap.v3PoolInitCodeHash ?? zeroHash,
     poolManager: uniswap.v4PoolManager ?? zeroAddress,
+  };
+}
+
+/** The aggregator contracts the executor is built with: what the plan leaves out is zero (that entry disabled). */
+export function executorAggregators(aggregators: DeployPlan["aggregators"]): ExecutorAggregatorTargets {
+  return {
+    router: aggregators?.router ?? NO_AGGREGATORS.router,
+    allowanceHolder: aggregators?.allowanceHolder ?? NO_AGGREGATORS.allowanceHolder,
+    settlerRegistry: aggregators?.settlerRegistry ?? NO_AGGREGATORS.settlerRegistry,
+    settlerFeature: BigInt(aggregators?.settlerFeature ?? NO_AGGREGATORS.settlerFeature),
   };
 }

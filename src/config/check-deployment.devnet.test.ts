@@ -4,6 +4,7 @@ import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
+import { NO_AGGREGATORS } from "../contracts/executor-constructor.ts";
 import { checkDeployment } from "./check-deployment.ts";
 import { DeploymentSchema } from "./deployment.ts";
 
@@ -101,6 +102,7 @@ describe("checkDeployment", () => {
       contracts.v4PoolManager,
       contracts.builderRegistry,
       collector,
+      NO_AGGREGATORS,
     ]);
     const hash = await governance.sendTransaction({
       to: collector,

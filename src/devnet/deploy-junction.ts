@@ -2,6 +2,10 @@ import { type Address, encodeAbiParameters, encodeFunctionData, type Hex, keccak
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
+import {
+  type ExecutorAggregatorTargets,
+  executorConstructorArgs,
+} from "../contracts/executor-constructor.ts";
 import type { UniswapDeployment } from "./deploy-uniswap.ts";
 import type { Sender } from "./sender.ts";
 
@@ -41,9 +45,9 @@ export type JunctionSetup = JunctionContracts & {
 };
 
 /**
- * Deploys the BuilderRegistry, SettlementCollector and Executor, then, as governance, authorises the
- * executor in the collector, sets the standard fee schedule and commissions the registry; finally the demo
- * builder's owner registers `junction-demo`.
+ * Deploys the BuilderRegistry, SettlementCollector and Executor (built with the aggregator contracts it may
+ * call), then, as governance, authorises the executor in the collector, sets the standard fee schedule and
+ * commissions the registry; finally the demo builder's owner registers `junction-demo`.
  */
 export async function deployJunction(options: {
   deployer: Sender;
@@ -51,9 +55,10 @@ export async function deployJunction(options: {
   builderOwner: Sender;
   treasury: Address;
   uniswap: UniswapDeployment;
+  aggregators: ExecutorAggregatorTargets;
   addressOf: (symbol: string) => Address;
 }): Promise<JunctionSetup> {
-  const { deployer, governance, builderOwner, treasury, uniswap, addressOf } = options;
+  const { deployer, governance, builderOwner, treasury, uniswap, aggregators, addressOf } = options;
   const registryAbi = builderRegistryArtifact.abi;
   const collectorAbi = settlementCollectorArtifact.abi;
 
@@ -77,28 +82,17 @@ export async function deployJunction(options: {
   });
   const executor = await deployer.deploy({
     bytecode: executorArtifact.bytecode,
-    args: encodeAbiParameters(
-      [
-        { type: "address" },
-        { type: "address" },
-        { type: "bytes32" },
-        { type: "address" },
-        { type: "bytes32" },
-        { type: "address" },
-        { type: "address" },
-        { type: "address" },
-      ],
-      [
-        uniswap.weth9,
-        uniswap.v2Factory,
-        uniswap.v2PairInitCodeHash,
-        uniswap.v3Factory,
-        uniswap.v3PoolInitCodeHash,
-        uniswap.v4PoolManager,
-        builderRegistry,
-        settlementCollector,
-      ],
-    ),
+    args: executorConstructorArgs({
+      weth9: uniswap.weth9,
+      v2Factory: uniswap.v2Factory,
+      v2PairInitCodeHash: uniswap.v2PairInitCodeHash,
+      v3Factory: uniswap.v3Factory,
+      v3PoolInitCodeHash: uniswap.v3PoolInitCodeHash,
+      poolManager: uniswap.v4PoolManager,
+      registry: builderRegistry,
+      collector: settlementCollector,
+      aggregators,
+    }),
     label: "deploy Executor",
   });
 

@@ -7,7 +7,7 @@ import { DEFAULT_DEVNET_SEED } from "../config/settings.ts";
 import { officialBytecode } from "../contracts/official.ts";
 import { type Anvil, AnvilStartError, startAnvil } from "./anvil.ts";
 import { saveState, startChainSaver } from "./chain-saver.ts";
-import { deployAggregators } from "./deploy-aggregators.ts";
+import { deployAggregators, SETTLER_FEATURE } from "./deploy-aggregators.ts";
 import { deployJunction } from "./deploy-junction.ts";
 import { approveForSeeding, deployTokens } from "./deploy-tokens.ts";
 import { deployUniswap } from "./deploy-uniswap.ts";
@@ -258,6 +258,9 @@ async function seed_(
     }
   }
 
+  // Before Junction: the executor is built with the stand-ins' router, allowance holder and settler registry.
+  progress("deploying the aggregator stand-ins' contracts");
+  const aggregators = await deployAggregators(sender, uniswap, deployer);
   progress("deploying the executor, builder registry and settlement collector");
   await client.setBalance({ address: treasury, value: TREASURY_ETH });
   const junction = await deployJunction({
@@ -266,12 +269,15 @@ async function seed_(
     builderOwner: createSender(client as never, accounts[DEMO_BUILDER_OWNER_INDEX]!.address),
     treasury,
     uniswap,
+    aggregators: {
+      router: aggregators.aggregatorARouter,
+      allowanceHolder: aggregators.allowanceHolder,
+      settlerRegistry: aggregators.settlerRegistry,
+      settlerFeature: BigInt(SETTLER_FEATURE),
+    },
     addressOf,
   });
   const { executor, builderRegistry, settlementCollector, ...junctionSetup } = junction;
-  // Last, so every address above stays what it was before the stand-ins existed.
-  progress("deploying the aggregator stand-ins' contracts");
-  const aggregators = await deployAggregators(sender, uniswap, deployer);
 
   const block = await client.getBlock({ blockNumber: deploymentBlock });
   return {

@@ -16,7 +16,7 @@ import { standInSettlerRegistryArtifact } from "../contracts/artifacts/StandInSe
 import type { Universe } from "./universe.ts";
 
 /** Bump when seeding changes in a way the universe plan does not show (e.g. a new deployment step). */
-const SEEDING_REVISION = 4;
+const SEEDING_REVISION = 5;
 
 const require = createRequire(import.meta.url);
 const OFFICIAL_PACKAGES = [

@@ -9,17 +9,12 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
+import { type StandInProviders, startStandInProviders } from "../../test/stand-in-providers.ts";
 import { toQuoteResponse } from "../api/routes/quote-response.ts";
 import { PROVIDER_DEADLINE_MS } from "../config/config.ts";
 import { weth9Abi } from "../contracts/abis/WETH9.ts";
 import { SLOW_MS } from "../devnet/stand-ins/stand-in-server.ts";
-import {
-  type AggregatorStandIns,
-  startAggregatorStandIns,
-} from "../devnet/stand-ins/start-aggregator-stand-ins.ts";
 import { createPoolIndex } from "../liquidity/pool-index/pool-index.ts";
-import { createAggregatorA } from "../providers/aggregator-a.ts";
-import { createAggregatorB } from "../providers/aggregator-b.ts";
 import type { ProviderId } from "../providers/provider-ids.ts";
 import { createFixtures } from "../simulation/fixtures.ts";
 import { createQuoter } from "./create-quoter.ts";
@@ -32,7 +27,7 @@ import type { QuoteResult } from "./quote-types.ts";
  * every fault mode's outcome, `provider` restriction, and a selected firm quote sent for a real account.
  */
 let devnet: TestDevnet;
-let standIns: AggregatorStandIns;
+let standIns: StandInProviders;
 let quote: ReturnType<typeof createQuoter>;
 const outcomes: ProviderOutcome[] = [];
 
@@ -45,21 +40,17 @@ const ask = (tokenIn: string, tokenOut: string, amountIn: bigint, provider?: Pro
     AbortSignal.timeout(25_000),
   );
 
-const fault = async (provider: "aggregator-a" | "aggregator-b", mode: string) => {
-  const url = standIns.urls[provider]!.replace(/\/junction$/, "");
-  const response = await fetch(`${url}/devnet/fault`, { method: "POST", body: JSON.stringify({ mode }) });
-  expect(response.status).toBe(200);
-};
+const fault = (provider: "aggregator-a" | "aggregator-b", mode: string) => standIns.fault(provider, mode);
 
 const entry = (result: QuoteResult, id: string) => result.comparison.find((c) => c.id === id);
 
 beforeAll(async () => {
   devnet = await startTestDevnet();
-  const { contracts, aggregators } = devnet.manifest;
+  const { contracts } = devnet.manifest;
   const client = devnet.publicClient as PublicClient;
   const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
   await index.sync();
-  standIns = await startAggregatorStandIns(devnet.manifest, ["aggregator-a", "aggregator-b"]);
+  standIns = await startStandInProviders(devnet);
   quote = createQuoter({
     client,
     index,
@@ -68,16 +59,7 @@ beforeAll(async () => {
     // A shared, loaded CI machine makes the stand-ins slow to answer; a deadline below SLOW_MS still
     // leaves the slow fault out.
     providerDeadlineMs: PROVIDER_DEADLINE_MS.max - 2_000,
-    providers: [
-      createAggregatorA({ baseUrl: standIns.urls["aggregator-a"]!, router: aggregators.aggregatorARouter }),
-      createAggregatorB({
-        baseUrl: standIns.urls["aggregator-b"]!,
-        chainId: devnet.manifest.chainId,
-        allowanceHolder: aggregators.allowanceHolder,
-        settlerRegistry: aggregators.settlerRegistry,
-        client,
-      }),
-    ],
+    providers: [standIns.aggregatorA, standIns.aggregatorB],
     onProviderOutcome: (outcome) => outcomes.push(outcome),
   });
 }, 120_000);
@@ -215,7 +197,7 @@ describe("third-party providers in the comparison", () => {
     const wallet = devnet.wallet(6);
     const account = wallet.account!.address;
     const { weth9 } = devnet.manifest.contracts;
-    const { allowanceHolder, settlerRegistry } = devnet.manifest.aggregators;
+    const { allowanceHolder } = devnet.manifest.aggregators;
     const send = async (to: Address, data: Hex, value = 0n) => {
       const hash = await wallet.sendTransaction({
         to,
@@ -232,14 +214,7 @@ describe("third-party providers in the comparison", () => {
       weth9,
       encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [allowanceHolder, amountIn] }),
     );
-    const firm = createAggregatorB({
-      baseUrl: standIns.urls["aggregator-b"]!,
-      chainId: devnet.manifest.chainId,
-      allowanceHolder,
-      settlerRegistry,
-      client: devnet.publicClient as PublicClient,
-    });
-    const [forAccount] = await firm.quote({
+    const [forAccount] = await standIns.aggregatorB.quote({
       tokenIn: weth9,
       tokenOut: token("LINK"),
       amountIn,

@@ -1,42 +1,44 @@
-import { encodeFunctionData, type Hex, parseAbi, zeroAddress, zeroHash } from "viem";
-import { CHAIN_ID } from "../chain/chain.ts";
-import type { ExecutorSwap, UnsignedSwapTransaction } from "./executor-calldata.ts";
+import { encodeFunctionData, type Hex, isHex } from "viem";
+import { executorArtifact } from "../contracts/artifacts/Executor.ts";
+import {
+  type ExecutorSwap,
+  executorTransaction,
+  SwapTermsError,
+  swapParams,
+  type UnsignedSwapTransaction,
+} from "./executor-calldata.ts";
 
-// PROVISIONAL (replaced by the aggx branch's version at merge).
-export type AggregatorEntry = "router" | "allowance-holder";
+/** Which contract `Executor.swapThroughAggregator` calls: aggregator-a's router (1) or aggregator-b's allowance holder (2). */
+export type AggregatorEntry = "router" | "allowance-holder"; // 1, 2
+
+/** The entry's number in the executor's ABI. */
+export const AGGREGATOR_ENTRY_IDS = { router: 1, "allowance-holder": 2 } as const satisfies Record<
+  AggregatorEntry,
+  number
+>;
+
+/**
+ * Everything one `Executor.swapThroughAggregator` needs: the swap's terms, and the aggregator's own calldata
+ * (`data`), built with the executor as taker and recipient, for the entry's contract.
+ */
 export type ExecutorAggregatorSwap = Omit<ExecutorSwap, "route"> & { entry: AggregatorEntry; data: Hex };
 
-const ABI = parseAbi([
-  "struct SwapParams { address tokenIn; address tokenOut; uint256 amountIn; uint256 minOut; address recipient; uint256 deadline; uint16 maxRouteFeeBps; uint16 maxBuilderFeeBps; bytes32 builderId; bytes32 quoteId; bytes32 keyIdHash; }",
-  "function swapThroughAggregator(SwapParams p, uint8 entry, bytes data) payable returns (uint256)",
-]);
-
+/**
+ * Builds the `Executor.swapThroughAggregator` calldata and value for `swap` (docs/aggregator-execution.md):
+ * the same term checks and value as `buildExecutorSwap` (`value` = `amountIn` for native input). The executor
+ * charges no service fee on it whatever `maxRouteFeeBps` says (docs/rules.md, fee rule 2); it checks the
+ * allowance holder's calldata against the settler registry itself.
+ */
 export function buildExecutorAggregatorSwap(swap: ExecutorAggregatorSwap): UnsignedSwapTransaction {
+  const params = swapParams(swap);
+  const entry = AGGREGATOR_ENTRY_IDS[swap.entry];
+  if (entry === undefined) throw new SwapTermsError("entry must be router or allowance-holder");
+  if (!isHex(swap.data, { strict: true }) || swap.data.length < 10 || swap.data.length % 2 !== 0)
+    throw new SwapTermsError("data must be the aggregator's calldata (a selector and its arguments)");
   const data = encodeFunctionData({
-    abi: ABI,
+    abi: executorArtifact.abi,
     functionName: "swapThroughAggregator",
-    args: [
-      {
-        tokenIn: swap.tokenIn,
-        tokenOut: swap.tokenOut,
-        amountIn: swap.amountIn,
-        minOut: swap.minOut,
-        recipient: swap.recipient,
-        deadline: swap.deadline,
-        maxRouteFeeBps: swap.maxRouteFeeBps,
-        maxBuilderFeeBps: swap.maxBuilderFeeBps,
-        builderId: swap.builderId ?? zeroHash,
-        quoteId: swap.quoteId ?? zeroHash,
-        keyIdHash: swap.keyIdHash ?? zeroHash,
-      },
-      swap.entry === "router" ? 1 : 2,
-      swap.data,
-    ],
+    args: [params, entry, swap.data],
   });
-  return {
-    to: swap.executor,
-    data,
-    value: swap.tokenIn === zeroAddress ? swap.amountIn : 0n,
-    chainId: CHAIN_ID,
-  };
+  return executorTransaction(swap, data);
 }

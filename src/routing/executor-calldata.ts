@@ -41,6 +41,18 @@ const MAX_UINT16 = 65_535;
  * swap's terms.
  */
 export function buildExecutorSwap(swap: ExecutorSwap): UnsignedSwapTransaction {
+  const params = swapParams(swap);
+  const route = encodeRoute(swap.route, { amountIn: swap.amountIn, tokenOut: swap.tokenOut });
+  const data = encodeFunctionData({ abi: executorArtifact.abi, functionName: "swap", args: [params, route] });
+  return executorTransaction(swap, data);
+}
+
+/**
+ * The executor's `SwapParams` for `swap`, after the checks the executor would make before anything moves
+ * (distinct tokens, a positive amount, a recipient that is neither zero nor the executor, fee caps that fit
+ * a uint16): a violation is a SwapTermsError, never a transaction bound to revert.
+ */
+export function swapParams(swap: Omit<ExecutorSwap, "route">) {
   if (swap.tokenIn.toLowerCase() === swap.tokenOut.toLowerCase())
     throw new SwapTermsError("tokenIn and tokenOut must differ");
   if (swap.amountIn <= 0n) throw new SwapTermsError("amountIn must be positive");
@@ -53,27 +65,26 @@ export function buildExecutorSwap(swap: ExecutorSwap): UnsignedSwapTransaction {
   ] as const)
     if (!Number.isInteger(bps) || bps < 0 || bps > MAX_UINT16)
       throw new SwapTermsError(`${name} must be an integer between 0 and ${MAX_UINT16}`);
-  const route = encodeRoute(swap.route, { amountIn: swap.amountIn, tokenOut: swap.tokenOut });
-  const data = encodeFunctionData({
-    abi: executorArtifact.abi,
-    functionName: "swap",
-    args: [
-      {
-        tokenIn: swap.tokenIn,
-        tokenOut: swap.tokenOut,
-        amountIn: swap.amountIn,
-        minOut: swap.minOut,
-        recipient: swap.recipient,
-        deadline: swap.deadline,
-        maxRouteFeeBps: swap.maxRouteFeeBps,
-        maxBuilderFeeBps: swap.maxBuilderFeeBps,
-        builderId: swap.builderId ?? zeroHash,
-        quoteId: swap.quoteId ?? zeroHash,
-        keyIdHash: swap.keyIdHash ?? zeroHash,
-      },
-      route,
-    ],
-  });
+  return {
+    tokenIn: swap.tokenIn,
+    tokenOut: swap.tokenOut,
+    amountIn: swap.amountIn,
+    minOut: swap.minOut,
+    recipient: swap.recipient,
+    deadline: swap.deadline,
+    maxRouteFeeBps: swap.maxRouteFeeBps,
+    maxBuilderFeeBps: swap.maxBuilderFeeBps,
+    builderId: swap.builderId ?? zeroHash,
+    quoteId: swap.quoteId ?? zeroHash,
+    keyIdHash: swap.keyIdHash ?? zeroHash,
+  };
+}
+
+/** The transaction calling the executor with `data`: value `amountIn` for native input, else zero. */
+export function executorTransaction(
+  swap: Pick<ExecutorSwap, "executor" | "tokenIn" | "amountIn">,
+  data: Hex,
+): UnsignedSwapTransaction {
   return {
     to: swap.executor,
     data,

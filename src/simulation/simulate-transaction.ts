@@ -105,7 +105,10 @@ export async function simulateWalletTransaction(
   return { status: "simulated", amountOut, gas: estimated.value };
 }
 
-/** Decodes `Executor.swap`'s return value: the output the recipient received, net of fees. */
+/**
+ * Decodes the executor's return value, the output the recipient received net of fees: `swap` and
+ * `swapThroughAggregator` both return it as their one `uint256 amountOut`.
+ */
 export function decodeExecutorOutput(data: Hex): bigint {
   return decodeFunctionResult({ abi: executorArtifact.abi, functionName: "swap", data }) as bigint;
 }

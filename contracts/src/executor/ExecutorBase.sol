@@ -37,6 +37,9 @@ abstract contract ExecutorBase is IExecutor {
     bytes32 internal constant V3_PAYER_SLOT = keccak256("junction.executor.v3.payer");
     /// @dev Non-zero between our `unlock` call and the PoolManager's callback.
     bytes32 internal constant V4_UNLOCK_SLOT = keccak256("junction.executor.v4.unlock");
+    /// @dev Non-zero while an aggregator's call that pays native ETH out runs: `receive` then accepts ETH from
+    ///      anyone (the aggregator's output, measured as the balance change).
+    bytes32 internal constant AGGREGATOR_CALL_SLOT = keccak256("junction.executor.aggregator.call");
 
     constructor(
         address weth9_,
@@ -58,10 +61,37 @@ abstract contract ExecutorBase is IExecutor {
         collector = collector_;
     }
 
-    /// @notice Accepts ETH only from WETH9 (unwrapping) and the PoolManager (V4 native output), so no ETH
-    ///         can be parked here by accident.
+    /// @notice Accepts ETH only from WETH9 (unwrapping), the PoolManager (V4 native output) and, while an
+    ///         aggregator's call with native output runs, anyone: so no ETH can be parked here by accident.
     receive() external payable {
-        if (msg.sender != weth9 && msg.sender != address(poolManager)) revert UnexpectedNativeSender(msg.sender);
+        if (
+            msg.sender != weth9 && msg.sender != address(poolManager) && TransientSlot.load(AGGREGATOR_CALL_SLOT) == 0
+        ) revert UnexpectedNativeSender(msg.sender);
+    }
+
+    /// @dev The checks every swap makes before anything moves: deadline, recipient, tokens, amount, value.
+    function _checkTerms(SwapParams calldata p) internal view {
+        // forge-lint: disable-next-line(block-timestamp) the deadline is a timestamp by definition
+        if (block.timestamp > p.deadline) revert DeadlineExpired(p.deadline, block.timestamp);
+        address recipient = p.recipient;
+        if (recipient == address(0) || recipient == address(this) || recipient == address(collector)) {
+            revert InvalidRecipient(recipient);
+        }
+        address tokenIn = p.tokenIn;
+        if (tokenIn == p.tokenOut) revert IdenticalTokens(tokenIn);
+        uint256 amountIn = p.amountIn;
+        if (amountIn == 0) revert ZeroAmountIn();
+        uint256 expectedValue = tokenIn == address(0) ? amountIn : 0;
+        if (msg.value != expectedValue) revert InvalidNativeValue(expectedValue, msg.value);
+    }
+
+    /// @dev Sends `amount` of native ETH to `to` (the recipient), without copying what it returns.
+    function _sendNative(address to, uint256 amount) internal {
+        bool ok;
+        assembly ("memory-safe") {
+            ok := call(gas(), to, amount, 0, 0, 0, 0)
+        }
+        if (!ok) revert NativeTransferFailed(to, amount);
     }
 
     function _wrap(uint256 amount) internal {

@@ -3,15 +3,36 @@ pragma solidity ^0.8.26;
 
 import {IBuilderRegistry} from "../interfaces/IBuilderRegistry.sol";
 import {ISettlementCollector} from "../interfaces/ISettlementCollector.sol";
+import {FeeMath} from "../libraries/FeeMath.sol";
 import {ExecutorBase} from "./ExecutorBase.sol";
 
 /// @title FeeSettlement
 /// @notice The executor's side of a settlement. Each fee is `min(quoted bps, registry policy, 50)` of the
-///         gross output (see `Executor._fees`); when one is charged, the gross output goes to the SettlementCollector, which keeps
+///         gross output (`_fees`); when one is charged, the gross output goes to the SettlementCollector, which keeps
 ///         both fees and pays the recipient the rest (`settle`). A swap is recorded (one `Settled` event) when
 ///         it is attributed to a builder or charges a fee: an unattributed swap that charges nothing has
 ///         nothing to settle and no builder history to appear in, so it spends no gas on a record.
 abstract contract FeeSettlement is ExecutorBase {
+    /// @dev The registry's policy for the swap, read only as far as the swap needs it, and the fees charged:
+    ///      each `min(quoted, policy, 50)`, the service fee quoted as `maxRouteBps` (`p.maxRouteFeeBps` for our
+    ///      routes, 0 for an aggregator's: docs/rules.md, fee rule 2). With both quoted caps at zero no fee can
+    ///      be charged whatever the policy says: an attributed swap reads what its settlement record names (no
+    ///      pair fee lookup), an unattributed one reads nothing (it is not recorded).
+    function _fees(SwapParams calldata p, uint16 maxRouteBps)
+        internal
+        view
+        returns (IBuilderRegistry.FeePolicy memory policy, uint16 routeBps, uint16 builderBps)
+    {
+        (uint16 maxBuilderBps, bytes32 builderId) = (p.maxBuilderFeeBps, p.builderId);
+        if (maxRouteBps != 0 || maxBuilderBps != 0) {
+            policy = registry.feePolicy(p.tokenIn, p.tokenOut, builderId);
+            routeBps = FeeMath.chargedBps(maxRouteBps, policy.routeFeeBps);
+            builderBps = FeeMath.chargedBps(maxBuilderBps, policy.builderFeeCapBps);
+        } else if (builderId != bytes32(0)) {
+            (policy.builderRecipient, policy.policyVersion) = registry.recordPolicy(builderId);
+        }
+    }
+
     /// @dev `collector.settle(Order)` with the gross output already there (`value` of native ETH, or ERC-20
     ///      paid in by the route), encoded in place from the swap's calldata.
     /// @return amountOut What the recipient received.

@@ -6,6 +6,8 @@ pragma solidity ^0.8.26;
 ///         canonical Uniswap V2 pairs, V3 pools and hook-free static-fee V4 pools, and charges the service
 ///         fee and the builder fee on the gross output: with a fee the output goes to the SettlementCollector,
 ///         which keeps both fees and pays the recipient the rest; without one, straight to the recipient.
+///         It also runs a third-party aggregator's transaction through the router or allowance holder its
+///         deployment names (`swapThroughAggregator`), settled the same way without a service fee.
 /// @dev The route is a compact byte string, documented in `contracts/ROUTE_ENCODING.md` and parsed by
 ///      `RouteCodec`. Pools are never named in it: the executor derives every pool address (CREATE2) or key
 ///      itself. It pulls tokens only from `msg.sender`, which must `approve` this contract (the spender).
@@ -36,6 +38,20 @@ interface IExecutor {
         bytes32 keyIdHash;
     }
 
+    /// @notice The third-party contracts `swapThroughAggregator` may call, fixed at deployment; a zero address
+    ///         disables its entry.
+    /// @param router Entry 1: a route-then-build aggregator's router, called with the built calldata as is.
+    /// @param allowanceHolder Entry 2: a firm-quote aggregator's fixed allowance holder (0x's AllowanceHolder).
+    /// @param settlerRegistry Entry 2: the registry whose `ownerOf(settlerFeature)` is the only settler the
+    ///        allowance holder may be asked to call.
+    /// @param settlerFeature Entry 2: the registry's feature of taker-submitted settlement (0x: 2).
+    struct AggregatorTargets {
+        address router;
+        address allowanceHolder;
+        address settlerRegistry;
+        uint256 settlerFeature;
+    }
+
     /// @notice The executor was re-entered while a swap was running.
     error Reentrancy();
     /// @notice `block.timestamp` is past the swap's deadline.
@@ -54,7 +70,8 @@ interface IExecutor {
     error InsufficientOutput(uint256 amountOut, uint256 minOut);
     /// @notice A swap callback came from someone other than the pool (or PoolManager) being swapped with.
     error UnauthorizedCallback(address caller);
-    /// @notice Native ETH arrived from someone other than WETH9 or the PoolManager.
+    /// @notice Native ETH arrived from someone other than WETH9 or the PoolManager, outside an aggregator's
+    ///         call.
     error UnexpectedNativeSender(address sender);
     /// @notice The CREATE2-derived canonical V2 pair or V3 pool for a hop has no code.
     error PoolNotDeployed(address pool);
@@ -62,6 +79,18 @@ interface IExecutor {
     error PartialFill(uint256 expected, int256 consumed);
     /// @notice Sending native ETH to `to` failed.
     error NativeTransferFailed(address to, uint256 amount);
+
+    /// @notice `entry` is not 1 (router) or 2 (allowance holder), or the deployment left its contracts out.
+    error AggregatorDisabled(uint8 entry);
+    /// @notice The allowance holder was asked to call, or to allow, `settler`: not the settler the registry
+    ///         names active (or the registry names none).
+    error SettlerNotActive(address settler);
+    /// @notice The allowance holder's calldata is not `exec`, or does not bind `p.tokenIn` and `p.amountIn`.
+    error AggregatorBindingMismatch();
+    /// @notice The aggregator left `amount` of the input in the executor (0: it took more than `amountIn`).
+    error AggregatorLeftInput(uint256 amount);
+    /// @notice The aggregator's call reverted (its revert data is not passed on).
+    error AggregatorCallFailed();
 
     /// @notice The route's version byte is not supported (only 0x01 is).
     error UnsupportedRouteVersion(uint256 version);
@@ -91,4 +120,20 @@ interface IExecutor {
     /// @param route The route, encoded as described in `contracts/ROUTE_ENCODING.md`.
     /// @return amountOut What the recipient received (balance change for ERC-20, amount sent for ETH).
     function swap(SwapParams calldata p, bytes calldata route) external payable returns (uint256 amountOut);
+
+    /// @notice Runs a third-party aggregator's transaction for `p` (docs/aggregator-execution.md): takes
+    ///         `p.amountIn` from `msg.sender` (or `msg.value`), approves exactly that to the entry's contract,
+    ///         calls it with `data`, and measures the output by the executor's own balance change. The
+    ///         aggregator must consume the whole input; no allowance is left. No service fee is charged
+    ///         (`p.maxRouteFeeBps` is ignored: the aggregator's quote includes its own fee); the builder fee is
+    ///         `min(p.maxBuilderFeeBps, policy, 50)` of the output, settled and recorded exactly as by `swap`.
+    /// @param entry 1: `data` is the calldata for `aggregatorRouter`, which pays the executor. 2: `data` is
+    ///        `exec(operator, token, amount, target, ...)` for `allowanceHolder`, with `operator` and `target`
+    ///        the settler `settlerRegistry` names active, `token` the input (native ETH as
+    ///        0xEeee...EEeE) and `amount` exactly `p.amountIn`; the settler pays the executor.
+    /// @return amountOut What the recipient received.
+    function swapThroughAggregator(SwapParams calldata p, uint8 entry, bytes calldata data)
+        external
+        payable
+        returns (uint256 amountOut);
 }

@@ -9,6 +9,7 @@ import {Executor} from "../../src/Executor.sol";
 import {SettlementCollector} from "../../src/SettlementCollector.sol";
 import {IExecutor} from "../../src/interfaces/IExecutor.sol";
 import {ISettlementCollector} from "../../src/interfaces/ISettlementCollector.sol";
+import {SettledData, SettledLogs} from "../utils/SettledLogs.sol";
 import {CallbackSpoofer} from "../hostile/CallbackSpoofer.sol";
 import {ReentrantToken} from "../hostile/ReentrantToken.sol";
 import {Routes} from "../utils/Routes.sol";
@@ -173,21 +174,6 @@ contract ExecutorHandler is Test {
 
     // ------------------------------------------------------------------ checks
 
-    /// @dev The `Settled` event's data (its non-indexed fields).
-    struct SettledData {
-        bytes32 keyIdHash;
-        address recipient;
-        address tokenIn;
-        uint256 amountIn;
-        address tokenOut;
-        uint256 grossAmountOut;
-        uint256 routeFee;
-        uint256 builderFee;
-        uint256 amountOut;
-        address builderRecipient;
-        uint64 policyVersion;
-    }
-
     struct Before {
         uint256 recipient;
         uint256 treasury;
@@ -259,14 +245,7 @@ contract ExecutorHandler is Test {
     }
 
     function _settled() internal returns (SettledData memory d, uint256 count) {
-        Vm.Log[] memory logs = vm.getRecordedLogs();
-        for (uint256 i; i < logs.length; ++i) {
-            if (logs[i].emitter != address(env.collector) || logs[i].topics[0] != ISettlementCollector.Settled.selector) {
-                continue;
-            }
-            ++count;
-            d = abi.decode(logs[i].data, (SettledData));
-        }
+        return SettledLogs.last(vm.getRecordedLogs(), address(env.collector));
     }
 
     function _expectedBps(IExecutor.SwapParams memory p) internal view returns (uint16 routeBps, uint16 builderBps) {

@@ -68,10 +68,15 @@ abstract contract JunctionFixture is Test {
     uint16 internal constant BUILDER_FEE = 10;
     uint16 internal constant MAX_BUILDER_FEE = 50;
 
+    /// @dev The aggregator contracts the executor is built with: none unless a fixture deploys them first
+    ///      (`_beforeJunction`).
+    IExecutor.AggregatorTargets internal aggregatorTargets;
+
     function setUp() public virtual {
         _deployUniswap();
         _deployTokens();
         _seedPools();
+        _beforeJunction();
         _deployJunction();
         _fundUsers();
     }
@@ -154,19 +159,13 @@ abstract contract JunctionFixture is Test {
         _seedV4(w, b, 3000, 60);
     }
 
+    /// @dev What a fixture deploys before Junction's contracts (the aggregator stand-ins the executor names).
+    function _beforeJunction() internal virtual {}
+
     function _deployJunction() internal {
         registry = new BuilderRegistry(gov, treasury, DEFAULT_ROUTE_FEE, MAX_BUILDER_FEE);
         collector = new SettlementCollector(gov, registry);
-        executor = new Executor(
-            address(weth),
-            address(v2Factory),
-            v2InitCodeHash,
-            address(v3Factory),
-            v3InitCodeHash,
-            IPoolManager(address(poolManager)),
-            registry,
-            collector
-        );
+        executor = _newExecutor(aggregatorTargets);
         vm.startPrank(gov);
         collector.setExecutor(address(executor), true);
         registry.setPairRouteFee(address(tokA), address(tokB), AB_ROUTE_FEE);
@@ -174,6 +173,21 @@ abstract contract JunctionFixture is Test {
         vm.stopPrank();
         vm.prank(builderOwner);
         builderId = registry.register(BUILDER_CODE, builderWallet, BUILDER_FEE);
+    }
+
+    /// @dev An executor on the fixture's Uniswap contracts, registry and collector, calling `targets`.
+    function _newExecutor(IExecutor.AggregatorTargets memory targets) internal returns (Executor) {
+        return new Executor(
+            address(weth),
+            address(v2Factory),
+            v2InitCodeHash,
+            address(v3Factory),
+            v3InitCodeHash,
+            IPoolManager(address(poolManager)),
+            registry,
+            collector,
+            targets
+        );
     }
 
     function _fundUsers() internal {

@@ -6,27 +6,12 @@ import {Vm} from "forge-std/Test.sol";
 import {ISettlementCollector} from "../../src/interfaces/ISettlementCollector.sol";
 import {IExecutor} from "../../src/interfaces/IExecutor.sol";
 import {JunctionFixture} from "./JunctionFixture.sol";
+import {SettledData} from "./SettledLogs.sol";
 
 /// @notice Runs a swap and checks every amount exactly: gross output as the official oracle said, each fee
 ///         as `floor(gross * bps / 10000)`, recipient + fees == gross, the collector's credits, the one
 ///         `Settled` event, and an empty executor afterwards.
 abstract contract SwapAssertions is JunctionFixture {
-    /// @dev The `Settled` event's non-indexed data, decoded in one piece (14 arguments are too many for the
-    ///      legacy code generator's stack).
-    struct SettledData {
-        bytes32 keyIdHash;
-        address recipient;
-        address tokenIn;
-        uint256 amountIn;
-        address tokenOut;
-        uint256 grossAmountOut;
-        uint256 routeFee;
-        uint256 builderFee;
-        uint256 amountOut;
-        address builderRecipient;
-        uint64 policyVersion;
-    }
-
     struct Balances {
         uint256 recipient;
         uint256 treasury;
@@ -51,12 +36,30 @@ abstract contract SwapAssertions is JunctionFixture {
         uint16 builderBps
     ) internal returns (uint256 amountOut) {
         Balances memory before = _snapshot(p);
-        uint256 routeFee = (expectedGross * routeBps) / 10_000;
-        uint256 builderFee = (expectedGross * builderBps) / 10_000;
-        uint256 net = expectedGross - routeFee - builderFee;
-
         vm.recordLogs();
         amountOut = _swapAs(payer, p, route);
+        _checkOutcome(payer, p, before, amountOut, Expected(expectedGross, routeBps, builderBps));
+    }
+
+    /// @dev What a swap should have produced: its gross output and the bps charged on it.
+    struct Expected {
+        uint256 gross;
+        uint16 routeBps;
+        uint16 builderBps;
+    }
+
+    /// @notice Checks a swap that just ran (logs recorded since `before` was taken): the amounts, the
+    ///         collector's credits, the one `Settled` event and an empty executor.
+    function _checkOutcome(
+        address payer,
+        IExecutor.SwapParams memory p,
+        Balances memory before,
+        uint256 amountOut,
+        Expected memory e
+    ) internal {
+        uint256 routeFee = (e.gross * e.routeBps) / 10_000;
+        uint256 builderFee = (e.gross * e.builderBps) / 10_000;
+        uint256 net = e.gross - routeFee - builderFee;
 
         assertEq(amountOut, net, "amountOut");
         assertGe(amountOut, p.minOut, "minOut");
@@ -68,9 +71,9 @@ abstract contract SwapAssertions is JunctionFixture {
         _assertExecutorEmpty();
 
         (ISettlementCollector.Settlement memory s, uint256 count) = _settlements(vm.getRecordedLogs());
-        if (p.builderId == bytes32(0) && routeBps == 0 && builderBps == 0) {
+        if (p.builderId == bytes32(0) && e.routeBps == 0 && e.builderBps == 0) {
             assertEq(count, 0, "an unattributed swap that charges nothing is not recorded");
-            return amountOut;
+            return;
         }
         assertEq(count, 1, "one Settled event");
         assertEq(s.builderId, p.builderId, "event builderId");
@@ -81,7 +84,7 @@ abstract contract SwapAssertions is JunctionFixture {
         assertEq(s.tokenIn, p.tokenIn, "event tokenIn");
         assertEq(s.amountIn, p.amountIn, "event amountIn");
         assertEq(s.tokenOut, p.tokenOut, "event tokenOut");
-        assertEq(s.grossAmountOut, expectedGross, "event gross");
+        assertEq(s.grossAmountOut, e.gross, "event gross");
         assertEq(s.routeFee, routeFee, "event routeFee");
         assertEq(s.builderFee, builderFee, "event builderFee");
         assertEq(s.amountOut, net, "event amountOut");

@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.26;
+
+import {SafeTransferLib} from "solady/utils/SafeTransferLib.sol";
+import {IBuilderRegistry} from "../interfaces/IBuilderRegistry.sol";
+import {IExecutor} from "../interfaces/IExecutor.sol";
+import {IAllowanceHolder} from "../interfaces/external/IAllowanceHolder.sol";
+import {ISettlerRegistry} from "../interfaces/external/ISettlerRegistry.sol";
+import {TransientSlot} from "../libraries/TransientSlot.sol";
+import {FeeSettlement} from "./FeeSettlement.sol";
+
+/// @title AggregatorRunner
+/// @notice Runs a third-party aggregator's transaction as the payer's swap (`swapThroughAggregator`,
+///         docs/aggregator-execution.md). The executor calls only the contracts its deployment named: the
+///         aggregator's router (entry 1), or the fixed allowance holder (entry 2) asked to call the settler the
+///         on-chain registry names active. It lends the aggregator exactly the payer's input, measures the
+///         output by its own balance change, and settles it like one of our routes, without a service fee.
+abstract contract AggregatorRunner is FeeSettlement {
+    /// @dev Native ETH as the allowance holder's `token` (the firm-quote API's native-ETH address).
+    address internal constant ETH_ADDRESS = 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE;
+    uint8 internal constant ENTRY_ROUTER = 1;
+    uint8 internal constant ENTRY_ALLOWANCE_HOLDER = 2;
+    /// @dev `exec`'s calldata up to its `data` offset: selector and four static words, then the offset.
+    uint256 internal constant EXEC_HEAD_SIZE = 4 + 5 * 32;
+
+    /// @notice Entry 1's router (zero: disabled).
+    address public immutable aggregatorRouter;
+    /// @notice Entry 2's allowance holder (zero: disabled).
+    address public immutable allowanceHolder;
+    /// @notice Entry 2's settler registry (zero: disabled).
+    address public immutable settlerRegistry;
+    /// @notice The registry feature whose owner is the only settler entry 2 may reach.
+    uint256 public immutable settlerFeature;
+
+    constructor(AggregatorTargets memory targets) {
+        aggregatorRouter = targets.router;
+        allowanceHolder = targets.allowanceHolder;
+        settlerRegistry = targets.settlerRegistry;
+        settlerFeature = targets.settlerFeature;
+    }
+
+    /// @inheritdoc IExecutor
+    function swapThroughAggregator(SwapParams calldata p, uint8 entry, bytes calldata data)
+        external
+        payable
+        returns (uint256 amountOut)
+    {
+        if (_entered()) revert Reentrancy();
+        TransientSlot.store(LOCK_SLOT, 1);
+        _checkTerms(p);
+        address target = _target(p, entry, data);
+        // Fee rule 2: an aggregator's quote carries its own fees, so no service fee whatever was quoted.
+        (IBuilderRegistry.FeePolicy memory policy,, uint16 builderBps) = _fees(p, 0);
+        uint256 gross = _callAggregator(p, target, data);
+        amountOut = builderBps == 0 ? _payRecipient(p, gross, policy) : _payCollector(p, gross, policy, builderBps);
+        uint256 minOut = p.minOut;
+        if (amountOut < minOut) revert InsufficientOutput(amountOut, minOut);
+        TransientSlot.store(LOCK_SLOT, 0);
+    }
+
+    /// @dev The contract `entry` calls, once its calldata is checked against the swap (entry 2).
+    function _target(SwapParams calldata p, uint8 entry, bytes calldata data) private view returns (address target) {
+        if (entry == ENTRY_ROUTER) {
+            target = aggregatorRouter;
+        } else if (entry == ENTRY_ALLOWANCE_HOLDER && settlerRegistry != address(0)) {
+            target = allowanceHolder;
+            if (target != address(0)) _checkExec(p, data);
+        }
+        if (target == address(0)) revert AggregatorDisabled(entry);
+    }
+
+    /// @dev `data` is `exec(operator, token, amount, target, ...)` whose operator and target are the settler
+    ///      the registry names now, and whose token and amount are the swap's input. Whole words are compared,
+    ///      so an address with dirty upper bits never passes.
+    function _checkExec(SwapParams calldata p, bytes calldata data) private view {
+        if (data.length < EXEC_HEAD_SIZE || bytes4(data[:4]) != IAllowanceHolder.exec.selector) {
+            revert AggregatorBindingMismatch();
+        }
+        uint256 active = uint160(_activeSettler());
+        uint256 operator = uint256(bytes32(data[4:36]));
+        uint256 settler = uint256(bytes32(data[100:132]));
+        // forge-lint: disable-next-line(unsafe-typecast) only for the error: a dirty word is named truncated
+        if (active == 0 || operator != active) revert SettlerNotActive(address(uint160(operator)));
+        // forge-lint: disable-next-line(unsafe-typecast) only for the error: a dirty word is named truncated
+        if (settler != active) revert SettlerNotActive(address(uint160(settler)));
+        address tokenIn = p.tokenIn;
+        uint256 token = uint160(tokenIn == address(0) ? ETH_ADDRESS : tokenIn);
+        if (uint256(bytes32(data[36:68])) != token || uint256(bytes32(data[68:100])) != p.amountIn) {
+            revert AggregatorBindingMismatch();
+        }
+    }
+
+    /// @dev The registry's settler for `settlerFeature`; zero when it names none (it reverts then).
+    function _activeSettler() private view returns (address) {
+        try ISettlerRegistry(settlerRegistry).ownerOf(settlerFeature) returns (address settler) {
+            return settler;
+        } catch {
+            return address(0);
+        }
+    }
+
+    /// @dev Lends `target` exactly the payer's input (ERC-20 pulled here and approved for exactly `amountIn`;
+    ///      native ETH as the call's value), calls it with `data`, and checks that it consumed the input whole
+    ///      and left no allowance.
+    /// @return gross The output the call paid the executor: its balance change in `p.tokenOut`.
+    function _callAggregator(SwapParams calldata p, address target, bytes calldata data)
+        private
+        returns (uint256 gross)
+    {
+        (address tokenIn, address tokenOut, uint256 amountIn) = (p.tokenIn, p.tokenOut, p.amountIn);
+        uint256 inputBefore;
+        if (tokenIn == address(0)) {
+            inputBefore = address(this).balance - amountIn;
+        } else {
+            inputBefore = _pull(tokenIn, amountIn);
+            SafeTransferLib.safeApprove(tokenIn, target, amountIn);
+        }
+        uint256 outputBefore = _held(tokenOut);
+        bool nativeOut = tokenOut == address(0);
+        if (nativeOut) TransientSlot.store(AGGREGATOR_CALL_SLOT, 1);
+        bool ok = _call(target, tokenIn == address(0) ? amountIn : 0, data);
+        if (nativeOut) TransientSlot.store(AGGREGATOR_CALL_SLOT, 0);
+        if (!ok) revert AggregatorCallFailed();
+        uint256 inputAfter = _held(tokenIn);
+        if (inputAfter != inputBefore) revert AggregatorLeftInput(inputAfter > inputBefore ? inputAfter - inputBefore : 0);
+        if (tokenIn != address(0) && _allowance(tokenIn, target) != 0) SafeTransferLib.safeApprove(tokenIn, target, 0);
+        gross = _held(tokenOut) - outputBefore;
+    }
+
+    /// @dev Pulls exactly `amount` of `token` from the caller, refusing a token that delivers less.
+    /// @return before The executor's balance before the pull.
+    function _pull(address token, uint256 amount) private returns (uint256 before) {
+        before = SafeTransferLib.balanceOf(token, address(this));
+        SafeTransferLib.safeTransferFrom(token, msg.sender, address(this), amount);
+        uint256 received = SafeTransferLib.balanceOf(token, address(this)) - before;
+        if (received != amount) revert UnsupportedInputToken(token, amount, received);
+    }
+
+    /// @dev No builder fee: the output goes straight to the recipient, and the swap is recorded when it is
+    ///      attributed. What the recipient received is the output, gross and net alike.
+    function _payRecipient(SwapParams calldata p, uint256 gross, IBuilderRegistry.FeePolicy memory policy)
+        private
+        returns (uint256 amountOut)
+    {
+        (address tokenOut, address recipient) = (p.tokenOut, p.recipient);
+        if (tokenOut == address(0)) {
+            _sendNative(recipient, gross);
+            amountOut = gross;
+        } else {
+            uint256 before = SafeTransferLib.balanceOf(tokenOut, recipient);
+            SafeTransferLib.safeTransfer(tokenOut, recipient, gross);
+            amountOut = SafeTransferLib.balanceOf(tokenOut, recipient) - before;
+        }
+        if (p.builderId != bytes32(0)) _record(p, amountOut, policy);
+    }
+
+    /// @dev A builder fee: the gross output goes to the collector, which keeps the fee and pays the rest.
+    function _payCollector(
+        SwapParams calldata p,
+        uint256 gross,
+        IBuilderRegistry.FeePolicy memory policy,
+        uint16 builderBps
+    ) private returns (uint256) {
+        address tokenOut = p.tokenOut;
+        if (tokenOut == address(0)) return _callSettle(p, policy, 0, builderBps, gross);
+        SafeTransferLib.safeTransfer(tokenOut, address(collector), gross);
+        return _callSettle(p, policy, 0, builderBps, 0);
+    }
+
+    /// @dev The executor's own balance of `token` (address(0): ETH).
+    function _held(address token) private view returns (uint256) {
+        return token == address(0) ? address(this).balance : SafeTransferLib.balanceOf(token, address(this));
+    }
+
+    /// @dev `target.call{value}(data)`, its return data never copied (a third party's bytes never pass on).
+    function _call(address target, uint256 value, bytes calldata data) private returns (bool ok) {
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            calldatacopy(m, data.offset, data.length)
+            ok := call(gas(), target, value, m, data.length, 0, 0)
+        }
+    }
+
+    /// @dev `token.allowance(this, spender)`; a token that does not answer counts as allowing something, so
+    ///      the allowance is reset all the same.
+    function _allowance(address token, address spender) private view returns (uint256 amount) {
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, 0xdd62ed3e00000000000000000000000000000000000000000000000000000000) // allowance(address,address)
+            mstore(add(m, 0x04), address())
+            mstore(add(m, 0x24), spender)
+            amount := 1
+            if and(gt(returndatasize(), 0x1f), staticcall(gas(), token, m, 0x44, 0, 0x20)) { amount := mload(0) }
+        }
+    }
+}

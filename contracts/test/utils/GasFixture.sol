@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.26;
+
+import {IExecutor} from "../../src/interfaces/IExecutor.sol";
+import {AggregatorFixture} from "./AggregatorFixture.sol";
+import {Routes} from "./Routes.sol";
+
+/// @notice Where the gas tests (`.gas-snapshot`, `npm run snapshot:contracts`) measure: the devnet's contracts,
+///         aggregator stand-ins included, in a steady state. Metering is paused while terms and calldata are
+///         built, so each figure is the measured call itself: every account and slot it touches starts cold,
+///         as in a fresh transaction (what `setUp` touched is not warm in the test), for the executor and the
+///         contracts it is compared with alike; the 21,000 base and calldata cost of a real transaction are
+///         not included, nor are refunds.
+abstract contract GasFixture is AggregatorFixture {
+    /// @dev One earlier swap into each output token, so the collector's credit slots are non-zero: the
+    ///      figures are a steady-state swap's, not the first ever (whose three fresh fee slots cost ~45k more).
+    function setUp() public virtual override {
+        super.setUp();
+        address[4] memory outs = [address(tokA), address(tokB), address(tokC), NATIVE];
+        for (uint256 i; i < outs.length; ++i) {
+            address tokenIn = outs[i] == address(tokA) ? address(tokB) : address(tokA);
+            bytes memory route = outs[i] == NATIVE
+                ? Routes.single(1e18, Routes.v3(NATIVE, 3000))
+                : outs[i] == address(tokC)
+                    ? Routes.single(1e18, Routes.v3(outs[i], 3000))
+                    : Routes.single(1e18, Routes.v2(outs[i]));
+            if (outs[i] == address(tokC)) tokenIn = address(tokB);
+            vm.prank(bob);
+            executor.swap(_params(tokenIn, outs[i], 1e18, bob), route);
+        }
+    }
+
+    /// @dev An unattributed swap with no fee charged (both caps 0, no builder): nothing is recorded.
+    function _unattributed(IExecutor.SwapParams memory p) internal pure returns (IExecutor.SwapParams memory) {
+        p = _noFees(p);
+        p.builderId = bytes32(0);
+        return p;
+    }
+}
