@@ -9,10 +9,11 @@ import {
   zeroAddress,
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestProviders, type TestProviders } from "../../../../test/aggregator-providers.ts";
 import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
 import { createPartnerTestApi, type PartnerTestApi } from "../../../../test/partner-api.ts";
+import { type StandInProviders, startStandInProviders } from "../../../../test/stand-in-providers.ts";
+import { PROVIDER_DEADLINE_MS } from "../../../config/config.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
 type Json = Record<string, any>;
@@ -27,16 +28,21 @@ type Json = Record<string, any>;
 const BUILDER_PAYER = 7;
 const PARTNER_PAYER = 5;
 let devnet: TestDevnet;
-let providers: TestProviders;
+let providers: StandInProviders;
 let builders: BuilderTestApi;
 let partner: PartnerTestApi;
 let key: string;
 
 beforeAll(async () => {
   devnet = await startTestDevnet();
-  providers = await startTestProviders(devnet);
-  builders = await createBuilderTestApi(devnet, { postgres: true, providers });
-  partner = await createPartnerTestApi(devnet, { providers });
+  providers = await startStandInProviders(devnet);
+  // A loaded CI machine makes the stand-ins slow to answer; a deadline below their slow fault still.
+  const quoting = {
+    providers: [providers.aggregatorA, providers.aggregatorB],
+    deadlineMs: PROVIDER_DEADLINE_MS.max - 2_000,
+  };
+  builders = await createBuilderTestApi(devnet, { postgres: true, providers: quoting });
+  partner = await createPartnerTestApi(devnet, { providers: quoting });
   const demo = await builders.workspace({ code: devnet.manifest.junction.demoBuilder.code, plan: "growth" });
   key = await builders.key(demo.id, ["quote", "swap", "receipts"]);
 }, 120_000);
