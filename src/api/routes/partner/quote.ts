@@ -27,7 +27,7 @@ export function registerPartnerQuoteRoute(app: OpenAPIHono, deps: PartnerApiDeps
       'Failing to find or build a swap is 200 with `ok: false` and an `error` from a closed list; bad input is 400, keys 401/403, limits 429. Each quote spends one of the 60 quotes the key may make a minute once valid and admitted (429 RATE_LIMITED with Retry-After past it). Capacity: 4 concurrent and 60 admissions per minute per process for the partner API (429 BUSY with Retry-After), 25 s deadline (`error: "timeout"`).',
     ].join("\n\n"),
     security: PARTNER_SECURITY,
-    middleware: [partnerAccess(deps.db)] as const,
+    middleware: [partnerAccess(deps.db, "quote")] as const,
     request: { query: PartnerQuoteQuerySchema, headers: RequestIdHeaderSchema },
     responses: {
       200: {
@@ -73,7 +73,7 @@ export function registerPartnerQuoteRoute(app: OpenAPIHono, deps: PartnerApiDeps
         now: deps.now,
       },
       request,
-      { caller: c.get("partner").keyId, admitted: () => chargePartnerRequest(c, "quote") },
+      { caller: c.get("partner").keyId, admitted: () => chargePartnerRequest(c) },
     );
     return c.json(toPartnerQuoteResponse(requestIdOf(c), quote), 200);
   });
