@@ -379,27 +379,10 @@ describe("GET {partner_url}/quote: capacity", () => {
     expect(response.headers.get("retry-after")).toBe("2");
     expect(((await response.json()) as Json).error.code).toBe("BUSY");
     // The whole minute's rate is still there.
-    for (let i = 0; i < PARTNER_LIMITS.ratePerKeyPerMinute.quote; i++)
-      expect(
-        (
-          await spendKeyRate(
-            busy.store.db,
-            busy.keys.swap.id,
-            "quote",
-            PARTNER_LIMITS.ratePerKeyPerMinute.quote,
-          )
-        ).ok,
-      ).toBe(true);
-    expect(
-      (
-        await spendKeyRate(
-          busy.store.db,
-          busy.keys.swap.id,
-          "quote",
-          PARTNER_LIMITS.ratePerKeyPerMinute.quote,
-        )
-      ).ok,
-    ).toBe(false);
+    const limit = PARTNER_LIMITS.ratePerKeyPerMinute.quote;
+    const spend = async () => (await spendKeyRate(busy.store.db, busy.keys.swap.id, "quote", limit)).ok;
+    for (let i = 0; i < limit; i++) expect(await spend()).toBe(true);
+    expect(await spend()).toBe(false);
     await busy.close();
   });
 
