@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { type Address, zeroAddress } from "viem";
 import { createPartnerApp } from "../src/api/partner-app.ts";
-import { createPartnerKey } from "../src/auth/partner-keys.ts";
+import { partnerKeys } from "../src/auth/partner-keys.ts";
 import { createChainClient } from "../src/chain/create-chain-client.ts";
 import type { Devnet } from "../src/devnet/devnet.ts";
 import { amountForUsd } from "../src/devnet/universe.ts";
@@ -61,7 +61,7 @@ export async function benchPartnerApi(devnet: Devnet): Promise<string[]> {
     const rows: string[][] = [];
     for (const entry of series) {
       progress(entry.label);
-      const key = await createPartnerKey(store.db, { name: entry.label, swap: true });
+      const key = await partnerKeys.issue(store.db, { name: entry.label, scopes: ["swap"] });
       const call = () =>
         Promise.resolve(
           app.request(`${entry.path}?${new URLSearchParams(entry.query)}`, {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { authenticate, createKey, createWorkspace, markActivated } from "../src/auth/keys.ts";
+import { builderKeys, createKey, createWorkspace, markActivated } from "../src/auth/keys.ts";
 import { PLANS } from "../src/auth/plans.ts";
 import { spendQuota } from "../src/auth/quotas.ts";
 import type { Store } from "../src/store/create-store.ts";
@@ -36,7 +36,7 @@ export async function storeThroughput(backend: string, store: Store): Promise<st
     await createKey(store.db, { workspaceId: owner.id, name: "bench", scopes: ["quote", "tokens"] })
   ).secret;
   const lookUp = async (): Promise<Outcome> =>
-    "failure" in (await authenticate(store.db, secret)) ? "refused" : "ok";
+    "failure" in (await builderKeys.authenticate(store.db, secret)) ? "refused" : "ok";
 
   const rows: string[][] = [];
   for (const [operation, op] of [

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createPartnerApp } from "../src/api/partner-app.ts";
 import type { PartnerApiDeps } from "../src/api/routes/partner/partner-api-deps.ts";
-import { createPartnerKey } from "../src/auth/partner-keys.ts";
+import { partnerKeys } from "../src/auth/partner-keys.ts";
 import type { createAdmission } from "../src/quote/admission.ts";
 import { createStore, type Store } from "../src/store/create-store.ts";
 import type { TestDevnet } from "./devnet.ts";
@@ -44,8 +44,8 @@ export async function createPartnerTestApi(
     partner: deps,
   });
   const [swap, quote] = await Promise.all([
-    createPartnerKey(store.db, { name: "test swap", swap: true }),
-    createPartnerKey(store.db, { name: "test quote", swap: false }),
+    partnerKeys.issue(store.db, { name: "test swap", scopes: ["swap"] }),
+    partnerKeys.issue(store.db, { name: "test quote", scopes: [] }),
   ]);
   const keys = { swap: { id: swap.id, secret: swap.secret }, quote: { id: quote.id, secret: quote.secret } };
   return {

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderTestApi, createBuilderTestApi } from "../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
-import { createPartnerKey } from "../auth/partner-keys.ts";
+import { partnerKeys } from "../auth/partner-keys.ts";
 import { PROVIDER_IDS } from "../providers/provider-ids.ts";
 import { createAdmission } from "../quote/admission.ts";
 import { createBaseApp } from "./base-app.ts";
@@ -70,7 +70,7 @@ beforeAll(async () => {
   const workspace = await builders.workspace({ code: devnet.manifest.junction.demoBuilder.code });
   keys = {
     builder: await builders.key(workspace.id, ["quote", "swap", "tokens", "receipts"]),
-    partner: (await createPartnerKey(builders.store.db, { name: "fuzz", swap: true })).secret,
+    partner: (await partnerKeys.issue(builders.store.db, { name: "fuzz", scopes: ["swap"] })).secret,
   };
   operations = [];
   for (const host of ["base", "partner"] as const) {

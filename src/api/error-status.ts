@@ -72,16 +72,3 @@ export const ERROR_STATUS = {
   /** The process is closing after its drain period; retry (through the load balancer, another process serves). */
   SHUTTING_DOWN: 503,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;
-
-/**
- * How the builder surface restates codes its status table has no row for (docs/rules.md, errors: builder):
- * terms nothing can serve are 400 UNSUPPORTED_TERMS (the original code stays in the message), and a reorg
- * during the quote is 503 UPSTREAM_UNAVAILABLE (ask again).
- */
-export const BUILDER_SURFACE_CODES: Partial<Record<ErrorCode, ErrorCode>> = {
-  UNKNOWN_TOKEN: "UNSUPPORTED_TERMS",
-  NO_ROUTE: "UNSUPPORTED_TERMS",
-  NO_EXECUTABLE_ROUTE: "UNSUPPORTED_TERMS",
-  PROVIDER_DISABLED: "UNSUPPORTED_TERMS",
-  BLOCK_REORGED: "UPSTREAM_UNAVAILABLE",
-};

@@ -1,9 +1,9 @@
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { isNodeFailure, UpstreamUnavailableError } from "../chain/upstream-error.ts";
 import { echo, JunctionError } from "../errors/junction-error.ts";
 import { DatabaseUnavailableError, isDatabaseFailure } from "../store/database-failure.ts";
-import { BUILDER_SURFACE_CODES, ERROR_STATUS } from "./error-status.ts";
+import { ERROR_STATUS } from "./error-status.ts";
 import { traceOf } from "./request-id.ts";
 
 /** The one error body of every surface: `{ "error": { "code", "message", "reason"?, "issues"? } }`. */
@@ -33,22 +33,6 @@ export function toJunctionError(error: unknown, log: (error: unknown) => void): 
   return new JunctionError("INTERNAL", "internal error", { cause: error });
 }
 
-/** The builder surface's own code for an error, where its status table differs (see BUILDER_SURFACE_CODES). */
-function onBuilderSurface(error: JunctionError): JunctionError {
-  const code = BUILDER_SURFACE_CODES[error.code];
-  if (!code) return error;
-  const message = code === "UNSUPPORTED_TERMS" ? `${error.shortMessage} (${error.code})` : error.shortMessage;
-  return new JunctionError(code, message, {
-    ...(error.issues ? { issues: error.issues } : {}),
-    ...(code === "UPSTREAM_UNAVAILABLE"
-      ? { reason: "tip-unstable" as const }
-      : error.reason
-        ? { reason: error.reason }
-        : {}),
-    cause: error,
-  });
-}
-
 /** Logs an unexpected error with the trace id of the request it broke. */
 export type ErrorLog = (error: unknown, requestId?: string) => void;
 
@@ -60,11 +44,28 @@ export function errorCodeOf(request: Request): string | undefined {
   return answeredCodes.get(request);
 }
 
+/** How a surface words errors its own way (docs/rules.md, errors: builder), before the status table answers. */
+export type RestateError = (error: JunctionError) => JunctionError;
+
+/** The surface each request is served by, when it restates errors (set by {@link errorSurface}). */
+const surfaces = new WeakMap<Request, RestateError>();
+
+/**
+ * Middleware a surface mounts in front of its routes to restate the errors they throw: the surface's one
+ * mapping, declared where the surface is registered. Every other request is answered as thrown.
+ */
+export function errorSurface(restate: RestateError): MiddlewareHandler {
+  return async (c, next) => {
+    surfaces.set(c.req.raw, restate);
+    await next();
+  };
+}
+
 /** Hono `onError`: every failure answered from the one code-to-status table, with Retry-After when given. */
 export function handleError(log: ErrorLog) {
   return (thrown: Error, c: Context) => {
-    let error = toJunctionError(thrown, (unexpected) => log(unexpected, traceOf(c.req.raw)));
-    if (c.req.path.startsWith("/api/v2/builders/")) error = onBuilderSurface(error);
+    const junctionError = toJunctionError(thrown, (unexpected) => log(unexpected, traceOf(c.req.raw)));
+    const error = surfaces.get(c.req.raw)?.(junctionError) ?? junctionError;
     answeredCodes.set(c.req.raw, error.code);
     if (error.retryAfterSeconds !== undefined) c.header("Retry-After", String(error.retryAfterSeconds));
     return c.json(errorBody(error), ERROR_STATUS[error.code]);

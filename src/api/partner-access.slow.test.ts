@@ -2,9 +2,9 @@ import { Hono } from "hono";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/store-backends.ts";
-import { createPartnerKey, revokePartnerKey } from "../auth/partner-keys.ts";
+import { spendKeyRate } from "../auth/key-rate.ts";
+import { partnerKeys } from "../auth/partner-keys.ts";
 import { PARTNER_LIMITS } from "../partners/limits.ts";
-import { spendPartnerRate } from "../partners/rate-limit.ts";
 import type { Store } from "../store/create-store.ts";
 import { handleError } from "./errors.ts";
 import {
@@ -16,6 +16,14 @@ import {
 
 type ErrorBody = { error: { code: string; message: string } };
 
+const createPartnerKey = (db: Store["db"], input: { name: string; swap: boolean; expiresAt?: Date }) =>
+  partnerKeys.issue(db, {
+    name: input.name,
+    scopes: input.swap ? ["swap"] : [],
+    ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
+  });
+const revokePartnerKey = partnerKeys.revoke;
+
 describe.each(storeBackends())("the partner gate on %s", (_, open) => {
   let store: Store;
   let app: Hono<{ Variables: PartnerAccessVariables }>;
@@ -23,14 +31,14 @@ describe.each(storeBackends())("the partner gate on %s", (_, open) => {
     store = await open();
     app = new Hono<{ Variables: PartnerAccessVariables }>();
     app.onError(handleError(() => {}));
-    app.get("/tokens", partnerAccess(store.db), async (c) => {
-      await chargePartnerRequest(c, "tokens");
-      await chargePartnerRequest(c, "tokens"); // a second call in the same request spends nothing
+    app.get("/tokens", partnerAccess(store.db, "tokens"), async (c) => {
+      await chargePartnerRequest(c);
+      await chargePartnerRequest(c); // a second call in the same request spends nothing
       return c.json(c.get("partner"));
     });
-    app.get("/quote", partnerAccess(store.db), async (c) => {
+    app.get("/quote", partnerAccess(store.db, "quote"), async (c) => {
       requireSwapPermission(c, Object.keys(c.req.query()));
-      await chargePartnerRequest(c, "quote");
+      await chargePartnerRequest(c);
       return c.json({ ok: true });
     });
   });
@@ -41,7 +49,7 @@ describe.each(storeBackends())("the partner gate on %s", (_, open) => {
   /** What the key has spent from `bucket` in the current minute window. */
   const spent = async (keyId: string, bucket: string) => {
     const { rows } = await sql<{ count: number }>`
-      select count from partner_rate_counters where partner_key_id = ${keyId} and bucket = ${bucket}
+      select count from key_rate_counters where key_id = ${keyId} and bucket = ${bucket}
         and window_start = date_bin('1 minute'::interval, now(), timestamptz '2000-01-01 00:00:00+00')`.execute(
       store.db,
     );
@@ -57,7 +65,9 @@ describe.each(storeBackends())("the partner gate on %s", (_, open) => {
     });
     const cases: [string | undefined, string][] = [
       [undefined, "missing partner API key: send it as Authorization: Bearer <key>"],
+      ["  ", "missing partner API key: send it as Authorization: Bearer <key>"],
       [key.secret, "invalid partner API key"],
+      [`Basic ${key.secret}`, "invalid partner API key"],
       [`Bearer ${key.secret.slice(0, -2)}`, "invalid partner API key"],
       [`Bearer ${key.secret.replace(key.id, "A".repeat(12))}`, "invalid partner API key"],
     ];
@@ -75,6 +85,8 @@ describe.each(storeBackends())("the partner gate on %s", (_, open) => {
     expect(((await late.json()) as ErrorBody).error.message).toBe("the partner API key has expired");
 
     expect((await get("/tokens", `Bearer ${key.secret}`)).status).toBe(200);
+    // The scheme is case-insensitive (RFC 6750).
+    expect((await get("/tokens", `bearer ${key.secret}`)).status).toBe(200);
     await revokePartnerKey(store.db, key.id);
     const revoked = await get("/tokens", `Bearer ${key.secret}`);
     expect(revoked.status).toBe(401);
@@ -113,13 +125,11 @@ describe.each(storeBackends())("the partner gate on %s", (_, open) => {
     const limit = PARTNER_LIMITS.ratePerKeyPerMinute.quote;
     expect((await get("/quote", `Bearer ${key.secret}`)).status).toBe(200);
     // Fill this minute's window and the next one, so the refusal holds even if the minute turns now.
-    await sql`insert into partner_rate_counters (partner_key_id, bucket, window_start, count)
+    await sql`insert into key_rate_counters (key_id, bucket, window_start, count)
       select ${key.id}, 'quote',
              date_bin('1 minute'::interval, now(), timestamptz '2000-01-01 00:00:00+00') + o.offset_, ${limit}
       from (values (interval '0 minutes'), (interval '1 minute')) as o(offset_)
-      on conflict (partner_key_id, bucket, window_start) do update set count = excluded.count`.execute(
-      store.db,
-    );
+      on conflict (key_id, bucket, window_start) do update set count = excluded.count`.execute(store.db);
     const refused = await get("/quote", `Bearer ${key.secret}`);
     expect(refused.status).toBe(429);
     const retryAfter = Number(refused.headers.get("retry-after"));
@@ -130,7 +140,7 @@ describe.each(storeBackends())("the partner gate on %s", (_, open) => {
       message: "the partner key's per-minute quote rate is spent",
     });
     expect(await spent(key.id, "quote")).toBe(limit);
-    expect(await spendPartnerRate(store.db, key.id, "quote")).toMatchObject({ ok: false });
+    expect(await spendKeyRate(store.db, key.id, "quote", limit)).toMatchObject({ ok: false });
     expect(await spent(key.id, "quote")).toBe(limit);
     // Per key and per bucket: the same key's token lookups and another key's quotes are untouched.
     expect((await get("/tokens", `Bearer ${key.secret}`)).status).toBe(200);

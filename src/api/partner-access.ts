@@ -1,69 +1,56 @@
-import type { Context, MiddlewareHandler } from "hono";
-import { authenticatePartner, type PartnerPrincipal, SWAP_PARAMETERS } from "../auth/partner-keys.ts";
+import type { Context } from "hono";
+import { spendKeyRate } from "../auth/key-rate.ts";
+import { type PartnerPrincipal, partnerKeys, SWAP_PARAMETERS } from "../auth/partner-keys.ts";
 import { JunctionError } from "../errors/junction-error.ts";
-import { type PartnerRateBucket, spendPartnerRate } from "../partners/rate-limit.ts";
+import { PARTNER_LIMITS } from "../partners/limits.ts";
 import type { Db } from "../store/schema.ts";
+import { chargeKeyRequest, type KeyAccessVariables, type KeyGate, keyAccess } from "./key-access.ts";
 
 export type { PartnerPrincipal } from "../auth/partner-keys.ts";
-export type { PartnerRateBucket } from "../partners/rate-limit.ts";
 
-export type PartnerAccessVariables = {
-  partner: PartnerPrincipal;
-  /** Spends this request's rate; see {@link chargePartnerRequest}. */
-  chargePartner: (bucket: PartnerRateBucket) => Promise<void>;
+/** What a partner request spends from: quotes (with or without a transaction) and token lookups. */
+export type PartnerRateBucket = keyof typeof PARTNER_LIMITS.ratePerKeyPerMinute;
+
+export type PartnerAccessVariables = KeyAccessVariables<"partner", PartnerPrincipal>;
+
+/** `Bearer <token>`: the scheme is case-insensitive (RFC 6750), the token one run of non-space characters. */
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/**
+ * Partner keys at the edge (docs/rules.md, auth rule 7; ours: partner rate limits): `Authorization: Bearer`,
+ * a 401 with `WWW-Authenticate: Bearer`, each key's per-minute rate per bucket (429 RATE_LIMITED with
+ * Retry-After, the seconds left in the minute window).
+ */
+const PARTNER_GATE: KeyGate<"swap", PartnerPrincipal, "partner", PartnerRateBucket> = {
+  family: partnerKeys,
+  variable: "partner",
+  header: "authorization",
+  token: (value) => BEARER.exec(value)?.[1],
+  noun: "partner API key",
+  howToSend: "send it as Authorization: Bearer <key>",
+  challenge: 'Bearer realm="junction-partner"',
+  async spend(db, partner, bucket) {
+    const decision = await spendKeyRate(
+      db,
+      partner.keyId,
+      bucket,
+      PARTNER_LIMITS.ratePerKeyPerMinute[bucket],
+    );
+    if (!decision.ok)
+      throw new JunctionError("RATE_LIMITED", `the partner key's per-minute ${bucket} rate is spent`, {
+        retryAfterSeconds: decision.retryAfterSeconds,
+      });
+  },
 };
 
-const MESSAGES = {
-  missing: "missing partner API key: send it as Authorization: Bearer <key>",
-  malformed: "invalid partner API key",
-  unknown: "invalid partner API key",
-  expired: "the partner API key has expired",
-  revoked: "the partner API key has been revoked",
-} as const;
-
-/**
- * The gate in front of every partner endpoint (docs/rules.md, auth rule 7): `Authorization: Bearer <key>`
- * must carry a live partner key, else 401 UNAUTHORIZED with `WWW-Authenticate: Bearer` (missing, malformed,
- * unknown, expired or revoked; the message never repeats the key). Sets `c.var.partner`. Keys are looked
- * up on every request, so a revocation bites at once.
- *
- * The rate is not spent here: the handler validates the request first and calls
- * {@link chargePartnerRequest} right before the work, so a request refused as invalid (400), forbidden (403)
- * or for capacity (429 BUSY) spends nothing.
- */
-export function partnerAccess(db: Db): MiddlewareHandler<{ Variables: PartnerAccessVariables }> {
-  return async (c, next) => {
-    const partner = await authenticatePartner(db, c.req.header("authorization"));
-    if ("failure" in partner) {
-      c.header("WWW-Authenticate", 'Bearer realm="junction-partner"');
-      throw new JunctionError("UNAUTHORIZED", MESSAGES[partner.failure]);
-    }
-    let charged = false;
-    c.set("partner", partner);
-    c.set("chargePartner", async (bucket) => {
-      if (charged) return;
-      charged = true;
-      const decision = await spendPartnerRate(db, partner.keyId, bucket);
-      if (!decision.ok)
-        throw new JunctionError("RATE_LIMITED", `the partner key's per-minute ${bucket} rate is spent`, {
-          retryAfterSeconds: decision.retryAfterSeconds,
-        });
-    });
-    await next();
-  };
+/** The gate in front of every partner endpoint: a live partner key, charging `bucket` (see keyAccess). */
+export function partnerAccess(db: Db, bucket: PartnerRateBucket) {
+  return keyAccess(PARTNER_GATE, db, { bucket });
 }
 
-/**
- * Spends one request from the key's per-minute rate for `bucket` (`quote` or `tokens`; docs/rules.md,
- * ours: partner rate limits): 429 RATE_LIMITED with Retry-After (the seconds left in the minute window)
- * when it is spent. Call it once the request is valid, right before the work; a second call in the same
- * request spends nothing.
- */
-export function chargePartnerRequest(
-  c: Context<{ Variables: PartnerAccessVariables }>,
-  bucket: PartnerRateBucket,
-): Promise<void> {
-  return c.get("chargePartner")(bucket);
+/** Spends one request from the key's per-minute rate, once; call it once the request is valid. */
+export function chargePartnerRequest(c: Context<{ Variables: PartnerAccessVariables }>): Promise<void> {
+  return chargeKeyRequest(c);
 }
 
 /**

@@ -5,14 +5,12 @@ import { storeBackends } from "../../test/store-backends.ts";
 import { type AuthVariables, builderAccess, chargeRequest } from "../api/builder-access.ts";
 import { handleError } from "../api/errors.ts";
 import type { Store } from "../store/create-store.ts";
-import {
-  authenticate,
-  createKey,
-  createWorkspace,
-  KeyPolicyError,
-  markActivated,
-  revokeKey,
-} from "./keys.ts";
+import { KeyPolicyError } from "./key-family.ts";
+import { builderKeys, createKey, createWorkspace, markActivated } from "./keys.ts";
+
+const authenticate = builderKeys.authenticate;
+const revokeKey = builderKeys.revoke;
+
 import { PLANS } from "./plans.ts";
 
 const backends = storeBackends();
@@ -55,7 +53,7 @@ describe.each(backends)("workspaces and keys on %s", (_, open) => {
     const workspace = await createWorkspace(store.db, { name: "hash" });
     const key = await createKey(store.db, { workspaceId: workspace.id, name: "t", scopes: ["tokens"] });
     const row = await store.db
-      .selectFrom("api_keys")
+      .selectFrom("keys")
       .selectAll()
       .where("id", "=", key.id)
       .executeTakeFirstOrThrow();
@@ -74,7 +72,7 @@ describe.each(backends)("workspaces and keys on %s", (_, open) => {
     expect(await authenticate(store.db, undefined)).toEqual({ failure: "missing" });
     expect(await authenticate(store.db, "jct_nope")).toEqual({ failure: "malformed" });
     const other = await createKey(store.db, { workspaceId: workspace.id, name: "o", scopes: ["tokens"] });
-    await store.db.deleteFrom("api_keys").where("id", "=", other.id).execute();
+    await store.db.deleteFrom("keys").where("id", "=", other.id).execute();
     expect(await authenticate(store.db, other.secret)).toEqual({ failure: "unknown" });
     expect(await authenticate(store.db, expiring.secret, new Date(Date.now() + 120_000))).toEqual({
       failure: "expired",

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { apiKeyByHash, insertApiKey, revokeApiKey } from "../store/repositories/api-keys.ts";
 import {
   activateWorkspace,
   bindWorkspaceOwner,
@@ -7,12 +6,8 @@ import {
   workspaceActivation,
 } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
-import { generateApiKey, hashApiKey, parseApiKey, type Scope } from "./api-key.ts";
-
-/** A request that breaks the key rules (docs/rules.md, auth rule 4): the operator gets this message. */
-export class KeyPolicyError extends Error {
-  override name = "KeyPolicyError";
-}
+import { SCOPES, type Scope } from "./api-key.ts";
+import { defineKeyFamily, KeyPolicyError } from "./key-family.ts";
 
 export type Workspace = {
   id: string;
@@ -47,6 +42,37 @@ export async function markActivated(db: Db, builderCode: string, at: Date): Prom
   return activateWorkspace(db, builderCode, at);
 }
 
+/** Who is calling: the key, its scopes and its workspace (builder code, plan, activation). */
+export type Principal = {
+  keyId: string;
+  workspaceId: string;
+  scopes: Scope[];
+  builderCode: string | null;
+  plan: string;
+  activated: boolean;
+};
+
+/**
+ * Builder keys (docs/rules.md, auth rules 2-3): `jct_…` in `x-api-key`, scoped, each of a workspace whose
+ * plan rates it.
+ */
+export const builderKeys = defineKeyFamily({
+  family: "builder",
+  prefix: "jct",
+  noun: "key",
+  scopes: SCOPES,
+  needsScope: true,
+  principal: ({ keyId, scopes, workspace }): Principal => ({
+    keyId,
+    workspaceId: workspace!.id,
+    scopes,
+    builderCode: workspace!.builderCode,
+    plan: workspace!.plan,
+    activated: workspace!.activated,
+  }),
+  show: (scopes) => ({ scopes }),
+});
+
 export type CreatedKey = {
   id: string;
   prefix: string;
@@ -64,7 +90,6 @@ export async function createKey(
   db: Db,
   input: { workspaceId: string; name: string; scopes: Scope[]; expiresAt?: Date },
 ): Promise<CreatedKey> {
-  if (input.scopes.length === 0) throw new KeyPolicyError("a key needs at least one scope");
   const workspace = await workspaceActivation(db, input.workspaceId);
   if (!workspace) throw new KeyPolicyError(`no workspace ${input.workspaceId}`);
   if (input.scopes.some((s) => s === "quote" || s === "swap") && !workspace.activatedAt) {
@@ -72,61 +97,6 @@ export async function createKey(
       "keys with quote or swap scope need the workspace's builder ID activated on chain first",
     );
   }
-  if (input.expiresAt && input.expiresAt.getTime() <= Date.now())
-    throw new KeyPolicyError("the expiry is in the past");
-  const key = generateApiKey();
-  await insertApiKey(db, {
-    id: key.id,
-    workspaceId: input.workspaceId,
-    name: input.name,
-    prefix: key.prefix,
-    keyHash: key.hash,
-    scopes: [...new Set(input.scopes)],
-    expiresAt: input.expiresAt ?? null,
-  });
-  return {
-    id: key.id,
-    prefix: key.prefix,
-    secret: key.secret,
-    scopes: input.scopes,
-    expiresAt: input.expiresAt ?? null,
-  };
-}
-
-/** Revokes a key; effective for the very next request (keys are checked against the database each time). */
-export async function revokeKey(db: Db, keyId: string, at = new Date()): Promise<boolean> {
-  return revokeApiKey(db, keyId, at);
-}
-
-/** Who is calling: the key, its scopes and its workspace (builder code, plan, activation). */
-export type Principal = {
-  keyId: string;
-  workspaceId: string;
-  scopes: Scope[];
-  builderCode: string | null;
-  plan: string;
-  activated: boolean;
-};
-export type AuthFailure = "missing" | "malformed" | "unknown" | "expired" | "revoked";
-
-/** Resolves a presented key to its workspace and scopes, or says why it is refused. */
-export async function authenticate(
-  db: Db,
-  presented: string | undefined,
-  now = new Date(),
-): Promise<Principal | { failure: AuthFailure }> {
-  if (!presented) return { failure: "missing" };
-  if (!parseApiKey(presented)) return { failure: "malformed" };
-  const key = await apiKeyByHash(db, hashApiKey(presented));
-  if (!key) return { failure: "unknown" };
-  if (key.revoked_at) return { failure: "revoked" };
-  if (key.expires_at && new Date(key.expires_at).getTime() <= now.getTime()) return { failure: "expired" };
-  return {
-    keyId: key.id,
-    workspaceId: key.workspace_id,
-    scopes: key.scopes as Scope[],
-    builderCode: key.builder_code,
-    plan: key.plan,
-    activated: key.activated_at !== null,
-  };
+  const key = await builderKeys.issue(db, input);
+  return { id: key.id, prefix: key.prefix, secret: key.secret, scopes: key.scopes, expiresAt: key.expiresAt };
 }

@@ -2,14 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/store-backends.ts";
 import type { Store } from "../store/create-store.ts";
 import { generateApiKey } from "./api-key.ts";
-import { KeyPolicyError } from "./keys.ts";
-import {
-  authenticatePartner,
-  createPartnerKey,
-  findPartnerKey,
-  listPartnerKeys,
-  revokePartnerKey,
-} from "./partner-keys.ts";
+import { KeyPolicyError } from "./key-family.ts";
+import { partnerKeys } from "./partner-keys.ts";
+
+const createPartnerKey = (db: Store["db"], input: { name: string; swap: boolean; expiresAt?: Date }) =>
+  partnerKeys.issue(db, {
+    name: input.name,
+    scopes: input.swap ? ["swap"] : [],
+    ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
+  });
+const { authenticate, find: findPartnerKey, list: listPartnerKeys, revoke: revokePartnerKey } = partnerKeys;
 
 describe.each(storeBackends())("partner keys on %s", (_, open) => {
   let store: Store;
@@ -23,13 +25,12 @@ describe.each(storeBackends())("partner keys on %s", (_, open) => {
     const quote = await createPartnerKey(store.db, { name: "price-widget", swap: false });
     expect(swap.secret).toMatch(/^jpk_[0-9A-Za-z]{12}_[0-9A-Za-z]{38}$/);
     expect(swap.prefix).toBe(`jpk_${swap.id}`);
-    expect(await authenticatePartner(store.db, `Bearer ${swap.secret}`)).toEqual({
+    expect(await authenticate(store.db, swap.secret)).toEqual({
       keyId: swap.id,
       name: "wallet-backend",
       swap: true,
     });
-    // The scheme is case-insensitive (RFC 6750).
-    expect(await authenticatePartner(store.db, `bearer ${quote.secret}`)).toEqual({
+    expect(await authenticate(store.db, quote.secret)).toEqual({
       keyId: quote.id,
       name: "price-widget",
       swap: false,
@@ -39,7 +40,7 @@ describe.each(storeBackends())("partner keys on %s", (_, open) => {
   it("stores only the hash: the secret is nowhere in the database", async () => {
     const key = await createPartnerKey(store.db, { name: "hash", swap: false });
     const row = await store.db
-      .selectFrom("partner_keys")
+      .selectFrom("keys")
       .selectAll()
       .where("id", "=", key.id)
       .executeTakeFirstOrThrow();
@@ -53,29 +54,28 @@ describe.each(storeBackends())("partner keys on %s", (_, open) => {
       swap: false,
       expiresAt: new Date(Date.now() + 60_000),
     });
-    expect(await authenticatePartner(store.db, undefined)).toEqual({ failure: "missing" });
-    expect(await authenticatePartner(store.db, "  ")).toEqual({ failure: "missing" });
-    expect(await authenticatePartner(store.db, expiring.secret)).toEqual({ failure: "malformed" });
-    expect(await authenticatePartner(store.db, `Basic ${expiring.secret}`)).toEqual({ failure: "malformed" });
+    expect(await authenticate(store.db, undefined)).toEqual({ failure: "missing" });
+    expect(await authenticate(store.db, "  ")).toEqual({ failure: "missing" });
+    expect(await authenticate(store.db, `Basic ${expiring.secret}`)).toEqual({ failure: "malformed" });
     // The last character changed (to one it is not), so the checksum no longer matches.
     const altered = `${expiring.secret.slice(0, -1)}${expiring.secret.endsWith("x") ? "y" : "x"}`;
-    expect(await authenticatePartner(store.db, `Bearer ${altered}`)).toEqual({
+    expect(await authenticate(store.db, altered)).toEqual({
       failure: "malformed",
     });
     // A builder key is not a partner key, whatever it opens elsewhere.
-    expect(await authenticatePartner(store.db, `Bearer ${generateApiKey().secret}`)).toEqual({
+    expect(await authenticate(store.db, generateApiKey().secret)).toEqual({
       failure: "malformed",
     });
-    expect(await authenticatePartner(store.db, `Bearer ${generateApiKey("jpk").secret}`)).toEqual({
+    expect(await authenticate(store.db, generateApiKey("jpk").secret)).toEqual({
       failure: "unknown",
     });
     const later = new Date(Date.now() + 120_000);
-    expect(await authenticatePartner(store.db, `Bearer ${expiring.secret}`, later)).toEqual({
+    expect(await authenticate(store.db, expiring.secret, later)).toEqual({
       failure: "expired",
     });
     expect(await revokePartnerKey(store.db, expiring.id)).toBe(true);
     expect(await revokePartnerKey(store.db, expiring.id)).toBe(false);
-    expect(await authenticatePartner(store.db, `Bearer ${expiring.secret}`)).toEqual({ failure: "revoked" });
+    expect(await authenticate(store.db, expiring.secret)).toEqual({ failure: "revoked" });
   });
 
   it("refuses an expiry in the past or an empty name", async () => {

@@ -2,16 +2,21 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeBackends } from "../../test/store-backends.ts";
 import type { Store } from "../store/create-store.ts";
-import { spendTransferRate } from "../transfers/rate-limit.ts";
+import { TRANSFER_LIMITS } from "../transfers/limits.ts";
 import { generateApiKey } from "./api-key.ts";
-import { KeyPolicyError } from "./keys.ts";
-import {
-  authenticateTransferKey,
-  createTransferKey,
-  findTransferKey,
-  listTransferKeys,
-  revokeTransferKey,
-} from "./transfer-keys.ts";
+import { KeyPolicyError } from "./key-family.ts";
+import { spendKeyRate } from "./key-rate.ts";
+import { transferKeys } from "./transfer-keys.ts";
+
+const {
+  authenticate: authenticateTransferKey,
+  issue: createTransferKey,
+  find: findTransferKey,
+  list: listTransferKeys,
+  revoke: revokeTransferKey,
+} = transferKeys;
+const spendTransferRate = (db: Store["db"], keyId: string) =>
+  spendKeyRate(db, keyId, "estimates", TRANSFER_LIMITS.ratePerKeyPerMinute);
 
 describe.each(storeBackends())("transfer customer keys on %s", (_, open) => {
   let store: Store;
@@ -31,7 +36,7 @@ describe.each(storeBackends())("transfer customer keys on %s", (_, open) => {
     });
     const { rows } = await sql<{
       row: string;
-    }>`select row_to_json(t)::text as row from transfer_keys t`.execute(store.db);
+    }>`select row_to_json(t)::text as row from keys t`.execute(store.db);
     expect(rows.map((r) => r.row).join("")).not.toContain(key.secret.slice(17));
   });
 
@@ -58,7 +63,7 @@ describe.each(storeBackends())("transfer customer keys on %s", (_, open) => {
     expect(await revokeTransferKey(store.db, revoked.id)).toBe(false);
     expect(await authenticateTransferKey(store.db, revoked.secret)).toEqual({ failure: "revoked" });
     expect((await findTransferKey(store.db, revoked.prefix))?.status).toBe("revoked");
-    expect((await listTransferKeys(store.db, later)).find((k) => k.id === expiring.id)?.status).toBe(
+    expect((await listTransferKeys(store.db, { now: later })).find((k) => k.id === expiring.id)?.status).toBe(
       "expired",
     );
   });
@@ -79,7 +84,7 @@ describe.each(storeBackends())("transfer customer keys on %s", (_, open) => {
   it("spends each key's own per-minute rate, all processes sharing it", async () => {
     const key = await createTransferKey(store.db, { name: "rate", scopes: ["estimates"] });
     const other = await createTransferKey(store.db, { name: "other", scopes: ["estimates"] });
-    await sql`insert into transfer_rate_counters (transfer_key_id, bucket, window_start, count)
+    await sql`insert into key_rate_counters (key_id, bucket, window_start, count)
       values (${key.id}, 'estimates', date_bin('1 minute'::interval, now(), timestamptz '2000-01-01 00:00:00+00'), 60)`.execute(
       store.db,
     );

@@ -1,7 +1,10 @@
-import { apiKeyRow, listApiKeyRows } from "../store/repositories/api-keys.ts";
+import { activeKeysPerWorkspace } from "../store/repositories/keys.ts";
 import { findWorkspaceRow, listWorkspaceRows, workspacesOwnedBy } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
-import { asDate, keyLifecycle } from "./key-lifecycle.ts";
+import type { Scope } from "./api-key.ts";
+import type { KeyView as FamilyKeyView } from "./key-family.ts";
+import { asDate } from "./key-lifecycle.ts";
+import { builderKeys } from "./keys.ts";
 
 /** A workspace as operator commands show it. */
 export type WorkspaceView = {
@@ -16,17 +19,8 @@ export type WorkspaceView = {
   owner: string | null;
 };
 
-/** A key as listings show it: never its secret nor its hash. */
-export type KeyView = {
-  id: string;
-  prefix: string;
-  name: string;
-  scopes: string[];
-  status: "active" | "expired" | "revoked";
-  expiresAt: Date | null;
-  revokedAt: Date | null;
-  createdAt: Date;
-};
+/** A builder key as listings show it: never its secret nor its hash. */
+export type KeyView = FamilyKeyView<{ scopes: Scope[] }>;
 
 /** Timestamps arrive as Date from both drivers; typed loosely because schema.ts nests its column types. */
 type When = unknown;
@@ -68,14 +62,13 @@ export async function listWorkspaces(
   db: Db,
   now = new Date(),
 ): Promise<(WorkspaceView & { activeKeys: number })[]> {
-  const rows = await listWorkspaceRows(db, now);
-  return rows.map((row) => ({ ...toWorkspace(row), activeKeys: Number(row.active_keys ?? 0) }));
+  const [rows, activeKeys] = await Promise.all([listWorkspaceRows(db), activeKeysPerWorkspace(db, now)]);
+  return rows.map((row) => ({ ...toWorkspace(row), activeKeys: activeKeys.get(row.id) ?? 0 }));
 }
 
 /** The workspace's keys, newest first. */
 export async function listKeys(db: Db, workspaceId: string, now = new Date()): Promise<KeyView[]> {
-  const rows = await listApiKeyRows(db, workspaceId);
-  return rows.map((row) => toKey(row, now));
+  return builderKeys.list(db, { workspaceId, now });
 }
 
 /** One key by its id or its visible prefix (`jct_<id>`). */
@@ -84,28 +77,6 @@ export async function findKey(
   ref: string,
   now = new Date(),
 ): Promise<(KeyView & { workspaceId: string }) | undefined> {
-  const id = ref.startsWith("jct_") ? ref.slice(4) : ref;
-  const row = await apiKeyRow(db, id);
-  return row ? { ...toKey(row, now), workspaceId: row.workspace_id } : undefined;
-}
-
-function toKey(
-  row: {
-    id: string;
-    prefix: string;
-    name: string;
-    scopes: string[];
-    expires_at: When | null;
-    revoked_at: When | null;
-    created_at: When;
-  },
-  now: Date,
-): KeyView {
-  return {
-    id: row.id,
-    prefix: row.prefix,
-    name: row.name,
-    scopes: row.scopes,
-    ...keyLifecycle(row, now),
-  };
+  const key = await builderKeys.find(db, ref, now);
+  return key ? { ...key, workspaceId: key.workspaceId! } : undefined;
 }

@@ -1,15 +1,19 @@
 import { SCOPES, type Scope } from "../auth/api-key.ts";
-import { createKey, revokeKey } from "../auth/keys.ts";
-import { findKey, findWorkspace, listKeys, type WorkspaceView } from "../auth/workspace-views.ts";
+import { builderKeys, createKey } from "../auth/keys.ts";
+import { findWorkspace, type WorkspaceView } from "../auth/workspace-views.ts";
 import { activateIfRegistered } from "../builders/activation.ts";
-import { OperatorError, UsageError } from "./cli-errors.ts";
-import { parseExpiry } from "./expiry.ts";
+import { OperatorError } from "./cli-errors.ts";
+import { type KeyInput, keyCommands, parseScopes } from "./key-family-commands.ts";
 import type { OperatorContext } from "./operator-context.ts";
-import { fields } from "./output.ts";
 
-const MAX_NAME_LENGTH = 200;
-
-export type KeyInput = { workspace: string; name: string; scopes: Scope[]; expiresAt?: Date };
+/** `junction key create|list|revoke`: a workspace's builder keys (docs/rules.md, auth rules 2-4). */
+export const builderKeyCommands = keyCommands({
+  family: builderKeys,
+  command: "key",
+  column: { title: "SCOPES", width: 26, cell: (key) => key.scopes.join(",") },
+  permission: (key) => ["scopes", key.scopes.join(",")],
+  empty: "the workspace has no keys yet (junction key create --workspace <id or code> ...)",
+});
 
 /** Checks `key create` flags before anything is opened; a bad value is a usage error. */
 export function checkKeyInput(input: {
@@ -17,16 +21,9 @@ export function checkKeyInput(input: {
   name: string;
   scopes: string;
   expires?: string;
-}): KeyInput {
-  const name = input.name.trim();
-  if (name.length > MAX_NAME_LENGTH)
-    throw new UsageError(`--name is longer than ${MAX_NAME_LENGTH} characters`, "key create");
-  return {
-    workspace: input.workspace,
-    name,
-    scopes: parseScopes(input.scopes),
-    ...(input.expires === undefined ? {} : { expiresAt: parseExpiry(input.expires) }),
-  };
+}): KeyInput<Scope> & { workspace: string } {
+  const scopes = parseScopes(input.scopes, SCOPES, "key create");
+  return { workspace: input.workspace, ...builderKeyCommands.checkInput({ ...input, scopes }) };
 }
 
 /**
@@ -34,7 +31,10 @@ export function checkKeyInput(input: {
  * Keys with `quote` or `swap` scope need the builder ID activated (docs/rules.md, auth rule 4): before
  * refusing one, the registry is read (when the chain answers) so a confirmed registration activates at once.
  */
-export async function createKeyCommand(ctx: OperatorContext, input: KeyInput): Promise<void> {
+export async function createKeyCommand(
+  ctx: OperatorContext,
+  input: KeyInput<Scope> & { workspace: string },
+): Promise<void> {
   const { name, scopes, expiresAt } = input;
   let workspace = await requireWorkspace(ctx, input.workspace);
 
@@ -54,70 +54,16 @@ export async function createKeyCommand(ctx: OperatorContext, input: KeyInput): P
     scopes,
     ...(expiresAt ? { expiresAt } : {}),
   });
-  const view = {
-    id: key.id,
-    prefix: key.prefix,
-    name,
-    workspaceId: workspace.id,
-    scopes: key.scopes,
-    expiresAt: key.expiresAt,
-    secret: key.secret,
-  };
-  ctx.out.result({ key: view, note: "the secret is shown once; keep it on your backend" }, [
-    "key created; the full key is shown once, keep it server-side:",
-    `  ${key.secret}`,
-    ...fields([
-      ["id", key.id],
-      ["prefix", key.prefix],
-      ["workspace", `${workspace.id} (${workspace.code ?? workspace.name})`],
-      ["scopes", key.scopes.join(",")],
-      ["expires", key.expiresAt ? key.expiresAt.toISOString() : "never"],
-    ]),
-  ]);
+  await builderKeyCommands.created(
+    ctx,
+    { ...key, name, shown: { scopes: key.scopes } },
+    { id: workspace.id, label: workspace.code ?? workspace.name },
+  );
 }
 
 /** `junction key list`: the workspace's keys with status; never a secret or a hash. */
 export async function listKeysCommand(ctx: OperatorContext, input: { workspace: string }): Promise<void> {
-  const workspace = await requireWorkspace(ctx, input.workspace);
-  const keys = await listKeys(ctx.db, workspace.id);
-  const human =
-    keys.length === 0
-      ? [`workspace ${workspace.code ?? workspace.id} has no keys yet`]
-      : [
-          `${"PREFIX".padEnd(16)}  ${"STATUS".padEnd(7)}  ${"SCOPES".padEnd(26)}  ${"EXPIRES".padEnd(24)}  NAME`,
-          ...keys.map(
-            (k) =>
-              `${k.prefix.padEnd(16)}  ${k.status.padEnd(7)}  ${k.scopes.join(",").padEnd(26)}  ${(k.expiresAt?.toISOString() ?? "never").padEnd(24)}  ${k.name}`,
-          ),
-        ];
-  ctx.out.result({ workspace, keys }, human);
-}
-
-/** `junction key revoke`: effective on the key's very next request. Revoking twice is not an error. */
-export async function revokeKeyCommand(ctx: OperatorContext, input: { key: string }): Promise<void> {
-  const key = await findKey(ctx.db, input.key);
-  if (!key) throw new OperatorError(`no key ${input.key}`);
-  const revoked = await revokeKey(ctx.db, key.id);
-  const after = (await findKey(ctx.db, key.id))!;
-  ctx.out.result({ key: after, alreadyRevoked: !revoked }, [
-    revoked ? `key ${after.prefix} revoked` : `key ${after.prefix} was already revoked`,
-    ...fields([["revoked at", after.revokedAt?.toISOString() ?? "-"]]),
-  ]);
-}
-
-function parseScopes(value: string): Scope[] {
-  const scopes = value
-    .split(",")
-    .map((scope) => scope.trim())
-    .filter((scope) => scope !== "");
-  const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
-  if (scopes.length === 0 || unknown.length > 0) {
-    throw new UsageError(
-      `--scopes takes a comma-separated list of ${SCOPES.join(", ")}${unknown.length ? ` (unknown: ${unknown.join(", ")})` : ""}`,
-      "key create",
-    );
-  }
-  return [...new Set(scopes)] as Scope[];
+  await builderKeyCommands.list(ctx, await requireWorkspace(ctx, input.workspace));
 }
 
 async function requireWorkspace(ctx: OperatorContext, ref: string): Promise<WorkspaceView> {

@@ -86,8 +86,8 @@ export async function runOperatorCommand(argv: string[]): Promise<void> {
       const { flags, positionals } = parseFlags(command, args, { json }, 1);
       if (!positionals[0]) throw new UsageError("missing the key id to revoke", command);
       const input = { key: positionals[0] };
-      const { revokeKeyCommand } = await import("./key-commands.ts");
-      return run(flags.json, (ctx) => revokeKeyCommand(ctx, input));
+      const { builderKeyCommands } = await import("./key-commands.ts");
+      return run(flags.json, (ctx) => builderKeyCommands.revoke(ctx, input));
     }
     case "partner key create": {
       const { flags } = parseFlags(command, args, {
@@ -98,47 +98,47 @@ export async function runOperatorCommand(argv: string[]): Promise<void> {
       });
       const input = {
         name: required(command, flags, "name"),
-        swap: flags.swap ?? false,
+        scopes: flags.swap ? ["swap" as const] : [],
         ...(flags.expires !== undefined ? { expires: flags.expires } : {}),
       };
-      const { createPartnerKeyCommand, checkPartnerKeyInput } = await import("./partner-key-commands.ts");
-      const checked = checkPartnerKeyInput(input);
-      return run(flags.json, (ctx) => createPartnerKeyCommand(ctx, checked));
+      const { partnerKeyCommands } = await import("./partner-key-commands.ts");
+      const checked = partnerKeyCommands.checkInput(input);
+      return run(flags.json, (ctx) => partnerKeyCommands.create(ctx, checked));
     }
     case "partner key list": {
       const { flags } = parseFlags(command, args, { json });
-      const { listPartnerKeysCommand } = await import("./partner-key-commands.ts");
-      return run(flags.json, listPartnerKeysCommand);
+      const { partnerKeyCommands } = await import("./partner-key-commands.ts");
+      return run(flags.json, (ctx) => partnerKeyCommands.list(ctx));
     }
     case "partner key revoke": {
       const { flags, positionals } = parseFlags(command, args, { json }, 1);
       if (!positionals[0]) throw new UsageError("missing the partner key id to revoke", command);
       const input = { key: positionals[0] };
-      const { revokePartnerKeyCommand } = await import("./partner-key-commands.ts");
-      return run(flags.json, (ctx) => revokePartnerKeyCommand(ctx, input));
+      const { partnerKeyCommands } = await import("./partner-key-commands.ts");
+      return run(flags.json, (ctx) => partnerKeyCommands.revoke(ctx, input));
     }
     case "transfer key create": {
       const { flags } = parseFlags(command, args, { name: text, scopes: text, expires: text, json });
+      const { transferKeyCommands, parseTransferScopes } = await import("./transfer-key-commands.ts");
       const input = {
         name: required(command, flags, "name"),
-        scopes: required(command, flags, "scopes"),
+        scopes: parseTransferScopes(required(command, flags, "scopes")),
         ...(flags.expires !== undefined ? { expires: flags.expires } : {}),
       };
-      const { createTransferKeyCommand, checkTransferKeyInput } = await import("./transfer-key-commands.ts");
-      const checked = checkTransferKeyInput(input);
-      return run(flags.json, (ctx) => createTransferKeyCommand(ctx, checked));
+      const checked = transferKeyCommands.checkInput(input);
+      return run(flags.json, (ctx) => transferKeyCommands.create(ctx, checked));
     }
     case "transfer key list": {
       const { flags } = parseFlags(command, args, { json });
-      const { listTransferKeysCommand } = await import("./transfer-key-commands.ts");
-      return run(flags.json, listTransferKeysCommand);
+      const { transferKeyCommands } = await import("./transfer-key-commands.ts");
+      return run(flags.json, (ctx) => transferKeyCommands.list(ctx));
     }
     case "transfer key revoke": {
       const { flags, positionals } = parseFlags(command, args, { json }, 1);
       if (!positionals[0]) throw new UsageError("missing the transfer key id to revoke", command);
       const input = { key: positionals[0] };
-      const { revokeTransferKeyCommand } = await import("./transfer-key-commands.ts");
-      return run(flags.json, (ctx) => revokeTransferKeyCommand(ctx, input));
+      const { transferKeyCommands } = await import("./transfer-key-commands.ts");
+      return run(flags.json, (ctx) => transferKeyCommands.revoke(ctx, input));
     }
     default:
       throw unknownCommand(command);

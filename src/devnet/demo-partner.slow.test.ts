@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { copySnapshot } from "../../test/devnet.ts";
-import { authenticatePartner, revokePartnerKey } from "../auth/partner-keys.ts";
+import { partnerKeys } from "../auth/partner-keys.ts";
 import { createStore, type Store } from "../store/create-store.ts";
 import { ensureDemoPartner } from "./demo-partner.ts";
 import { ensureDemoWorkspace } from "./demo-workspace.ts";
@@ -29,16 +29,16 @@ describe("the devnet's demo partner keys", () => {
     const demo = await ensureDemoPartner(store.db, { ...manifest(), demoWorkspace: workspace }, manifestPath);
     expect(manifest().demoPartner).toEqual(demo);
     expect(manifest().demoWorkspace).toEqual(workspace);
-    expect(await authenticatePartner(store.db, `Bearer ${demo.keys.swap}`)).toMatchObject({ swap: true });
-    expect(await authenticatePartner(store.db, `Bearer ${demo.keys.quote}`)).toMatchObject({ swap: false });
+    expect(await partnerKeys.authenticate(store.db, demo.keys.swap)).toMatchObject({ swap: true });
+    expect(await partnerKeys.authenticate(store.db, demo.keys.quote)).toMatchObject({ swap: false });
   });
 
   it("keeps the same keys on a warm restart, and replaces them once one stops authenticating", async () => {
     const before = manifest().demoPartner!;
     expect(await ensureDemoPartner(store.db, manifest(), manifestPath)).toEqual(before);
 
-    const quote = await authenticatePartner(store.db, `Bearer ${before.keys.quote}`);
-    await revokePartnerKey(store.db, (quote as { keyId: string }).keyId);
+    const quote = await partnerKeys.authenticate(store.db, before.keys.quote);
+    await partnerKeys.revoke(store.db, (quote as { keyId: string }).keyId);
     const after = await ensureDemoPartner(store.db, manifest(), manifestPath);
     expect(after.keys.swap).not.toBe(before.keys.swap);
     expect(after.keys.quote).not.toBe(before.keys.quote);
@@ -50,7 +50,7 @@ describe("the devnet's demo partner keys", () => {
     try {
       const recreated = await ensureDemoPartner(fresh.db, manifest(), manifestPath);
       expect(recreated.keys.swap).not.toBe(after.keys.swap);
-      expect(await authenticatePartner(fresh.db, `Bearer ${recreated.keys.swap}`)).toMatchObject({
+      expect(await partnerKeys.authenticate(fresh.db, recreated.keys.swap)).toMatchObject({
         swap: true,
       });
     } finally {

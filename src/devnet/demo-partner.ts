@@ -1,9 +1,4 @@
-import {
-  authenticatePartner,
-  createPartnerKey,
-  listPartnerKeys,
-  revokePartnerKey,
-} from "../auth/partner-keys.ts";
+import { partnerKeys } from "../auth/partner-keys.ts";
 import type { Db } from "../store/schema.ts";
 import { type Manifest, writeManifest } from "./manifest.ts";
 
@@ -23,18 +18,18 @@ export async function ensureDemoPartner(
   const saved = manifest.demoPartner;
   if (saved) {
     const [swap, quote] = await Promise.all([
-      authenticatePartner(db, `Bearer ${saved.keys.swap}`),
-      authenticatePartner(db, `Bearer ${saved.keys.quote}`),
+      partnerKeys.authenticate(db, saved.keys.swap),
+      partnerKeys.authenticate(db, saved.keys.quote),
     ]);
     if (!("failure" in swap) && swap.swap && !("failure" in quote) && !quote.swap) return saved;
   }
   // The demo keys of an earlier devnet (the manifest no longer lists them) stop working: one pair at a time.
-  for (const old of await listPartnerKeys(db))
-    if (old.name.startsWith("demo-partner-") && old.status === "active") await revokePartnerKey(db, old.id);
+  for (const old of await partnerKeys.list(db))
+    if (old.name.startsWith("demo-partner-") && old.status === "active") await partnerKeys.revoke(db, old.id);
   const demo: DemoPartner = {
     keys: {
-      swap: (await createPartnerKey(db, { name: "demo-partner-swap", swap: true })).secret,
-      quote: (await createPartnerKey(db, { name: "demo-partner-quote", swap: false })).secret,
+      swap: (await partnerKeys.issue(db, { name: "demo-partner-swap", scopes: ["swap"] })).secret,
+      quote: (await partnerKeys.issue(db, { name: "demo-partner-quote", scopes: [] })).secret,
     },
   };
   writeManifest(manifestPath, { ...manifest, demoPartner: demo });

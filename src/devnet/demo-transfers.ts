@@ -1,9 +1,4 @@
-import {
-  authenticateTransferKey,
-  createTransferKey,
-  listTransferKeys,
-  revokeTransferKey,
-} from "../auth/transfer-keys.ts";
+import { transferKeys } from "../auth/transfer-keys.ts";
 import type { Db } from "../store/schema.ts";
 import { type Manifest, writeManifest } from "./manifest.ts";
 
@@ -22,13 +17,13 @@ export async function ensureDemoTransfers(
   providers: Record<string, string>,
 ): Promise<DemoTransfers> {
   const saved = manifest.demoTransfers?.keys.estimates;
-  const principal = saved ? await authenticateTransferKey(db, saved) : undefined;
+  const principal = saved ? await transferKeys.authenticate(db, saved) : undefined;
   let estimates = saved;
   if (!principal || "failure" in principal || !principal.scopes.includes("estimates")) {
     // The demo key of an earlier devnet (the manifest no longer lists it) stops working.
-    for (const old of await listTransferKeys(db))
-      if (old.name === "demo-transfers" && old.status === "active") await revokeTransferKey(db, old.id);
-    estimates = (await createTransferKey(db, { name: "demo-transfers", scopes: ["estimates"] })).secret;
+    for (const old of await transferKeys.list(db))
+      if (old.name === "demo-transfers" && old.status === "active") await transferKeys.revoke(db, old.id);
+    estimates = (await transferKeys.issue(db, { name: "demo-transfers", scopes: ["estimates"] })).secret;
   }
   const demo: DemoTransfers = { keys: { estimates: estimates! }, providers };
   writeManifest(manifestPath, { ...manifest, demoTransfers: demo });

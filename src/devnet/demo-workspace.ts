@@ -1,13 +1,5 @@
 import type { Scope } from "../auth/api-key.ts";
-import {
-  authenticate,
-  bindOwner,
-  createKey,
-  createWorkspace,
-  markActivated,
-  revokeKey,
-} from "../auth/keys.ts";
-import { listApiKeyRows } from "../store/repositories/api-keys.ts";
+import { bindOwner, builderKeys, createKey, createWorkspace, markActivated } from "../auth/keys.ts";
 import { workspaceByBuilderCode } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
 import { type Manifest, writeManifest } from "./manifest.ts";
@@ -38,7 +30,9 @@ export async function ensureDemoWorkspace(
 ): Promise<DemoWorkspace> {
   const saved = manifest.demoWorkspace;
   if (saved) {
-    const checks = await Promise.all(Object.values(saved.keys).map((key) => authenticate(db, key)));
+    const checks = await Promise.all(
+      Object.values(saved.keys).map((key) => builderKeys.authenticate(db, key)),
+    );
     if (checks.every((check) => !("failure" in check) && check.workspaceId === saved.workspaceId))
       return saved;
   }
@@ -54,8 +48,8 @@ export async function ensureDemoWorkspace(
   await bindOwner(db, workspace.id, manifest.junction.demoBuilder.owner);
   await markActivated(db, code, new Date());
   // The demo keys of an earlier devnet (the manifest no longer lists them) stop working: one set at a time.
-  for (const old of await listApiKeyRows(db, workspace.id))
-    if (old.name.startsWith(DEMO_KEY_PREFIX) && !old.revoked_at) await revokeKey(db, old.id);
+  for (const old of await builderKeys.list(db, { workspaceId: workspace.id }))
+    if (old.name.startsWith(DEMO_KEY_PREFIX) && !old.revokedAt) await builderKeys.revoke(db, old.id);
   const keys = {} as DemoWorkspace["keys"];
   for (const [name, scopes] of Object.entries(KEY_SETS) as [keyof typeof KEY_SETS, readonly Scope[]][]) {
     keys[name] = (

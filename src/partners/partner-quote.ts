@@ -111,8 +111,9 @@ export type PartnerQuoteDeps = {
  * `GET {partner_url}/quote` (docs/rules.md, partner quote rules 1-8): the terms checked (400 when they are
  * not a request at all), then, under the partner admission, the shared comparison and, with a recipient,
  * the executable-quote step, which hands a transaction out only after it ran through the executor at the
- * quote block and delivered exactly `swap.netOut`. Failing to find or build a swap is `ok: false` with an
- * error from {@link PARTNER_QUOTE_ERRORS}; capacity (429 BUSY) and bad input stay errors.
+ * quote block and delivered exactly `swap.netOut`. Failing to build a found route is `ok: false` with an
+ * error from {@link PARTNER_QUOTE_ERRORS}; what the comparison throws (no route, timeout, capacity, bad
+ * input) is thrown, and the partner surface words it (src/api/routes/partner/quote-failure.ts).
  */
 export async function quotePartner(
   deps: PartnerQuoteDeps,
@@ -125,18 +126,11 @@ export async function quotePartner(
   },
 ): Promise<PartnerQuote> {
   checkTerms(request, deps);
-  const asked = { tokenIn: request.tokenIn, tokenOut: request.tokenOut, amountIn: request.amountIn };
   const terms = JSON.stringify(request, (_, v) => (typeof v === "bigint" ? v.toString() : v));
-  try {
-    return await deps.admission.run(`partner:${options.caller}:${terms}`, async (signal) => {
-      await options.admitted();
-      return quoteAndBuild(deps, request, signal);
-    });
-  } catch (error) {
-    const failure = failureOf(error);
-    if (!failure) throw error;
-    return { ...asked, ok: false, error: failure };
-  }
+  return deps.admission.run(`partner:${options.caller}:${terms}`, async (signal) => {
+    await options.admitted();
+    return quoteAndBuild(deps, request, signal);
+  });
 }
 
 /** 400 for terms no quote could serve: a zero amount, identical tokens, a recipient or deadline out of bounds. */
@@ -243,26 +237,5 @@ function buildFailure(reason: ExecutableFailureReason): PartnerQuoteError {
     case "reverted":
     case "insufficient-output":
       return "simulation-failed";
-  }
-}
-
-/** The `ok: false` error for what the comparison threw; undefined for what stays an error (429, bugs). */
-function failureOf(error: unknown): PartnerQuoteError | undefined {
-  if (!(error instanceof JunctionError)) return undefined;
-  switch (error.code) {
-    case "UNKNOWN_TOKEN":
-      return "unknown-token";
-    case "NO_ROUTE":
-      return "no-route";
-    case "NO_EXECUTABLE_ROUTE":
-      return error.reason === "token-transfer-fee" ? "token-transfer-fee" : "no-executable-route";
-    case "BLOCK_REORGED":
-      return "block-reorged";
-    case "UPSTREAM_UNAVAILABLE":
-      return "upstream-unavailable";
-    case "QUOTE_TIMEOUT":
-      return "timeout";
-    default:
-      return undefined;
   }
 }

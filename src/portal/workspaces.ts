@@ -1,7 +1,8 @@
 import type { Address, PublicClient } from "viem";
 import { isAddress } from "viem";
 import { SCOPES, type Scope } from "../auth/api-key.ts";
-import { type CreatedKey, createKey, createWorkspace, KeyPolicyError, revokeKey } from "../auth/keys.ts";
+import { KeyPolicyError } from "../auth/key-family.ts";
+import { builderKeys, type CreatedKey, createKey, createWorkspace } from "../auth/keys.ts";
 import { type WorkspaceUsage, workspaceUsage } from "../auth/workspace-usage.ts";
 import {
   findKey,
@@ -188,7 +189,7 @@ export async function revokeOwnKey(db: Db, owner: Address, id: string, keyId: st
   const workspace = await ownWorkspace(db, owner, id);
   const key = keyId.length <= 64 ? await findKey(db, keyId) : undefined;
   if (!key || key.workspaceId !== workspace.id) throw new JunctionError("NOT_FOUND", "no such key");
-  await revokeKey(db, key.id);
+  await builderKeys.revoke(db, key.id);
 }
 
 export async function ownUsage(db: Db, owner: Address, id: string): Promise<WorkspaceUsage> {

@@ -1,13 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { PGlite } from "@electric-sql/pglite";
-import { Kysely, Migrator, PostgresDialect } from "kysely";
+import { Kysely, Migrator, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { encodeFunctionData, type Hex, toHex } from "viem";
 import { describe, expect, it } from "vitest";
+import { generateApiKey, type NewApiKey } from "../auth/api-key.ts";
+import { builderKeys } from "../auth/keys.ts";
+import { partnerKeys } from "../auth/partner-keys.ts";
+import { transferKeys } from "../auth/transfer-keys.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { migrationProvider } from "./migrations.ts";
 import { pglitePool } from "./pglite-pool.ts";
-import type { Database } from "./schema.ts";
+import type { Database, Db } from "./schema.ts";
 
 type Unmigrated = { db: Kysely<Database>; close: () => Promise<void> };
 
@@ -129,6 +133,100 @@ describe.each(emptyDatabases())("migration 0004 on %s", (_, open) => {
           .where("id", "=", "q0")
           .execute(),
       ).rejects.toThrow();
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe.each(emptyDatabases())("migration 0012 on %s", (_, open) => {
+  it("moves every family's keys and per-key counters into one table; issued keys keep working", async () => {
+    const { db, close } = await open();
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo("0011_portal_used_nonces")).error).toBeUndefined();
+      // Written as the code before 0012 wrote them: three key tables, two per-key counter tables.
+      const old = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
+      await old
+        .insertInto("workspaces")
+        .values({ id: "w", name: "old", builder_code: "old", activated_at: new Date() })
+        .execute();
+      const builder = generateApiKey("jct");
+      const swap = generateApiKey("jpk");
+      const quoteOnly = generateApiKey("jpk");
+      const transfer = generateApiKey("jtk");
+      const revokedAt = new Date("2026-01-01T00:00:00Z");
+      const columns = (key: NewApiKey, name: string) => ({
+        id: key.id,
+        name,
+        prefix: key.prefix,
+        key_hash: key.hash,
+      });
+      await old
+        .insertInto("api_keys")
+        .values({ ...columns(builder, "b"), workspace_id: "w", scopes: ["swap", "quote"] })
+        .execute();
+      await old
+        .insertInto("partner_keys")
+        .values({ ...columns(swap, "s"), swap: true })
+        .execute();
+      await old
+        .insertInto("partner_keys")
+        .values({ ...columns(quoteOnly, "q"), swap: false, revoked_at: revokedAt })
+        .execute();
+      await old
+        .insertInto("transfer_keys")
+        .values({ ...columns(transfer, "t"), scopes: ["estimates"] })
+        .execute();
+      const window = new Date(Date.now() - 30_000);
+      await old
+        .insertInto("partner_rate_counters")
+        .values({ partner_key_id: swap.id, bucket: "quote", window_start: window, count: 7 })
+        .execute();
+      await old
+        .insertInto("transfer_rate_counters")
+        .values({ transfer_key_id: transfer.id, bucket: "estimates", window_start: window, count: 3 })
+        .execute();
+
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const upgraded = db as unknown as Db;
+      expect(await builderKeys.authenticate(upgraded, builder.secret)).toEqual({
+        keyId: builder.id,
+        workspaceId: "w",
+        scopes: ["quote", "swap"],
+        builderCode: "old",
+        plan: "free",
+        activated: true,
+      });
+      expect(await partnerKeys.authenticate(upgraded, swap.secret)).toEqual({
+        keyId: swap.id,
+        name: "s",
+        swap: true,
+      });
+      expect(await partnerKeys.authenticate(upgraded, quoteOnly.secret)).toEqual({ failure: "revoked" });
+      expect((await partnerKeys.find(upgraded, quoteOnly.id))?.swap).toBe(false);
+      expect(await transferKeys.authenticate(upgraded, transfer.secret)).toEqual({
+        keyId: transfer.id,
+        name: "t",
+        scopes: ["estimates"],
+      });
+      // A key answers to its own family only.
+      expect(await transferKeys.revoke(upgraded, swap.id)).toBe(false);
+      const counters = await upgraded
+        .selectFrom("key_rate_counters")
+        .select(["key_id", "bucket", "count"])
+        .orderBy("count")
+        .execute();
+      expect(counters).toEqual([
+        { key_id: transfer.id, bucket: "estimates", count: 3 },
+        { key_id: swap.id, bucket: "quote", count: 7 },
+      ]);
+      const tables = await sql<{ name: string }>`
+        select table_name as name from information_schema.tables
+        where table_name in ('api_keys', 'partner_keys', 'transfer_keys', 'partner_rate_counters', 'transfer_rate_counters')`.execute(
+        db,
+      );
+      expect(tables.rows).toEqual([]);
     } finally {
       await close();
     }

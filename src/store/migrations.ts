@@ -292,6 +292,65 @@ const MIGRATIONS: Record<string, Migration> = {
         .execute();
     },
   },
+  "0012_one_key_table": {
+    async up(db: Kysely<unknown>) {
+      // One key family: builder, partner and transfer keys move into one table, told apart by `family`;
+      // a partner key's swap permission becomes its `swap` scope. Ids, hashes and timestamps are copied as
+      // they are, so every issued key keeps working. The per-key rate counters of partner and transfer keys
+      // move into one table the same way.
+      await db.schema
+        .createTable("keys")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("family", "text", (c) => c.notNull())
+        .addColumn("workspace_id", "text", (c) => c.references("workspaces.id").onDelete("cascade"))
+        .addColumn("name", "text", (c) => c.notNull())
+        .addColumn("prefix", "text", (c) => c.notNull())
+        .addColumn("key_hash", "text", (c) => c.notNull().unique())
+        .addColumn("scopes", sql`text[]`, (c) => c.notNull())
+        .addColumn("expires_at", "timestamptz")
+        .addColumn("revoked_at", "timestamptz")
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .addCheckConstraint(
+          "keys_workspace_of_builder_keys",
+          sql`(family = 'builder') = (workspace_id is not null)`,
+        )
+        .execute();
+      await db.schema.createIndex("keys_workspace").on("keys").column("workspace_id").execute();
+      const columns = sql`id, family, workspace_id, name, prefix, key_hash, scopes, expires_at, revoked_at, created_at`;
+      await sql`insert into keys (${columns})
+        select id, 'builder', workspace_id, name, prefix, key_hash, scopes, expires_at, revoked_at, created_at
+        from api_keys`.execute(db);
+      await sql`insert into keys (${columns})
+        select id, 'partner', null, name, prefix, key_hash,
+               case when swap then array['swap'] else array[]::text[] end, expires_at, revoked_at, created_at
+        from partner_keys`.execute(db);
+      await sql`insert into keys (${columns})
+        select id, 'transfer', null, name, prefix, key_hash, scopes, expires_at, revoked_at, created_at
+        from transfer_keys`.execute(db);
+      await db.schema
+        .createTable("key_rate_counters")
+        .addColumn("key_id", "text", (c) => c.notNull().references("keys.id").onDelete("cascade"))
+        .addColumn("bucket", "text", (c) => c.notNull())
+        .addColumn("window_start", "timestamptz", (c) => c.notNull())
+        .addColumn("count", "integer", (c) => c.notNull())
+        .addPrimaryKeyConstraint("key_rate_counters_pk", ["key_id", "bucket", "window_start"])
+        .execute();
+      for (const [table, column] of [
+        ["partner_rate_counters", "partner_key_id"],
+        ["transfer_rate_counters", "transfer_key_id"],
+      ] as const)
+        await sql`insert into key_rate_counters (key_id, bucket, window_start, count)
+          select ${sql.ref(column)}, bucket, window_start, count from ${sql.table(table)}`.execute(db);
+      for (const table of [
+        "partner_rate_counters",
+        "transfer_rate_counters",
+        "partner_keys",
+        "transfer_keys",
+        "api_keys",
+      ])
+        await db.schema.dropTable(table).execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -19,10 +19,18 @@ export type WorkspaceTable = {
   owner: ColumnType<string | null, string | null | undefined, string | null>;
 };
 
-/** API keys are stored only as a SHA-256 hash; `prefix` is the visible part a user recognises. */
-export type ApiKeyTable = {
+/** Which surface a key opens: builder (`x-api-key`), partner (`Authorization: Bearer`), transfer estimates. */
+export type KeyFamilyName = "builder" | "partner" | "transfer";
+
+/**
+ * Every API key, of every family (migration 0012): stored only as a SHA-256 hash; `prefix` is the visible
+ * part a user recognises. Builder keys belong to a workspace; partner and transfer keys to none. `scopes` are
+ * the family's permissions (a partner key's only one is `swap`).
+ */
+export type KeyTable = {
   id: string;
-  workspace_id: string;
+  family: KeyFamilyName;
+  workspace_id: string | null;
   name: string;
   prefix: string;
   key_hash: string;
@@ -40,47 +48,9 @@ export type QuotaCounterTable = {
   count: number;
 };
 
-/**
- * A partner key (Authorization: Bearer), issued by the operator; stored only as a SHA-256 hash. `swap`
- * grants the partner quote's transaction parameters.
- */
-export type PartnerKeyTable = {
-  id: string;
-  name: string;
-  prefix: string;
-  key_hash: string;
-  swap: Generated<boolean>;
-  expires_at: Timestamp | null;
-  revoked_at: Timestamp | null;
-  created_at: Generated<Timestamp>;
-};
-
-/** Shared per-key rate counters of the partner API, incremented atomically like quota_counters. */
-export type PartnerRateCounterTable = {
-  partner_key_id: string;
-  bucket: string;
-  window_start: Timestamp;
-  count: number;
-};
-
-/**
- * A transfer-estimate customer key (X-Service-Api-Key), issued by the operator; stored only as a SHA-256
- * hash, with its scopes.
- */
-export type TransferKeyTable = {
-  id: string;
-  name: string;
-  prefix: string;
-  key_hash: string;
-  scopes: string[];
-  expires_at: Timestamp | null;
-  revoked_at: Timestamp | null;
-  created_at: Generated<Timestamp>;
-};
-
-/** Shared per-key rate counters of transfer estimates, incremented atomically like quota_counters. */
-export type TransferRateCounterTable = {
-  transfer_key_id: string;
+/** Shared per-key rate counters (partner and transfer keys), incremented atomically like quota_counters. */
+export type KeyRateCounterTable = {
+  key_id: string;
   bucket: string;
   window_start: Timestamp;
   count: number;
@@ -231,16 +201,13 @@ export type ServiceSecretTable = {
 
 export type Database = {
   workspaces: WorkspaceTable;
-  api_keys: ApiKeyTable;
+  keys: KeyTable;
   quota_counters: QuotaCounterTable;
   builder_quotes: BuilderQuoteTable;
   swap_preparations: SwapPreparationTable;
   settlements: SettlementTable;
   service_secrets: ServiceSecretTable;
-  partner_keys: PartnerKeyTable;
-  partner_rate_counters: PartnerRateCounterTable;
-  transfer_keys: TransferKeyTable;
-  transfer_rate_counters: TransferRateCounterTable;
+  key_rate_counters: KeyRateCounterTable;
   portal_used_nonces: PortalUsedNonceTable;
   portal_sessions: PortalSessionTable;
   pool_index_pools: PoolIndexPoolTable;

@@ -23,9 +23,10 @@ describe.each(backends)("store on %s", (_, open) => {
       .values({ id, name: "acme", builder_code: `acme-${id.slice(0, 8)}` })
       .execute();
     await store.db
-      .insertInto("api_keys")
+      .insertInto("keys")
       .values({
         id: `k-${id}`,
+        family: "builder",
         workspace_id: id,
         name: "ci",
         prefix: "jk_test",
@@ -34,7 +35,7 @@ describe.each(backends)("store on %s", (_, open) => {
       })
       .execute();
     const key = await store.db
-      .selectFrom("api_keys")
+      .selectFrom("keys")
       .selectAll()
       .where("workspace_id", "=", id)
       .executeTakeFirstOrThrow();

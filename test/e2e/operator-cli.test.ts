@@ -4,8 +4,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { authenticate } from "../../src/auth/keys.ts";
-import { authenticatePartner } from "../../src/auth/partner-keys.ts";
+import { builderKeys } from "../../src/auth/keys.ts";
+import { partnerKeys } from "../../src/auth/partner-keys.ts";
 import { PLANS } from "../../src/auth/plans.ts";
 import { CHAIN_ID } from "../../src/chain/chain.ts";
 import { openEmbeddedShared } from "../../src/store/embedded-shared.ts";
@@ -288,7 +288,7 @@ describe("junction workspace and key commands", () => {
       );
       expect(quote.key.swap).toBe(false);
       expect(Date.parse(quote.key.expiresAt)).toBeGreaterThan(Date.now() + 11 * 3_600_000);
-      expect(await authenticatePartner(service.db, `Bearer ${swap.key.secret}`)).toEqual({
+      expect(await partnerKeys.authenticate(service.db, swap.key.secret)).toEqual({
         keyId: swap.key.id,
         name: "backend",
         swap: true,
@@ -296,7 +296,7 @@ describe("junction workspace and key commands", () => {
 
       const revoked = json(await junction(dataDir, "partner", "key", "revoke", swap.key.prefix, "--json"));
       expect(revoked).toMatchObject({ key: { id: swap.key.id, status: "revoked" }, alreadyRevoked: false });
-      expect(await authenticatePartner(service.db, `Bearer ${swap.key.secret}`)).toEqual({
+      expect(await partnerKeys.authenticate(service.db, swap.key.secret)).toEqual({
         failure: "revoked",
       });
 
@@ -336,7 +336,7 @@ describe("junction workspace and key commands", () => {
         ),
       );
       // The service sees the key at once, in its own process.
-      expect(await authenticate(service.db, created.key.secret)).toMatchObject({
+      expect(await builderKeys.authenticate(service.db, created.key.secret)).toMatchObject({
         keyId: created.key.id,
         scopes: ["tokens", "receipts"],
         builderCode: code,
@@ -345,7 +345,9 @@ describe("junction workspace and key commands", () => {
       expect(
         json(await junction(dataDir, "workspace", "plan", "--code", code, "--plan", "growth", "--json")),
       ).toMatchObject({ previousPlan: "free", workspace: { code, plan: "growth" }, limits: PLANS.growth });
-      expect(await authenticate(service.db, created.key.secret)).toMatchObject({ plan: "growth" });
+      expect(await builderKeys.authenticate(service.db, created.key.secret)).toMatchObject({
+        plan: "growth",
+      });
       refused(
         await junction(dataDir, "workspace", "plan", "--code", "nobody-here", "--plan", "free"),
         /no workspace has id or builder code nobody-here/,

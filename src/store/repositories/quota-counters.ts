@@ -1,8 +1,7 @@
 /**
  * Repository of the counter tables: `quota_counters` (one counter per workspace, bucket and window) and
- * `partner_rate_counters` and `transfer_rate_counters` (the same per partner key and per transfer customer
- * key), windows aligned on the database clock (one clock for
- * every process). Repositories live in src/store, below every domain that shares a table: domain code calls
+ * `key_rate_counters` (the same per key, for the families rated per key), windows aligned on the database
+ * clock (one clock for every process). Repositories live in src/store, below every domain that shares a table: domain code calls
  * them, src/api never does.
  */
 import { sql } from "kysely";
@@ -21,8 +20,7 @@ export type CounterSpendResult =
 /** A counter table and the column naming whose counters they are; both tables share one shape. */
 type CounterOwner =
   | { table: "quota_counters"; column: "workspace_id"; id: string }
-  | { table: "partner_rate_counters"; column: "partner_key_id"; id: string }
-  | { table: "transfer_rate_counters"; column: "transfer_key_id"; id: string };
+  | { table: "key_rate_counters"; column: "key_id"; id: string };
 
 /**
  * Spends one unit from each of a workspace's counters, in order, all or nothing: one transaction of
@@ -42,30 +40,13 @@ export async function spendFromCounters(
   );
 }
 
-/** The same as {@link spendFromCounters}, from a partner key's counters. */
-export async function spendFromPartnerCounters(
+/** The same as {@link spendFromCounters}, from a key's own counters. */
+export async function spendFromKeyCounters(
   db: Db,
-  partnerKeyId: string,
+  keyId: string,
   counters: CounterSpend[],
 ): Promise<CounterSpendResult> {
-  return spendAllOrNothing(
-    db,
-    { table: "partner_rate_counters", column: "partner_key_id", id: partnerKeyId },
-    counters,
-  );
-}
-
-/** The same as {@link spendFromCounters}, from a transfer customer key's counters. */
-export async function spendFromTransferCounters(
-  db: Db,
-  transferKeyId: string,
-  counters: CounterSpend[],
-): Promise<CounterSpendResult> {
-  return spendAllOrNothing(
-    db,
-    { table: "transfer_rate_counters", column: "transfer_key_id", id: transferKeyId },
-    counters,
-  );
+  return spendAllOrNothing(db, { table: "key_rate_counters", column: "key_id", id: keyId }, counters);
 }
 
 async function spendAllOrNothing(
@@ -134,10 +115,10 @@ export async function countersInCurrentWindows(
   return rows;
 }
 
-/** Deletes counters (workspace, partner key and transfer key) of windows that started more than a day ago; returns how many. */
+/** Deletes counters (workspace and key) of windows that started more than a day ago; returns how many. */
 export async function deleteCountersOlderThanADay(db: Db): Promise<number> {
   let deleted = 0;
-  for (const table of ["quota_counters", "partner_rate_counters", "transfer_rate_counters"] as const) {
+  for (const table of ["quota_counters", "key_rate_counters"] as const) {
     const result = await sql`
       delete from ${sql.table(table)} where window_start < now() - interval '1 day'`.execute(db);
     deleted += Number(result.numAffectedRows ?? 0n);

@@ -2,7 +2,6 @@
  * Repository of the `workspaces` table. Repositories live in src/store, below every domain, because domains
  * share tables (auth and builders both read workspaces): domain code calls them, src/api never does.
  */
-import { sql } from "kysely";
 import type { Db } from "../schema.ts";
 
 export async function insertWorkspace(
@@ -113,23 +112,9 @@ export async function findWorkspaceRow(db: Db, ref: string) {
     .executeTakeFirst();
 }
 
-/** Every workspace with its count of keys neither revoked nor expired at `now`, oldest first. */
-export async function listWorkspaceRows(db: Db, now: Date) {
-  return db
-    .selectFrom("workspaces")
-    .select(WORKSPACE_COLUMNS)
-    .select((eb) =>
-      eb
-        .selectFrom("api_keys")
-        .select(sql<string>`count(*)`.as("n"))
-        .whereRef("api_keys.workspace_id", "=", "workspaces.id")
-        .where("api_keys.revoked_at", "is", null)
-        .where((k) => k.or([k("api_keys.expires_at", "is", null), k("api_keys.expires_at", ">", now)]))
-        .as("active_keys"),
-    )
-    .orderBy("created_at")
-    .orderBy("id")
-    .execute();
+/** Every workspace, oldest first. */
+export async function listWorkspaceRows(db: Db) {
+  return db.selectFrom("workspaces").select(WORKSPACE_COLUMNS).orderBy("created_at").orderBy("id").execute();
 }
 
 /** Sets the plan of the workspace with this id; true when a row changed. */

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
+import { builderErrors } from "./builder-errors.ts";
 import { registerBuilderSecurity } from "./builder-openapi.ts";
 import { registerHistoryRoute } from "./history.ts";
 import { registerIntegrationRoute } from "./integration.ts";
@@ -13,6 +14,7 @@ import { registerUsageRoute } from "./usage.ts";
 
 /** Mounts the builder API (`/api/v2/builders/*`, docs/rules.md, surfaces) on the {base_url} app. */
 export function registerBuilderRoutes(app: OpenAPIHono, deps: BuilderApiDeps): void {
+  app.use("/api/v2/builders/*", builderErrors);
   registerBuilderSecurity(app);
   registerBuilderQuoteRoute(app, deps);
   registerSwapRoutes(app, deps);

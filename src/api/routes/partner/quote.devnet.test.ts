@@ -10,12 +10,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
 import { createPartnerTestApi, type PartnerTestApi } from "../../../../test/partner-api.ts";
+import { spendKeyRate } from "../../../auth/key-rate.ts";
 import { CHAIN_ID } from "../../../chain/chain.ts";
 import { erc20Abi } from "../../../contracts/abis/ERC20.ts";
 import { executorArtifact } from "../../../contracts/artifacts/Executor.ts";
 import { PARTNER_LIMITS } from "../../../partners/limits.ts";
 import { PARTNER_QUOTE_ERRORS } from "../../../partners/partner-quote.ts";
-import { spendPartnerRate } from "../../../partners/rate-limit.ts";
 import { createAdmission } from "../../../quote/admission.ts";
 import { PartnerQuoteResponseSchema } from "../../schemas/partner-quote.ts";
 
@@ -379,9 +379,10 @@ describe("GET {partner_url}/quote: capacity", () => {
     expect(response.headers.get("retry-after")).toBe("2");
     expect(((await response.json()) as Json).error.code).toBe("BUSY");
     // The whole minute's rate is still there.
-    for (let i = 0; i < PARTNER_LIMITS.ratePerKeyPerMinute.quote; i++)
-      expect((await spendPartnerRate(busy.store.db, busy.keys.swap.id, "quote")).ok).toBe(true);
-    expect((await spendPartnerRate(busy.store.db, busy.keys.swap.id, "quote")).ok).toBe(false);
+    const limit = PARTNER_LIMITS.ratePerKeyPerMinute.quote;
+    const spend = async () => (await spendKeyRate(busy.store.db, busy.keys.swap.id, "quote", limit)).ok;
+    for (let i = 0; i < limit; i++) expect(await spend()).toBe(true);
+    expect(await spend()).toBe(false);
     await busy.close();
   });
 

@@ -2,7 +2,11 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Address } from "viem";
 import { SWAP_PARAMETERS } from "../../../auth/partner-keys.ts";
 import { InvalidRequestError } from "../../../errors/junction-error.ts";
-import { type PartnerQuoteRequest, quotePartner } from "../../../partners/partner-quote.ts";
+import {
+  type PartnerQuote,
+  type PartnerQuoteRequest,
+  quotePartner,
+} from "../../../partners/partner-quote.ts";
 import { chargePartnerRequest, partnerAccess, requireSwapPermission } from "../../partner-access.ts";
 import { requestIdOf } from "../../request-id.ts";
 import {
@@ -12,6 +16,7 @@ import {
 } from "../../schemas/partner-quote.ts";
 import type { PartnerApiDeps } from "./partner-api-deps.ts";
 import { PARTNER_ERROR_RESPONSES, PARTNER_SECURITY } from "./partner-openapi.ts";
+import { partnerQuoteFailure } from "./quote-failure.ts";
 import { toPartnerQuoteResponse } from "./quote-response.ts";
 
 /** `GET {partner_url}/quote` (docs/rules.md, partner quote rules 1-8; errors: partner). */
@@ -27,7 +32,7 @@ export function registerPartnerQuoteRoute(app: OpenAPIHono, deps: PartnerApiDeps
       'Failing to find or build a swap is 200 with `ok: false` and an `error` from a closed list; bad input is 400, keys 401/403, limits 429. Each quote spends one of the 60 quotes the key may make a minute once valid and admitted (429 RATE_LIMITED with Retry-After past it). Capacity: 4 concurrent and 60 admissions per minute per process for the partner API (429 BUSY with Retry-After), 25 s deadline (`error: "timeout"`).',
     ].join("\n\n"),
     security: PARTNER_SECURITY,
-    middleware: [partnerAccess(deps.db)] as const,
+    middleware: [partnerAccess(deps.db, "quote")] as const,
     request: { query: PartnerQuoteQuerySchema, headers: RequestIdHeaderSchema },
     responses: {
       200: {
@@ -63,18 +68,25 @@ export function registerPartnerQuoteRoute(app: OpenAPIHono, deps: PartnerApiDeps
           }
         : {}),
     };
-    const quote = await quotePartner(
-      {
-        quote: deps.quote,
-        admission: deps.admission,
-        client: deps.client,
-        contracts: deps.deployment.contracts,
-        fixtures: deps.fixtures,
-        now: deps.now,
-      },
-      request,
-      { caller: c.get("partner").keyId, admitted: () => chargePartnerRequest(c, "quote") },
-    );
+    let quote: PartnerQuote;
+    try {
+      quote = await quotePartner(
+        {
+          quote: deps.quote,
+          admission: deps.admission,
+          client: deps.client,
+          contracts: deps.deployment.contracts,
+          fixtures: deps.fixtures,
+          now: deps.now,
+        },
+        request,
+        { caller: c.get("partner").keyId, admitted: () => chargePartnerRequest(c) },
+      );
+    } catch (error) {
+      const failure = partnerQuoteFailure(request, error);
+      if (!failure) throw error;
+      quote = failure;
+    }
     return c.json(toPartnerQuoteResponse(requestIdOf(c), quote), 200);
   });
 }

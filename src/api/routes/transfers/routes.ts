@@ -109,7 +109,7 @@ export function registerTransferRoutes(app: OpenAPIHono, deps: TransferApiDeps):
   });
   app.openapi(route, async (c) => {
     const request = checkTransferRequest(deps.estimator.assets, c.req.valid("query"));
-    await chargeTransferRequest(c, deps.db);
+    await chargeTransferRequest(c);
     return c.json(await estimateTransfer(deps.estimator, request), 200);
   });
 }

@@ -1,0 +1,108 @@
+import type { PublicClient } from "viem";
+import { createBaseApp } from "../api/base-app.ts";
+import type { Lifecycle } from "../api/lifecycle.ts";
+import { createPartnerApp } from "../api/partner-app.ts";
+import type { SettlementIndexReader } from "../builders/history.ts";
+import type { Config } from "../config/config.ts";
+import type { Deployment } from "../config/deployment.ts";
+import type { FollowedSource } from "../liquidity/followed-state/follow-state.ts";
+import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
+import { signInSite } from "../portal/sign-in-message.ts";
+import { createAdmission } from "../quote/admission.ts";
+import { createQuoter } from "../quote/create-quoter.ts";
+import { createFixtures } from "../simulation/fixtures.ts";
+import { createTransferFeeMeter } from "../simulation/transfer-fee.ts";
+import type { Store } from "../store/create-store.ts";
+import { sharedSecret } from "../store/repositories/service-secrets.ts";
+import { type AssetBook, assetTags } from "../transfers/assets.ts";
+import type { BridgeProviderId } from "../transfers/bridge-provider.ts";
+import type { createTransferEstimator } from "../transfers/create-transfer-estimator.ts";
+import type { Logger } from "./logger.ts";
+import { accessLog, type createMetrics, observers } from "./metrics.ts";
+import type { QuoteProviders } from "./quote-providers.ts";
+
+/**
+ * Start stage, the apps: the quoter over the index and the aggregators, then the {base_url} app (public
+ * routing, builder API, transfer estimates, portal) and the {partner_url} app. Each surface has its own
+ * per-process capacity, so public traffic cannot starve builder or partner quotes.
+ */
+export async function createApps(deps: {
+  config: Config;
+  logger: Logger;
+  metrics: ReturnType<typeof createMetrics>;
+  lifecycle: Lifecycle;
+  client: PublicClient;
+  deployment: Deployment;
+  store: Store;
+  index: PoolIndex;
+  settlementIndex: SettlementIndexReader;
+  /** Pool state that follows the chain: a warm quote's block, gas price and pools. */
+  followed: FollowedSource;
+  quoteProviders: QuoteProviders;
+  transfers: {
+    estimator: ReturnType<typeof createTransferEstimator>;
+    assets: AssetBook;
+    standInUrls?: Record<string, string>;
+  };
+}) {
+  const { config, logger, metrics, lifecycle, client, deployment, store, index, quoteProviders } = deps;
+  const { db } = store;
+  const latestBlock = () => client.getBlockNumber();
+  const logError = (error: unknown, requestId?: string) =>
+    logger.error({ err: error, requestId }, "unhandled request error");
+  const fixtures = createFixtures(client);
+  const transferFees = createTransferFeeMeter(client);
+  const quote = createQuoter({
+    client,
+    index,
+    contracts: deployment.contracts,
+    fixtures,
+    transferFees,
+    providers: quoteProviders.providers,
+    providerDeadlineMs: config.aggregators.deadlineMs,
+    onProviderOutcome: metrics.provider,
+    onTimings: metrics.quoteStages,
+    followed: deps.followed,
+  });
+  const quoting = { db, client, deployment, index, quote, fixtures, transferFees, now: Date.now };
+  const cursorSecret = await sharedSecret(db, "history-cursor");
+  const nonceSecret = await sharedSecret(db, "portal-nonce");
+  const { settlementIndex } = deps;
+  const { estimator, assets, standInUrls } = deps.transfers;
+  const base = createBaseApp({
+    observer: observers(metrics.observe("base"), accessLog(logger, "base")),
+    metrics: metrics.scrape,
+    lifecycle,
+    contracts: deployment.contracts,
+    providers: quoteProviders.statuses,
+    providerDeadlineMs: config.aggregators.deadlineMs,
+    transferOptions: {
+      providers: estimator.providers.map((provider): BridgeProviderId => provider.id),
+      assets: assetTags(assets),
+      ...(standInUrls ? { standInUrls } : {}),
+    },
+    latestBlock,
+    logError,
+    quote,
+    admission: createAdmission(),
+    builders: { ...quoting, admission: createAdmission(), cursorSecret, settlementIndex },
+    transfers: { db, estimator },
+    portal: {
+      db,
+      client,
+      deployment,
+      cursorSecret,
+      settlementIndex,
+      site: signInSite(config.publicUrl),
+      nonceSecret,
+    },
+  });
+  const partner = createPartnerApp({
+    observer: observers(metrics.observe("partner"), accessLog(logger, "partner")),
+    lifecycle,
+    latestBlock,
+    logError,
+    partner: { ...quoting, admission: createAdmission() },
+  });
+  return { base, partner };
+}

@@ -1,0 +1,62 @@
+import type { PublicClient } from "viem";
+import { createChainClient, type RpcSettings } from "../chain/create-chain-client.ts";
+import type { RpcObserver } from "../chain/observed-transport.ts";
+import { checkDeployment } from "../config/check-deployment.ts";
+import type { Config } from "../config/config.ts";
+import { type Deployment, readDeployment } from "../config/deployment.ts";
+import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
+import { finalizedTagWarning } from "./check-finalized-tag.ts";
+import type { Logger } from "./logger.ts";
+import type { ShutdownStack } from "./shutdown-stack.ts";
+
+export type OpenChain = {
+  /** Set when the chain is the embedded devnet (its manifest is the deployment). */
+  devnet?: Devnet;
+  deployment: Deployment;
+  rpcUrl: string;
+  client: PublicClient;
+};
+
+/**
+ * Start stage, the chain: the embedded devnet (our own node, a private transport), or the configured RPC
+ * (its kind and backup) and deployment file; the deployment checked against the chain, and a warning when
+ * the node's `finalized` tag cannot be trusted.
+ */
+export async function openChain(
+  config: Config,
+  deps: {
+    progress: (line: string) => void;
+    logger: Logger;
+    observeRpc: RpcObserver;
+    shutdown: ShutdownStack;
+  },
+): Promise<OpenChain> {
+  const { chain } = config;
+  let where: { devnet?: Devnet; deployment: Deployment; rpc: RpcSettings; label: string };
+  if (chain.mode === "devnet") {
+    const devnet = await configuredDevnet(chain, config.dataDir, deps.progress);
+    deps.shutdown.defer(() => devnet.stop());
+    const rpc = { url: devnet.rpcUrl, kind: "private" as const };
+    where = { devnet, deployment: devnet.manifest, rpc, label: "devnet manifest" };
+  } else {
+    const rpc = {
+      url: chain.url,
+      kind: chain.kind,
+      ...(chain.backupUrl ? { backupUrl: chain.backupUrl } : {}),
+    };
+    where = {
+      deployment: readDeployment(chain.deploymentPath),
+      rpc,
+      label: `deployment file ${chain.deploymentPath}`,
+    };
+  }
+  const client = createChainClient(where.rpc, {
+    observe: deps.observeRpc,
+    finalityConfirmations: config.finalityConfirmations,
+  });
+  await checkDeployment(client, where.deployment, where.label);
+  const finality = await finalizedTagWarning(client, config.finalityConfirmations);
+  if (finality) deps.logger.warn(finality);
+  const { devnet, deployment, rpc } = where;
+  return { ...(devnet ? { devnet } : {}), deployment, rpcUrl: rpc.url, client };
+}

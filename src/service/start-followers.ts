@@ -1,0 +1,94 @@
+import type { PublicClient } from "viem";
+import { pruneQuotaCounters } from "../auth/quotas.ts";
+import { followActivations } from "../builders/activation.ts";
+import type { SettlementIndexReader } from "../builders/history.ts";
+import { createSettlementIndex, followSettlements } from "../builders/settlement-index.ts";
+import type { Deployment } from "../config/deployment.ts";
+import type { FollowedSource } from "../liquidity/followed-state/follow-state.ts";
+import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
+import type { Store } from "../store/create-store.ts";
+import { indexAtStart } from "./first-index.ts";
+import { followChainAndPools } from "./follow-pools.ts";
+import type { IndexFreshness } from "./index-freshness.ts";
+import type { IndexerRole } from "./indexer-role.ts";
+import type { Logger } from "./logger.ts";
+import type { createMetrics } from "./metrics.ts";
+import type { ShutdownStack } from "./shutdown-stack.ts";
+import { reportIndex } from "./start-reports.ts";
+
+/** How often the pool index, the registry's activations and the settlement index follow the chain tip. */
+const FOLLOW_MS = 2_000;
+/** How often old quota windows are deleted. */
+const QUOTA_PRUNE_MS = 3_600_000;
+
+/**
+ * Start stage, the indexes: the pool index's first sync (or the indexer's save), then the followers that
+ * keep the pool index, the workspaces' activations and the settlement index at the tip (writing only while
+ * this process is the indexer), pool state that follows the chain, and the hourly pruning of spent quota
+ * windows. Returns the settlement index history reads and the followed pool state quotes read.
+ */
+export async function startFollowers(deps: {
+  client: PublicClient;
+  deployment: Deployment;
+  store: Store;
+  index: PoolIndex;
+  role: IndexerRole;
+  freshness: IndexFreshness;
+  logger: Logger;
+  metrics: Pick<ReturnType<typeof createMetrics>, "followedMismatch">;
+  progress: (line: string) => void;
+  shutdown: ShutdownStack;
+}): Promise<{ settlementIndex: SettlementIndexReader; followed: FollowedSource }> {
+  const { client, deployment, index, role, freshness, logger, shutdown } = deps;
+  const { db } = deps.store;
+  const readHead = () => client.getBlockNumber();
+  const indexed = await indexAtStart({ index, role, freshness, readHead }, deps.progress);
+  reportIndex(index.pools(), deployment, indexed, deps.progress, logger);
+  // The role renews its lease in the background; the followers only read the outcome. Beside the index,
+  // pool state follows the chain, so a warm quote needs no pin or state round trip.
+  const follower = followChainAndPools({
+    index,
+    client,
+    deployment,
+    logger,
+    metrics: deps.metrics,
+    intervalMs: FOLLOW_MS,
+    freshness,
+    isIndexer: async () => role.isIndexer(),
+    readHead,
+  });
+  shutdown.defer(() => follower.stop());
+  // Activation is picked up from registry events (docs/rules.md, state rule 4): a workspace whose code is
+  // registered and enabled on chain becomes active without anyone asking.
+  const activations = followActivations({
+    client,
+    db,
+    registry: deployment.contracts.builderRegistry,
+    fromBlock: BigInt(deployment.deploymentBlock),
+    intervalMs: FOLLOW_MS,
+    onError: (error) => logger.warn({ err: error }, "registry activation scan failed; retrying"),
+    onActivated: (codes) => logger.info({ codes }, "builder IDs activated"),
+    isIndexer: role.isIndexer,
+  });
+  shutdown.defer(() => activations.stop());
+  const prune = () =>
+    pruneQuotaCounters(db).catch((error) => logger.warn({ err: error }, "quota pruning failed"));
+  await prune();
+  const pruner = setInterval(prune, QUOTA_PRUNE_MS);
+  pruner.unref();
+  shutdown.defer(() => clearInterval(pruner));
+  // History reads the finalized settlement events from the database for the range this index covers.
+  const settlementIndex = createSettlementIndex({
+    client,
+    db,
+    collector: deployment.contracts.settlementCollector,
+    deploymentBlock: BigInt(deployment.deploymentBlock),
+  });
+  const settlements = followSettlements(settlementIndex, {
+    intervalMs: FOLLOW_MS,
+    onError: (error) => logger.warn({ err: error }, "settlement index sync failed; retrying"),
+    isIndexer: role.isIndexer,
+  });
+  shutdown.defer(() => settlements.stop());
+  return { settlementIndex, followed: follower.followed };
+}
