@@ -18,7 +18,7 @@ function heapUsed(): number {
 }
 
 /**
- * `npm run bench -- followed-memory`: the heap held by followed pool state (issue 31) for the devnet's
+ * `npm run bench -- followed-memory`: the heap held by followed pool state (docs/rules.md, comparison rule 14) for the devnet's
  * routable pools, read as the follower reads them (the held window, twice a quote's, with every
  * initialized tick's gross and net liquidity), and for ten copies of it, standing in for a universe with 10x
  * the pools and ticks.

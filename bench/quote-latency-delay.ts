@@ -24,7 +24,7 @@ const PAIRS: [string, string][] = [
   ["MOON", "GEM"],
 ];
 const SIZES_USD = [10n, 1_000n, 100_000n];
-/** Which pool state the quotes use: read at a pinned block, followed (issue 31), or both (`BENCH_STATE`). */
+/** Which pool state the quotes use: read at a pinned block, followed (docs/rules.md, comparison rule 14), or both (`BENCH_STATE`). */
 const STATES = (process.env.BENCH_STATE ?? "reads,followed").split(",") as ("reads" | "followed")[];
 
 /**

@@ -15,7 +15,7 @@ const using = (pattern: RegExp) =>
     .map(({ file }) => file)
     .sort();
 
-// Issue 33 item 1: builder, partner and transfer keys are one family declared three times, not three stacks.
+// One key family: builder, partner and transfer keys are one family declared three times, not three stacks.
 describe("one key family", () => {
   it("hashes, parses and issues keys in key-family.ts only", () => {
     expect(using(/\b(hashApiKey|parseApiKey|generateApiKey)\b/)).toEqual([

@@ -198,7 +198,10 @@ async function quoteAndBuild(
   if (minOut > netOut) return { ...asked, ok: false, error: "min-out-above-net-out", ...figures };
   // Wall clock or the quote block's time, whichever is later (a devnet's clock may run ahead).
   const base = Math.max(Math.floor(deps.now() / 1000), Number(block.timestamp));
-  const deadline = request.swap.deadline ?? base + PARTNER_LIMITS.deadlineSeconds.default;
+  // A firm quote is honoured until its own expiry: the transaction does not outlive it (it would revert in
+  // the aggregator's settler, later and less clearly, as the executor's DeadlineExpired says it here).
+  const firm = selected.expiresAt === undefined ? Number.POSITIVE_INFINITY : Number(selected.expiresAt);
+  const deadline = Math.min(request.swap.deadline ?? base + PARTNER_LIMITS.deadlineSeconds.default, firm);
   const executable = await buildExecutableQuote(deps, result, {
     recipient,
     minOut,

@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
 
 /**
- * Chain reads at a named block, shared by the quotes at that same block (issue 31): a token's code and the
+ * Chain reads at a named block, shared by the quotes at that same block (docs/rules.md, comparison rule 14): a token's code and the
  * registry's fee terms at block `hash` are what they are, so the second quote of a pair in a block asks the
  * node nothing. Never across blocks (docs/rules.md, comparison rule 14): only the newest `blocks` blocks'
  * answers are kept, and a read that failed is forgotten at once.

@@ -53,7 +53,7 @@ export type QuoterDeps = {
   /** Sees each completed quote's stage timings and node requests (metrics). */
   onTimings?: (timings: StageTimings, rpc: RpcCount) => void;
   /**
-   * Pool state that follows the chain (issue 31): when fresh, its newest block is the quote block (with the
+   * Pool state that follows the chain (docs/rules.md, comparison rule 14): when fresh, its newest block is the quote block (with the
    * gas price read with it) and its pools are not read again; otherwise the quote pins and reads.
    */
   followed?: FollowedSource;

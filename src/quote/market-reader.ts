@@ -15,7 +15,7 @@ import { type Misses, watchedEdges, widenPools } from "./widen-pools.ts";
  * drop out), the executable paths over them, the fallback V4 keys probed when nothing connects, and pools
  * read wider for large trades. Keeps, across quotes, where each pool's price and initialized ticks were
  * (`StateHints`, positions only, one set for first loads and one for widenings), so the next load or
- * widening reads them in its first round. A pool the followed state holds at the block (issue 31) is taken
+ * widening reads them in its first round. A pool the followed state holds at the block (docs/rules.md, comparison rule 14) is taken
  * from it instead of read: chain state at that named block, exactly what the read would return.
  */
 export function createMarketReader(deps: {

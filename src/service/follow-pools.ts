@@ -6,11 +6,11 @@ import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import type { IndexFreshness } from "./index-freshness.ts";
 import type { Logger } from "./logger.ts";
 
-/** How often the followed pool state reads the node's head (issue 31). */
+/** How often the followed pool state reads the node's head (docs/rules.md, comparison rule 14). */
 export const POOL_STATE_FOLLOW_MS = 1_000;
 
 /**
- * The index follower (`followChain`, reporting to `freshness`) and, beside it, pool state that follows the chain (issue 31):
+ * The index follower (`followChain`, reporting to `freshness`) and, beside it, pool state that follows the chain (docs/rules.md, comparison rule 14):
  * stepped every `POOL_STATE_FOLLOW_MS`, fresh for quoting for three intervals after it last saw the head.
  * A sampled pool that differs from a direct read is logged and counted (`onMismatch`); a failed step is
  * logged and retried. One `stop` stops both.

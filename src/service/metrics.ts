@@ -87,7 +87,7 @@ export function createMetrics(sources: {
   });
   const followedMismatches = new Counter({
     name: "junction_followed_state_mismatch_total",
-    help: "Followed pools (issue 31) a sampled direct read found different; each is read directly from then on",
+    help: "Followed pools (docs/rules.md, comparison rule 14) a sampled direct read found different; each is read directly from then on",
     labelNames: ["kind"] as const,
     registers: [registry],
   });

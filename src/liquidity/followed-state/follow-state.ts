@@ -51,7 +51,7 @@ export type FollowedSource = {
 };
 
 /**
- * Pool state that follows the chain (issue 31): every step reads the node's head and gas price suggestion
+ * Pool state that follows the chain (docs/rules.md, comparison rule 14): every step reads the node's head and gas price suggestion
  * together, walks parent hashes back to the newest block it applied (undoing blocks a reorg took back),
  * fetches each new block's pool events by block hash (`eth_getLogs`, all pools at once) and applies them
  * with the pools' own arithmetic. A head it cannot connect within `maxCatchUp` blocks makes it read every

@@ -13,7 +13,7 @@ import { createFollowedState, type FollowedState, type StepOutcome } from "./fol
 import { snapshotDifference } from "./same-snapshot.ts";
 
 /**
- * The differential test of issue 31: thousands of random swaps, mints, burns and liquidity changes across
+ * The differential test of followed pool state (docs/rules.md, comparison rule 14): thousands of random swaps, mints, burns and liquidity changes across
  * the devnet's V2, V3 and V4 pools, many per block (automine off), through reorgs (`anvil_reorg` with
  * transactions of their own), a short gap the follower walks back over and a long one it reads anew
  * after; at every checkpoint each followed pool equals a direct read at the same block wei for wei, no

@@ -103,6 +103,8 @@ describe("builder quotes settle every source through the executor", () => {
       const payer = wallet.account!.address;
       const [tokenIn, tokenOut] = [weth(), token("USDC")];
       const amountIn = parseEther("1");
+      // A block at the wall clock: a firm quote's short expiry counts from the quote block's time.
+      await devnet.testClient.mine({ blocks: 1 });
       const quoted = await builderCall("GET", "/api/v2/builders/quote", {
         tokenIn,
         tokenOut,
@@ -189,34 +191,35 @@ describe("builder quotes settle every source through the executor", () => {
       expect(JSON.stringify(body), mode).not.toMatch(/0x[0-9a-f]{200}/i);
     }
     // The registry stops naming the quoted settler before the swap is prepared: refused, nothing to sign.
+    // (A block at the wall clock first: the firm quote's short expiry counts from the quote block's time.)
+    await devnet.testClient.mine({ blocks: 1 });
     const quoted = await ask("aggregator-b");
     expect(quoted.status).toBe(200);
     const { aggregators } = devnet.manifest;
-    const setActive = (settler: Address) =>
-      devnet.testClient.request({
-        method: "eth_sendTransaction" as never,
-        params: [
-          {
-            from: devnet.manifest.accounts[0]!.address,
-            to: aggregators.settlerRegistry,
-            data: encodeFunctionData({
-              abi: parseAbi(["function setActive(uint128 feature, address settler)"]),
-              functionName: "setActive",
-              args: [2n, settler],
-            }),
-          },
-        ] as never,
+    const deployer = devnet.manifest.accounts[0]!.address;
+    const setActive = async (settler: Address) => {
+      const hash = await devnet.testClient.sendUnsignedTransaction({
+        from: deployer,
+        to: aggregators.settlerRegistry,
+        data: encodeFunctionData({
+          abi: parseAbi(["function setActive(uint128 feature, address settler)"]),
+          functionName: "setActive",
+          args: [2n, settler],
+        }),
       });
-    await devnet.testClient.impersonateAccount({ address: devnet.manifest.accounts[0]!.address });
+      const receipt = await devnet.publicClient.waitForTransactionReceipt({ hash });
+      expect(receipt.status).toBe("success");
+    };
+    await devnet.testClient.impersonateAccount({ address: deployer });
     await setActive(aggregators.staleSettler);
     try {
       const prepared = await builderCall("POST", "/api/v2/builders/swaps", { quoteId: quoted.body.quoteId });
-      expect(prepared.status).toBe(503);
+      expect(prepared.status, JSON.stringify(prepared.body)).toBe(503);
       expect(prepared.body.error.code).toBe("PREPARATION_FAILED");
       expect(prepared.body.error.message).toMatch(/SettlerNotActive/);
     } finally {
       await setActive(aggregators.settler);
-      await devnet.testClient.stopImpersonatingAccount({ address: devnet.manifest.accounts[0]!.address });
+      await devnet.testClient.stopImpersonatingAccount({ address: deployer });
     }
   });
 });
@@ -237,6 +240,19 @@ describe("partner quotes hand out the winning source's transaction", () => {
     const rows: string[] = [];
     for (const [inSymbol, outSymbol, amountIn] of scenarios) {
       const [tokenIn, tokenOut] = [token(inSymbol), token(outSymbol)];
+      // The wallet holds and has approved its input before it asks, as a user's does.
+      if (tokenIn === weth())
+        await send(PARTNER_PAYER, {
+          to: weth(),
+          data: encodeFunctionData({
+            abi: parseAbi(["function deposit() payable"]),
+            functionName: "deposit",
+          }),
+          value: amountIn,
+        });
+      await approveExecutor(PARTNER_PAYER, tokenIn);
+      // A block at the wall clock: the firm quote's short expiry counts from the quote block's time.
+      await devnet.testClient.mine({ blocks: 1 });
       const response = await partner.get("/quote", {
         in: tokenIn,
         out: tokenOut,
@@ -247,7 +263,6 @@ describe("partner quotes hand out the winning source's transaction", () => {
       expect(quote.ok, `${inSymbol}->${outSymbol}: ${quote.error}`).toBe(true);
       if (quote.source !== "service")
         expect([quote.swap.fee, quote.swap.feeBps, quote.swaps]).toEqual(["0", 0, []]);
-      await approveExecutor(PARTNER_PAYER, tokenIn);
       const before = await holding(tokenOut, recipient);
       const receipt = await send(PARTNER_PAYER, {
         to: quote.tx.to,
