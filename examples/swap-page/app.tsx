@@ -30,6 +30,8 @@ type Candidate = {
 type Comparison = {
   amountOut: string;
   provider: string;
+  /** The selected route's price impact against its marginal price at the quote block; null for aggregators. */
+  priceImpactBps: number | null;
   fee: { bps: number; amount?: string };
   execution: { amountOut: string; gasPrice: string };
   comparison: Candidate[];
@@ -38,6 +40,8 @@ type Prepared = {
   quote: {
     quoteId: string;
     provider: string;
+    priceImpactBps: number | null;
+    warnings: string[];
     amountOut: string;
     minimumAmountOut: string;
     routeFee: string;
@@ -153,8 +157,9 @@ function App() {
     const skewMs = (sentAt + Date.now()) / 2 - answer.serverTime;
     const { quote } = answer;
     setQuoted(quote.amountOut);
+    for (const warning of quote.warnings) step(`warning: ${warning}`);
     step(
-      `builder quote ${quote.quoteId.slice(0, 10)}… from ${quote.provider}: ${show(quote.amountOut)} after a ${quote.fees.routeBps} bps service fee (${show(quote.routeFee)}) and a ${quote.fees.builderBps} bps builder fee (${show(quote.builderFee)}); at least ${show(quote.minimumAmountOut)}`,
+      `builder quote ${quote.quoteId.slice(0, 10)}… from ${quote.provider}: ${show(quote.amountOut)} after a ${quote.fees.routeBps} bps service fee (${show(quote.routeFee)}) and a ${quote.fees.builderBps} bps builder fee (${show(quote.builderFee)}); at least ${show(quote.minimumAmountOut)}; price impact ${quote.priceImpactBps ?? "—"} bps`,
     );
     return { quote, prepared: answer.prepared, skewMs };
   };
@@ -258,8 +263,13 @@ function App() {
         <section data-testid="comparison">
           <p>
             Best: <strong data-testid="best">{show(comparison.execution.amountOut)}</strong> from{" "}
-            {comparison.provider}; service fee {comparison.fee.bps} bps (included), gas price{" "}
-            {comparison.execution.gasPrice} wei.
+            {comparison.provider}; price impact{" "}
+            <strong data-testid="price-impact">
+              {comparison.priceImpactBps === null
+                ? "not known (the aggregator's own route)"
+                : `${comparison.priceImpactBps} bps`}
+            </strong>
+            ; service fee {comparison.fee.bps} bps (included), gas price {comparison.execution.gasPrice} wei.
           </p>
           <table>
             <thead>

@@ -96,6 +96,8 @@ describe("example swap page in Chromium", () => {
     // Every candidate is listed, exactly one selected, the fee disclosed.
     expect(await page.getByTestId("selected-candidate").count()).toBe(1);
     expect(await page.getByTestId("comparison").textContent()).toMatch(/service fee \d+ bps/);
+    // The selected route's price impact, exact from the pools at the quote block (or said unknown).
+    expect(await page.getByTestId("price-impact").textContent()).toMatch(/^(\d+ bps|not known .*)$/);
     await screenshot(page, "swap-example-comparison");
 
     // The quote is shown with its countdown; when it runs out the page quotes again by itself (the page's
