@@ -1,7 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { invalidInput } from "../errors/junction-error.ts";
-import { REQUEST_ID_PATTERN } from "../partners/limits.ts";
+
+/** An `x-request-id` every surface accepts and echoes: up to 128 characters of `[A-Za-z0-9._:-]`. */
+export const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Each request's trace id, kept beside the request rather than in typed context variables. */
 const ids = new WeakMap<Request, string>();

@@ -65,12 +65,15 @@ export type PartnerQuoteFigures = {
   block: { number: bigint; hash: Hex };
   /** Who the selected route is from: Junction's own pools (`service`) or a third-party aggregator. */
   source: ProviderId;
-  /** Before the service fee. */
-  amountOut: bigint;
+  /** The gross output, before the service fee (the wire's `amountOut`). */
+  grossOut: bigint;
   gas: bigint;
   gasCostOut: bigint;
-  /** amountOut − gasCostOut: a ranking figure that ignores the service fee; never negative (see gas-exceeds-output). */
-  netOut: bigint;
+  /**
+   * grossOut − gasCostOut (the wire's top-level `netOut`): a ranking figure that ignores the service fee;
+   * never negative (see gas-exceeds-output). Not the recipient's output, which is `swap.netOut`.
+   */
+  grossLessGas: bigint;
   /** The route's price impact in bps at the block (docs/rules.md, price impact rule 3). */
   priceImpactBps: number | null;
   swaps: PartnerSwapLeg[];
@@ -180,7 +183,7 @@ async function quoteAndBuild(
   const measured = {
     block: blockRef,
     source: selected.provider,
-    amountOut: settled.grossAmountOut,
+    grossOut: settled.grossAmountOut,
     gas: selected.simulation.gas,
     gasCostOut,
     priceImpactBps: selected.priceImpactBps ?? null,
@@ -188,7 +191,7 @@ async function quoteAndBuild(
   };
   if (gasCostOut > settled.grossAmountOut)
     return { ...asked, ok: false, error: "gas-exceeds-output", ...measured };
-  const figures: PartnerQuoteFigures = { ...measured, netOut: settled.grossAmountOut - gasCostOut };
+  const figures: PartnerQuoteFigures = { ...measured, grossLessGas: settled.grossAmountOut - gasCostOut };
   if (!request.swap) return { ...asked, ok: true, ...figures };
 
   const netOut = expectedDelivery(result);

@@ -1,8 +1,9 @@
 import { z } from "@hono/zod-openapi";
 import { CHAIN_ID } from "../../chain/chain.ts";
-import { PARTNER_LIMITS, REQUEST_ID_PATTERN } from "../../partners/limits.ts";
+import { PARTNER_LIMITS } from "../../partners/limits.ts";
 import { PARTNER_QUOTE_ERRORS } from "../../partners/partner-quote.ts";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
+import { REQUEST_ID_PATTERN } from "../request-id.ts";
 import { intParam } from "./builder-params.ts";
 import { Address, Hash32, RawAmount, Uint } from "./common-patterns.ts";
 import { PriceImpactBps } from "./price-impact.ts";

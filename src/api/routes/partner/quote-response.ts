@@ -6,7 +6,8 @@ type PartnerQuoteResponse = z.infer<typeof PartnerQuoteResponseSchema>;
 
 /** The domain quote as the response: amounts as decimal strings, the trace id first. */
 export function toPartnerQuoteResponse(requestId: string, quote: PartnerQuote): PartnerQuoteResponse {
-  const { block, amountOut, gas, gasCostOut, netOut, swaps } = quote;
+  // The wire's names (docs/glossary.md): `amountOut` is the gross output, the top-level `netOut` it less gas.
+  const { block, grossOut: amountOut, gas, gasCostOut, grossLessGas: netOut, swaps } = quote;
   return {
     requestId,
     ok: quote.ok,
