@@ -12,6 +12,7 @@ import { createAggregatorA } from "../providers/aggregator-a.ts";
 import { createAggregatorB } from "../providers/aggregator-b.ts";
 import type { QuoteProvider } from "../providers/provider.ts";
 import { PROVIDER_IDS, PROVIDER_KINDS, type ProviderStatus } from "../providers/provider-ids.ts";
+import type { AggregatorTargets } from "./aggregator-wiring.ts";
 
 export type QuoteProviders = {
   /** The enabled third-party sources, asked beside our own search. */
@@ -20,6 +21,8 @@ export type QuoteProviders = {
   statuses: () => ProviderStatus[];
   /** Stops the devnet stand-ins, if any were started. */
   close: () => Promise<void>;
+  /** The contracts the enabled aggregators' transactions call (checked against the executor at start). */
+  targets: AggregatorTargets;
 };
 
 type Options = {
@@ -108,5 +111,11 @@ export async function setUpQuoteProviders({
       };
     });
 
-  return { providers, statuses, close: async () => standIns?.close() };
+  const targets: AggregatorTargets = {
+    ...(a.enabled && apiA ? { router: apiA.router } : {}),
+    ...(b.enabled && apiB
+      ? { allowanceHolder: apiB.allowanceHolder, settlerRegistry: apiB.settlerRegistry }
+      : {}),
+  };
+  return { providers, statuses, targets, close: async () => standIns?.close() };
 }

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import { zeroAddress } from "viem";
 import type { Config } from "../config/config.ts";
 import type { Deployment } from "../config/deployment.ts";
 import type { DemoPartner } from "../devnet/demo-partner.ts";
@@ -11,6 +12,7 @@ import { acquireServiceLock, type EmbeddedLock } from "../store/embedded-lock.ts
 import { pingDatabase } from "../store/repositories/database-ping.ts";
 import { loadPoolIndex, savePoolIndexSync } from "../store/repositories/pool-index.ts";
 import { createTransferEstimator, deploymentAssetBook } from "../transfers/create-transfer-estimator.ts";
+import { aggregatorWiringIssues, executorAggregatorTargets } from "./aggregator-wiring.ts";
 import type { NodeFetch } from "./close-unread-body.ts";
 import { createApps } from "./create-apps.ts";
 import { logDatabase, watchDatabase } from "./database-readiness.ts";
@@ -194,6 +196,13 @@ async function openSources(
     ...(devnet && seed ? { devnet: { manifest: seed.manifest, manifestPath: devnet.manifestPath } } : {}),
   });
   deps.shutdown.defer(() => quoteProviders.close());
+  // An executor deployed before the aggregator path has none of these immutables: it calls no aggregator.
+  const none = { router: zeroAddress, allowanceHolder: zeroAddress, settlerRegistry: zeroAddress };
+  const executorTargets = await executorAggregatorTargets(client, deployment.contracts.executor).catch(
+    () => none,
+  );
+  for (const issue of aggregatorWiringIssues(executorTargets, quoteProviders.targets))
+    deps.logger.warn({ executor: deployment.contracts.executor }, issue);
   const estimator = createTransferEstimator({
     config: config.transfers,
     ...(seed ? { providerUrls: seed.standIns.urls } : {}),
