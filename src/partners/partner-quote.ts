@@ -13,7 +13,7 @@ import { settledFigures } from "../quote/through-executor.ts";
 import type { UnsignedSwapTransaction } from "../routing/executor-calldata.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { PARTNER_LIMITS } from "./limits.ts";
-import { type PartnerSwapLeg, swapLegs } from "./swap-legs.ts";
+import { type PartnerSwapHop, swapHops } from "./swap-hops.ts";
 
 /**
  * Why a partner quote is `ok: false` (docs/rules.md, errors: partner), a closed list:
@@ -76,7 +76,7 @@ export type PartnerQuoteFigures = {
   grossLessGas: bigint;
   /** The route's price impact in bps at the block (docs/rules.md, price impact rule 3). */
   priceImpactBps: number | null;
-  swaps: PartnerSwapLeg[];
+  swaps: PartnerSwapHop[];
 };
 
 export type PartnerSwap = {
@@ -187,7 +187,7 @@ async function quoteAndBuild(
     gas: selected.simulation.gas,
     gasCostOut,
     priceImpactBps: selected.priceImpactBps ?? null,
-    swaps: swapLegs(selected, deps.contracts.weth9),
+    swaps: swapHops(selected, deps.contracts.weth9),
   };
   if (gasCostOut > settled.grossAmountOut)
     return { ...asked, ok: false, error: "gas-exceeds-output", ...measured };

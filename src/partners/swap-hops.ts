@@ -3,7 +3,7 @@ import { poolRef } from "../liquidity/pool-index/pool.ts";
 import type { Assessment } from "../quote/quote-types.ts";
 
 /** One pool swap of a partner quote's route (docs/rules.md, partner quote rule 8). */
-export type PartnerSwapLeg = {
+export type PartnerSwapHop = {
   /** Pool address (V2, V3) or pool id (V4). */
   pool: string;
   /** Where the liquidity lives. */
@@ -17,10 +17,10 @@ export type PartnerSwapLeg = {
 };
 
 /**
- * The selected route's pool swaps in execution order (branch by branch, hop by hop), native ETH legs shown as
+ * The selected route's pool swaps in execution order (branch by branch, hop by hop), native ETH hops shown as
  * the wrapped token, addresses lowercased.
  */
-export function swapLegs(selected: Assessment, weth: Address): PartnerSwapLeg[] {
+export function swapHops(selected: Assessment, weth: Address): PartnerSwapHop[] {
   const wrapped = (token: Address) => (token === zeroAddress ? weth : token).toLowerCase() as Address;
   return selected.branches.flatMap((branch) =>
     branch.hops.map((hop) => ({
