@@ -1,5 +1,6 @@
 import { type Address, type PublicClient, zeroAddress } from "viem";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
+import { AGGREGATOR_GETTERS } from "../contracts/executor-constructor.ts";
 
 /** The aggregator contracts an executor may call, or that the service's aggregator settings name. */
 export type AggregatorTargets = { router?: Address; allowanceHolder?: Address; settlerRegistry?: Address };
@@ -9,10 +10,14 @@ export async function executorAggregatorTargets(
   client: Pick<PublicClient, "readContract">,
   executor: Address,
 ): Promise<Required<AggregatorTargets>> {
-  const read = (functionName: "aggregatorRouter" | "allowanceHolder" | "settlerRegistry") =>
-    client.readContract({ address: executor, abi: executorArtifact.abi, functionName }) as Promise<Address>;
+  const read = (field: keyof AggregatorTargets) =>
+    client.readContract({
+      address: executor,
+      abi: executorArtifact.abi,
+      functionName: AGGREGATOR_GETTERS[field],
+    }) as Promise<Address>;
   const [router, allowanceHolder, settlerRegistry] = await Promise.all([
-    read("aggregatorRouter"),
+    read("router"),
     read("allowanceHolder"),
     read("settlerRegistry"),
   ]);

@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
-import { zeroAddress } from "viem";
 import type { Config } from "../config/config.ts";
 import type { Deployment } from "../config/deployment.ts";
+import { NO_AGGREGATORS } from "../contracts/executor-constructor.ts";
 import type { DemoPartner } from "../devnet/demo-partner.ts";
 import type { DemoTransfers } from "../devnet/demo-transfers.ts";
 import type { DemoWorkspace } from "../devnet/demo-workspace.ts";
@@ -197,9 +197,8 @@ async function openSources(
   });
   deps.shutdown.defer(() => quoteProviders.close());
   // An executor deployed before the aggregator path has none of these immutables: it calls no aggregator.
-  const none = { router: zeroAddress, allowanceHolder: zeroAddress, settlerRegistry: zeroAddress };
   const executorTargets = await executorAggregatorTargets(client, deployment.contracts.executor).catch(
-    () => none,
+    () => NO_AGGREGATORS,
   );
   for (const issue of aggregatorWiringIssues(executorTargets, quoteProviders.targets))
     deps.logger.warn({ executor: deployment.contracts.executor }, issue);
