@@ -25,6 +25,8 @@ const PAIRS: [string, string][] = [
 ];
 const SIZES_USD = [10n, 1_000n, 100_000n];
 /** Which pool state the quotes use: read at a pinned block, followed (docs/rules.md, comparison rule 14), or both (`BENCH_STATE`). */
+/** The quoter's stages, in order, whose medians the table shows (quote-types.ts, StageTimings). */
+const STAGES = ["pin", "state", "search", "simulate", "rank"] as const;
 const STATES = (process.env.BENCH_STATE ?? "reads,followed").split(",") as ("reads" | "followed")[];
 
 /**
@@ -71,18 +73,18 @@ export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> 
           proxy.counted();
           const started = performance.now();
           try {
-            await quote(
+            const result = await quote(
               { tokenIn: address(from), tokenOut: address(to), amountIn: amountForUsd(from, usd) },
               new AbortController().signal,
             );
-            return { ms: performance.now() - started, ...proxy.counted() };
+            return { ms: performance.now() - started, timings: result.timings, ...proxy.counted() };
           } catch (error) {
             if (!(error instanceof QuoteError)) throw error;
             return undefined;
           }
         };
         for (const [from, to] of PAIRS) await run(from, to, 500n);
-        const samples = [];
+        const samples: NonNullable<Awaited<ReturnType<typeof run>>>[] = [];
         for (const usd of SIZES_USD)
           for (const [from, to] of PAIRS) {
             const sample = await run(from, to, usd);
@@ -102,6 +104,12 @@ export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> 
           ...[50, 90, 99].map((p) => at(ms, p).toFixed(0)),
           ...[50, 90].map((p) => String(at(trips, p))),
           ...[50, 90].map((p) => String(at(requests, p))),
+          STAGES.map((stage) =>
+            at(
+              samples.map((s) => s.timings[stage]),
+              50,
+            ).toFixed(1),
+          ).join(" / "),
         ]);
       } finally {
         await proxy.close();
@@ -126,6 +134,7 @@ export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> 
         "p90",
         "HTTP requests p50",
         "p90",
+        `Stage p50 (ms): ${STAGES.join(" / ")}`,
       ],
       rows,
     ),

@@ -8,8 +8,8 @@ export type ProxyMode =
   /** Drops the connection without an answer, as a severed link to the node does (after `ms`, if given). */
   | { kind: "cut"; ms?: number }
   /**
-   * Refuses the calls `refuse` picks, as node software does (a JSON-RPC error, or an HTTP status); forwards
-   * the others. Single calls only (viem sends log reads one by one).
+   * Refuses the calls `refuse` picks, as node software does: a JSON-RPC error answers that call alone (in a
+   * batch, its own entry; the others are forwarded), an HTTP status answers the whole request it came in.
    */
   | {
       kind: "refuse";
@@ -24,22 +24,41 @@ export type ProxyMode =
 /**
  * A real JSON-RPC endpoint in front of a node, standing in for a third-party RPC provider whose latency and
  * failures a test must control: it forwards to `upstream` after an optional delay, or fails with an HTTP
- * status or a JSON-RPC error, or drops the connection. It counts the calls it receives, by method.
+ * status or a JSON-RPC error, or drops the connection. It counts the calls it receives, by method, and the
+ * HTTP requests that carried them (a JSON-RPC batch is one request).
  */
 export type RpcProxy = {
   url: string;
   mode: ProxyMode;
   calls: string[];
+  requests: number;
   close: () => Promise<void>;
 };
 
 export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
-  const proxy: RpcProxy = { url: "", mode: { kind: "pass" }, calls: [], close: async () => {} };
+  const proxy: RpcProxy = {
+    url: "",
+    mode: { kind: "pass" },
+    calls: [],
+    requests: 0,
+    close: async () => {},
+  };
+  type Call = { id: number; method: string; params?: unknown[] };
+  type Reply = { id: number; result?: unknown };
+  /** The node's answers to `calls`, sent as one batch. */
+  const forward = async (calls: Call[]): Promise<Reply[]> => {
+    const answer = await fetch(upstream, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(calls),
+    });
+    return (await answer.json()) as Reply[];
+  };
   const server: Server = createServer(async (req, res) => {
     let body = "";
     for await (const chunk of req) body += chunk;
-    type Call = { id: number; method: string; params?: unknown[] };
     const parsed = JSON.parse(body) as Call | Call[];
+    proxy.requests += 1;
     for (const call of Array.isArray(parsed) ? parsed : [parsed]) proxy.calls.push(call.method);
     const mode = proxy.mode;
     if (mode.kind === "delay" || mode.kind === "cut")
@@ -52,24 +71,34 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
       res.writeHead(mode.status).end("upstream unavailable");
       return;
     }
-    if (mode.kind === "rpc-error" && !Array.isArray(parsed)) {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({ jsonrpc: "2.0", id: parsed.id, error: { code: mode.code, message: "injected" } }),
+    const calls = Array.isArray(parsed) ? parsed : [parsed];
+    // Calls answered here with a JSON-RPC error; the rest are forwarded (a batch is answered as one array).
+    const refused = new Map<number, { code: number; message: string }>();
+    if (mode.kind === "rpc-error")
+      for (const call of calls) refused.set(call.id, { code: mode.code, message: "injected" });
+    if (mode.kind === "refuse")
+      for (const call of calls) {
+        const refusal = mode.refuse(call.method, call.params ?? []);
+        if (refusal && "status" in refusal) {
+          res.writeHead(refusal.status).end("refused");
+          return;
+        }
+        if (refusal) refused.set(call.id, refusal);
+      }
+    if (refused.size > 0) {
+      const forwarded = calls.filter((call) => !refused.has(call.id));
+      const replies = forwarded.length > 0 ? await forward(forwarded) : [];
+      const answers = calls.map(
+        (call) =>
+          replies.find((reply) => reply.id === call.id) ?? {
+            jsonrpc: "2.0",
+            id: call.id,
+            error: refused.get(call.id),
+          },
       );
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
       return;
-    }
-    if (mode.kind === "refuse" && !Array.isArray(parsed)) {
-      const refusal = mode.refuse(parsed.method, parsed.params ?? []);
-      if (refusal && "status" in refusal) {
-        res.writeHead(refusal.status).end("refused");
-        return;
-      }
-      if (refusal) {
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify({ jsonrpc: "2.0", id: parsed.id, error: refusal }));
-        return;
-      }
     }
     const answer = await fetch(upstream, {
       method: "POST",
@@ -81,9 +110,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
       res.end(await answer.text());
       return;
     }
-    type Reply = { id: number; result?: unknown };
     const replies = (await answer.json()) as Reply | Reply[];
-    const calls = Array.isArray(parsed) ? parsed : [parsed];
     const rewritten = (Array.isArray(replies) ? replies : [replies]).map((reply) => {
       const call = calls.find((c) => c.id === reply.id);
       return call && "result" in reply

@@ -5,7 +5,7 @@ import { finalityTransport } from "./finality-transport.ts";
 import { hedgedTransport } from "./hedged-transport.ts";
 import { observedTransport, type RpcObserver } from "./observed-transport.ts";
 import { deadlineTransport } from "./request-deadline.ts";
-import { tallyRpc } from "./rpc-tally.ts";
+import { tallyHttpRequest, tallyRpc } from "./rpc-tally.ts";
 
 export type RpcSettings = {
   url: string;
@@ -19,6 +19,14 @@ export type RpcSettings = {
 
 /** A public transport may try its one backup RPC after this delay (docs/rules.md, comparison rule 15). */
 export const BACKUP_RPC_DELAY_MS = 250;
+
+/**
+ * Most JSON-RPC calls one HTTP request carries: calls made in the same turn of the event loop (a quote's
+ * simulations of every candidate and its canonical-block check) travel as one JSON-RPC batch, one request
+ * and one round trip to the node. Hosted nodes cap batches (often at 50 to 1,000 calls); a quote sends
+ * fewer than this.
+ */
+export const RPC_BATCH_SIZE = 32;
 
 /** Timeout of one RPC call made outside any request (the indexers follow the chain in the background). */
 const RPC_TIMEOUT_MS = 10_000;
@@ -43,7 +51,13 @@ export function createChainClient(
     finalityConfirmations?: number | undefined;
   } = {},
 ): PublicClient {
-  const endpoint = (url: string) => http(url, { timeout: RPC_TIMEOUT_MS, retryCount: 0 });
+  const endpoint = (url: string) =>
+    http(url, {
+      timeout: RPC_TIMEOUT_MS,
+      retryCount: 0,
+      batch: { batchSize: RPC_BATCH_SIZE, wait: 0 },
+      onFetchRequest: tallyHttpRequest,
+    });
   let transport: Transport = endpoint(settings.url);
   if (settings.kind === "public" && settings.backupUrl) {
     transport = hedgedTransport({

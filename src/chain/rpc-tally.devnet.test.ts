@@ -10,7 +10,8 @@ import { countRpc } from "./rpc-tally.ts";
 
 /**
  * A quote's own count of what it asked of the node, against what a proxy in front of the node received:
- * every request the quote sent and nothing the background sent.
+ * every call and HTTP request the quote sent and nothing the background sent; calls made together travel
+ * as one JSON-RPC batch.
  */
 let devnet: TestDevnet;
 let proxy: RpcProxy;
@@ -24,7 +25,7 @@ afterAll(async () => {
 });
 
 describe("countRpc", () => {
-  it("counts each request a quote sends, as the node receives them, and its round trips", async () => {
+  it("counts each call and request a quote sends, as the node receives them, and its round trips", async () => {
     const client = createChainClient({ url: proxy.url, kind: "private" });
     const contracts = devnet.manifest.contracts;
     const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
@@ -32,18 +33,23 @@ describe("countRpc", () => {
     const quote = createQuoter({ client, index, contracts, fixtures: createFixtures(client) });
     const usdc = devnet.manifest.tokens.find((t) => t.symbol === "USDC")!.address;
     for (const amountIn of [parseEther("1"), parseEther("400")]) {
-      const before = proxy.calls.length;
+      const before = { calls: proxy.calls.length, requests: proxy.requests };
       const result = await quote(
         { tokenIn: contracts.weth9, tokenOut: usdc, amountIn },
         new AbortController().signal,
       );
-      expect(result.rpc.requests).toBe(proxy.calls.length - before);
+      expect(result.rpc.calls).toBe(proxy.calls.length - before.calls);
+      expect(result.rpc.requests).toBe(proxy.requests - before.requests);
+      // Batched: fewer HTTP requests than calls, and never more requests than round trips.
+      expect(result.rpc.requests).toBeLessThan(result.rpc.calls);
       expect(result.rpc.roundTrips).toBeGreaterThanOrEqual(1);
-      expect(result.rpc.roundTrips).toBeLessThanOrEqual(result.rpc.requests);
+      expect(result.rpc.requests).toBe(result.rpc.roundTrips);
       // The simulation is one request per candidate, never eth_estimateGas.
-      expect(proxy.calls.slice(before)).not.toContain("eth_estimateGas");
+      expect(proxy.calls.slice(before.calls)).not.toContain("eth_estimateGas");
     }
-    // Work outside a counted unit is not counted; two counted units in parallel count apart.
+    // Work outside a counted unit is not counted; two counted units in parallel count their calls apart
+    // (a batch both joined is one request, counted for whichever opened it).
+    const sent = proxy.requests;
     const [one, two] = await Promise.all([
       countRpc(() => client.getBlockNumber()),
       countRpc(async () => {
@@ -51,7 +57,10 @@ describe("countRpc", () => {
         await client.getGasPrice();
       }),
     ]);
-    expect(one.rpc).toEqual({ requests: 1, roundTrips: 1 });
-    expect(two.rpc).toEqual({ requests: 2, roundTrips: 2 });
+    expect([one.rpc.calls, one.rpc.roundTrips, two.rpc.calls, two.rpc.roundTrips]).toEqual([1, 1, 2, 2]);
+    expect(one.rpc.requests + two.rpc.requests).toBe(proxy.requests - sent);
+    // Two calls in the same turn: one batch, one request, one round trip.
+    const both = await countRpc(() => Promise.all([client.getChainId(), client.getGasPrice()]));
+    expect(both.rpc).toEqual({ calls: 2, requests: 1, roundTrips: 1 });
   });
 });

@@ -2,13 +2,14 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { RpcObserver } from "./observed-transport.ts";
 
 /**
- * What one unit of work (a quote) asked of the node: JSON-RPC requests actually sent (after coalescing, so
- * a read shared with another caller counts for whoever sent it), and round trips, the busy periods in
- * which at least one of its requests was in flight: requests sent in parallel share one, a request sent
- * after the previous ones ended starts another. On a node 50 ms away, round trips times 50 ms is the floor
- * of the work's wall time.
+ * What one unit of work (a quote) asked of the node: JSON-RPC calls actually sent (after coalescing, so a
+ * read shared with another caller counts for whoever sent it); HTTP requests, which carry those calls (calls
+ * made together travel as one JSON-RPC batch, create-chain-client.ts), counted for the work whose call
+ * opened the batch; and round trips, the busy periods in which at least one of its calls was in flight:
+ * calls sent in parallel share one, a call sent after the previous ones ended starts another. On a node
+ * 50 ms away, round trips times 50 ms is the floor of the work's wall time.
  */
-export type RpcCount = { requests: number; roundTrips: number };
+export type RpcCount = { calls: number; requests: number; roundTrips: number };
 
 type Tally = RpcCount & { inFlight: number };
 
@@ -16,9 +17,9 @@ const current = new AsyncLocalStorage<Tally>();
 
 /** Runs `work`, counting the requests it (and whatever it awaits) sends through a tallied client. */
 export async function countRpc<T>(work: () => Promise<T>): Promise<{ value: T; rpc: RpcCount }> {
-  const tally: Tally = { requests: 0, roundTrips: 0, inFlight: 0 };
+  const tally: Tally = { calls: 0, requests: 0, roundTrips: 0, inFlight: 0 };
   const value = await current.run(tally, work);
-  return { value, rpc: { requests: tally.requests, roundTrips: tally.roundTrips } };
+  return { value, rpc: { calls: tally.calls, requests: tally.requests, roundTrips: tally.roundTrips } };
 }
 
 /**
@@ -28,10 +29,19 @@ export async function countRpc<T>(work: () => Promise<T>): Promise<{ value: T; r
 export const tallyRpc: RpcObserver = () => {
   const tally = current.getStore();
   if (!tally) return () => {};
-  tally.requests += 1;
+  tally.calls += 1;
   if (tally.inFlight === 0) tally.roundTrips += 1;
   tally.inFlight += 1;
   return () => {
     tally.inFlight -= 1;
   };
 };
+
+/**
+ * Counts one HTTP request to the node for the counted work it is sent for (the transport's `onFetchRequest`:
+ * a batch is sent in the context of the call that opened it).
+ */
+export function tallyHttpRequest(): void {
+  const tally = current.getStore();
+  if (tally) tally.requests += 1;
+}

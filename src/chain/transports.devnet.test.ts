@@ -99,6 +99,44 @@ describe("private transport", () => {
   });
 });
 
+describe("JSON-RPC batches", () => {
+  it("sends calls made together as one request; a call the node refuses fails alone", async () => {
+    const client = createChainClient({ url: primary.url, kind: "private" });
+    const address = devnet.manifest.accounts[1]!.address;
+    const sent = primary.requests;
+    primary.mode = {
+      kind: "refuse",
+      refuse: (method) => (method === "eth_getBalance" ? { code: -32000, message: "refused" } : undefined),
+    };
+    const [chainId, balance, gasPrice] = await Promise.allSettled([
+      client.getChainId(),
+      client.getBalance({ address }),
+      client.getGasPrice(),
+    ]);
+    expect(primary.requests - sent).toBe(1);
+    expect(primary.calls).toEqual(["eth_chainId", "eth_getBalance", "eth_gasPrice"]);
+    expect(chainId).toEqual({ status: "fulfilled", value: CHAIN_ID });
+    expect(balance.status).toBe("rejected");
+    expect(gasPrice.status).toBe("fulfilled");
+  });
+
+  it("fails every call of a batch whose request fails, each as the node's failure", async () => {
+    const client = createChainClient({ url: primary.url, kind: "private" });
+    primary.mode = { kind: "http-error", status: 503 };
+    const outcomes = await Promise.allSettled([client.getChainId(), client.getGasPrice()]);
+    expect(outcomes.map((o) => o.status)).toEqual(["rejected", "rejected"]);
+    expect(primary.calls).toHaveLength(2);
+  });
+
+  it("sends calls made one after another as separate requests", async () => {
+    const client = createChainClient({ url: primary.url, kind: "private" });
+    const sent = primary.requests;
+    await client.getChainId();
+    await client.getGasPrice();
+    expect(primary.requests - sent).toBe(2);
+  });
+});
+
 describe("in-flight coalescing (rule 14)", () => {
   function coalescedClient(stats: CoalescingStats) {
     return createPublicClient({

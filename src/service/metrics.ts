@@ -80,7 +80,7 @@ export function createMetrics(sources: {
   });
   const quoteRpc = new Histogram({
     name: "junction_quote_rpc",
-    help: "What a completed quote asked of the node: JSON-RPC requests sent, and round trips (busy periods)",
+    help: "What a completed quote asked of the node: JSON-RPC calls, the HTTP requests that carried them (calls made together travel as one batch), and round trips (busy periods)",
     labelNames: ["count"] as const,
     buckets: [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48],
     registers: [registry],
@@ -161,6 +161,7 @@ export function createMetrics(sources: {
     quoteStages(timings: Record<string, number>, rpc?: RpcCount): void {
       for (const [stage, ms] of Object.entries(timings)) quoteStages.observe({ stage }, ms / 1000);
       if (!rpc) return;
+      quoteRpc.observe({ count: "calls" }, rpc.calls);
       quoteRpc.observe({ count: "requests" }, rpc.requests);
       quoteRpc.observe({ count: "round-trips" }, rpc.roundTrips);
     },
