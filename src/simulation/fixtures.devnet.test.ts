@@ -46,6 +46,17 @@ describe("simulation fixtures", () => {
         });
       await expect(move(amountIn), symbol).resolves.toBeDefined();
       await expect(move(amountIn + 1n), symbol).rejects.toThrow();
+      // It holds one unit more than it may move: the pull leaves a remainder, as a wallet's usually does
+      // (emptying the balance slot would earn a refund that wallet's transaction never gets).
+      const held = await devnet.publicClient.readContract({
+        address: tokenIn,
+        abi: erc20Abi,
+        functionName: "balanceOf",
+        args: [SYNTHETIC_CALLER],
+        blockNumber,
+        stateOverride: fixture.stateOverride,
+      });
+      expect(held, symbol).toBe(amountIn + 1n);
     }
   });
 

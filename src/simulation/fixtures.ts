@@ -14,6 +14,12 @@ import { SYNTHETIC_CALLER } from "./synthetic-caller.ts";
 
 /** ETH the synthetic caller holds for gas on top of any native input (overridden, never real). */
 const GAS_ALLOWANCE_WEI = 10n ** 22n;
+/**
+ * What the synthetic caller holds of an ERC-20 input beyond `amountIn`. A pull that empties the balance slot
+ * earns a 4,800-gas refund a wallet keeping a remainder never gets, so without it the measured gas would be
+ * below what most wallets' transactions use; with it, the figure is the larger of the two.
+ */
+const BALANCE_REMAINDER = 1n;
 
 export type Fixture =
   | {
@@ -35,9 +41,9 @@ export type FixtureRequest = {
 };
 
 /**
- * Builds the state a candidate is simulated on: the synthetic caller holds exactly `amountIn` of the input
- * token and has approved exactly `amountIn` to the spender, by overriding the token's own storage (its code
- * is never replaced). Slots are detected once per token and remembered; every fixture is validated at its
+ * Builds the state a candidate is simulated on: the synthetic caller holds `amountIn` of the input token
+ * (and one unit more, BALANCE_REMAINDER) and has approved exactly `amountIn` to the spender, by overriding
+ * the token's own storage (its code is never replaced). Slots are detected once per token and remembered; every fixture is validated at its
  * block (docs/rules.md, comparison rule 14): the overridden `balanceOf` and `allowance` must read back
  * exactly, or the candidate is unsupported rather than falsely verified. The read-back runs concurrently with
  * the candidate's simulation (same block, same overrides), so it costs no extra round trip.
@@ -70,14 +76,14 @@ export function createFixtures(client: Pick<PublicClient, "createAccessList" | "
     }
     const layout = await slotsOf(tokenIn, caller, spender, blockNumber);
     if (layout.status === "unsupported") return layout;
-    const value = toHex(amountIn, { size: 32 });
+    const balance = amountIn + BALANCE_REMAINDER;
     const stateOverride: StateOverride = [
       { address: caller, balance: GAS_ALLOWANCE_WEI },
       {
         address: tokenIn,
         stateDiff: [
-          { slot: layout.balanceSlot, value },
-          { slot: layout.allowanceSlot, value },
+          { slot: layout.balanceSlot, value: toHex(balance, { size: 32 }) },
+          { slot: layout.allowanceSlot, value: toHex(amountIn, { size: 32 }) },
         ],
       },
     ];
@@ -88,8 +94,8 @@ export function createFixtures(client: Pick<PublicClient, "createAccessList" | "
     const validation = Promise.all([
       read(encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [caller] })),
       read(encodeFunctionData({ abi: erc20Abi, functionName: "allowance", args: [caller, spender] })),
-    ]).then(([balance, allowance]): "exact" | "mismatch" =>
-      balance === amountIn && allowance === amountIn ? "exact" : "mismatch",
+    ]).then(([held, allowance]): "exact" | "mismatch" =>
+      held === balance && allowance === amountIn ? "exact" : "mismatch",
     );
     // Observed by the caller; never an unhandled rejection if it fails first.
     validation.catch(() => undefined);
