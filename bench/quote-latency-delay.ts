@@ -58,6 +58,7 @@ export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> 
                 client,
                 pools: () => index.pools(),
                 ...(contracts.v4PoolManager ? { poolManager: contracts.v4PoolManager } : {}),
+                watch: [contracts.builderRegistry],
                 staleAfterMs: 3_000,
               })
             : undefined;

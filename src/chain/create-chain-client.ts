@@ -56,7 +56,11 @@ export function createChainClient(
       timeout: RPC_TIMEOUT_MS,
       retryCount: 0,
       batch: { batchSize: RPC_BATCH_SIZE, wait: 0 },
-      onFetchRequest: tallyHttpRequest,
+      // Counted as sent (an `onFetchRequest` hook would make viem build a Request object per request).
+      fetchFn: (input, init) => {
+        tallyHttpRequest();
+        return fetch(input, init);
+      },
     });
   let transport: Transport = endpoint(settings.url);
   if (settings.kind === "public" && settings.backupUrl) {

@@ -1,10 +1,11 @@
 import type { Hex } from "viem";
 
 /**
- * Chain reads at a named block, shared by the quotes at that same block (docs/rules.md, comparison rule 14): a token's code and the
- * registry's fee terms at block `hash` are what they are, so the second quote of a pair in a block asks the
- * node nothing. Never across blocks (docs/rules.md, comparison rule 14): only the newest `blocks` blocks'
- * answers are kept, and a read that failed is forgotten at once.
+ * Chain reads at a named state, shared by the quotes at that same state (docs/rules.md, comparison rule
+ * 14): a token's code and the registry's fee terms at block `hash` are what they are, so the second quote of
+ * a pair in a block asks the node nothing. The key names one chain state: a block's hash, or the block since
+ * which the contracts read are known unchanged (block-reads.ts). Only the newest `blocks` states' answers
+ * are kept, and a read that failed is forgotten at once.
  */
 export function createBlockMemo(blocks = 2, perBlock = 4096) {
   const memo = new Map<Hex, Map<string, Promise<unknown>>>();

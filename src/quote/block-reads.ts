@@ -1,4 +1,5 @@
 import type { Address, Hex, PublicClient } from "viem";
+import type { FollowedSource } from "../liquidity/followed-state/follow-state.ts";
 import { createBlockMemo } from "./block-memo.ts";
 import { readFeeTerms } from "./fee-terms.ts";
 import { type FeeTerms, QuoteError, type QuoteRequest } from "./quote-types.ts";
@@ -6,17 +7,26 @@ import { type FeeTerms, QuoteError, type QuoteRequest } from "./quote-types.ts";
 /**
  * The quote's reads besides pools, at the quote block: the tokens' code and the fee terms, each shared by
  * the quotes at the same block (`createBlockMemo`), so a warm quote of a pair asks the node nothing here.
+ * With followed state watching the registry, "the same block" widens to every block since the registry
+ * last logged (`unchangedSince`): every change of its state logs, so its state at those blocks is one
+ * state, and a warm pair's first quote in a new block asks nothing here either. A token's code, once
+ * there, stays (a contract can no longer remove its own code after the block it was created in).
  */
-export function createBlockReads(client: PublicClient, registry: Address) {
+export function createBlockReads(
+  client: PublicClient,
+  registry: Address,
+  followed?: Pick<FollowedSource, "unchangedSince">,
+) {
   const atBlock = createBlockMemo();
+  const sameState = (block: { hash: Hex }) => followed?.unchangedSince(block) ?? block.hash;
   return {
     checkTokens: (request: QuoteRequest, block: { number: bigint; hash: Hex }) =>
-      atBlock(block.hash, `code:${request.tokenIn}:${request.tokenOut}`, () =>
+      atBlock(sameState(block), `code:${request.tokenIn}:${request.tokenOut}`, () =>
         checkTokens(client, [request.tokenIn, request.tokenOut], block.number),
       ),
     feeTerms: (request: QuoteRequest, block: { number: bigint; hash: Hex }): Promise<FeeTerms> => {
       const terms = [request.tokenIn, request.tokenOut, request.builder?.id, request.builder?.feeBps];
-      return atBlock(block.hash, `fees:${terms.join(":")}`, () =>
+      return atBlock(sameState(block), `fees:${terms.join(":")}`, () =>
         readFeeTerms(client, registry, request, block.number),
       );
     },

@@ -91,7 +91,7 @@ export function createQuoter(deps: QuoterDeps) {
   const { loadEdges, executablePaths, probeFallback, widen } = createMarketReader(deps);
   const assessDeps = { client, fixtures: deps.fixtures, collector: contracts.settlementCollector };
   const transferFees = deps.transferFees ?? createTransferFeeMeter(client);
-  const reads = createBlockReads(client, contracts.builderRegistry);
+  const reads = createBlockReads(client, contracts.builderRegistry, deps.followed);
 
   /** A node failure anywhere in the pipeline is UpstreamUnavailableError; our own errors pass through. */
   return async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {

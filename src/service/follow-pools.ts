@@ -39,6 +39,8 @@ export function followChainAndPools(deps: {
     client: deps.client,
     pools: () => index.pools(),
     ...(deployment.contracts.v4PoolManager ? { poolManager: deployment.contracts.v4PoolManager } : {}),
+    // Fee terms read at one block serve every block until the registry logs again (block-reads.ts).
+    watch: [deployment.contracts.builderRegistry],
     staleAfterMs: POOL_STATE_FOLLOW_MS * 3,
     onMismatch: (pool, field) => {
       deps.logger.warn(

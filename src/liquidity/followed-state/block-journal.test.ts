@@ -11,6 +11,7 @@ const block = (n: number, parent = n - 1) => ({
   timestamp: BigInt(n),
   baseFeePerGas: 1n,
   gasSuggestion: 1n,
+  epoch: hash(1),
 });
 const v2 = (reserve0: bigint): FollowedPool => ({ kind: "v2", reserve0, reserve1: 1n });
 

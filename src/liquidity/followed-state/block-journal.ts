@@ -10,6 +10,11 @@ export type AppliedBlock = {
   baseFeePerGas: bigint | null;
   /** `eth_gasPrice` read with the head this block was applied from (0 when the node gave none). */
   gasSuggestion: bigint;
+  /**
+   * Since which block the watched contracts (the builder registry) are unchanged: the hash of the newest
+   * block up to this one in which one of them logged, or of the first block applied after a reset.
+   */
+  epoch: Hex;
 };
 
 type Entry = AppliedBlock & { undo: Map<string, FollowedPool | undefined> };
@@ -31,6 +36,11 @@ export class BlockJournal {
 
   has(hash: Hex): boolean {
     return this.blocks.some((block) => block.hash === hash);
+  }
+
+  /** The retained block `hash`, or undefined. */
+  block(hash: Hex): AppliedBlock | undefined {
+    return this.blocks.findLast((block) => block.hash === hash);
   }
 
   get size(): number {

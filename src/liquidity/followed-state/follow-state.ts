@@ -15,6 +15,12 @@ export type FollowedStateOptions = {
   /** The pools to follow: the index's (excluded V4 pools are never followed). */
   pools: () => readonly IndexedPool[];
   poolManager?: Address;
+  /**
+   * Contracts whose every state change logs (the builder registry): each block's logs of theirs are read
+   * with its pool events, so `unchangedSince` can tell that their state at one block is their state at
+   * another.
+   */
+  watch?: readonly Address[];
   /** Blocks kept to rewind a reorg (default 64). */
   depth?: number;
   /** Blocks a step walks back from the head to reach an applied one before reading everything anew (16). */
@@ -48,6 +54,11 @@ export type FollowedQuoteBlock = { block: PinnedBlock; gasPrice: bigint };
 export type FollowedSource = {
   quoteBlock: () => FollowedQuoteBlock | undefined;
   snapshotAt: (pool: IndexedPool, block: { number: bigint; hash: Hex }) => PoolSnapshot | undefined;
+  /**
+   * For a retained block, the block since which the watched contracts logged nothing (its `epoch`): their
+   * state at any block with the same answer is the same. Undefined for a block not retained.
+   */
+  unchangedSince: (block: { hash: Hex }) => Hex | undefined;
 };
 
 /**
@@ -101,21 +112,25 @@ export function createFollowedState(options: FollowedStateOptions) {
       } else {
         const chain = await chainTo(head);
         if (chain) {
-          const logs = await Promise.all(
-            chain.blocks.map((block) =>
-              client.getLogs({ events: FOLLOWED_EVENTS, blockHash: block.hash!, strict: true }),
+          const [logs, watched] = await Promise.all([
+            Promise.all(
+              chain.blocks.map((block) =>
+                client.getLogs({ events: FOLLOWED_EVENTS, blockHash: block.hash!, strict: true }),
+              ),
             ),
-          );
+            Promise.all(chain.blocks.map((block) => watchedLogged(block.hash!))),
+          ]);
           kind = chain.ancestor === applied!.hash ? "applied" : "rewound";
           journal.rewindTo(chain.ancestor);
           chain.blocks.forEach((block, i) => {
-            events += applyBlock(applied_(block, suggestion), logs[i]! as FollowedLog[], pools);
+            const epoch = watched[i] ? block.hash! : journal.head()!.epoch;
+            events += applyBlock(applied_(block, suggestion, epoch), logs[i]! as FollowedLog[], pools);
           });
           blocks = chain.blocks.length;
         } else {
           journal.reset();
           failedAt.clear();
-          journal.begin(applied_(head, suggestion));
+          journal.begin(applied_(head, suggestion, head.hash));
           kind = "reread";
         }
       }
@@ -130,6 +145,13 @@ export function createFollowedState(options: FollowedStateOptions) {
       },
     );
     return { kind, head: head.number, blocks, events, adopted, mismatched };
+  }
+
+  /** Whether a watched contract logged anything in block `hash`. */
+  async function watchedLogged(hash: Hex): Promise<boolean> {
+    if (!options.watch?.length) return false;
+    const logs = await client.getLogs({ address: [...options.watch], blockHash: hash });
+    return logs.length > 0;
   }
 
   /** The blocks from the newest applied ancestor of `head` up to it, or undefined when none is near. */
@@ -223,6 +245,10 @@ export function createFollowedState(options: FollowedStateOptions) {
     return snapshot;
   }
 
+  function unchangedSince(block: { hash: Hex }): Hex | undefined {
+    return journal.block(block.hash)?.epoch;
+  }
+
   // One step at a time: a caller's step queues behind the running one.
   const queued = () => {
     const next = running.then(step);
@@ -234,6 +260,7 @@ export function createFollowedState(options: FollowedStateOptions) {
     step: queued,
     quoteBlock,
     snapshotAt,
+    unchangedSince,
     /** The newest block applied. */
     head: () => journal.head(),
     /** Followed pools, for metrics and the memory bench. */
@@ -263,8 +290,9 @@ export function createFollowedState(options: FollowedStateOptions) {
     },
   } satisfies FollowedSource & Record<string, unknown>;
 
-  function applied_(block: Block, gasSuggestion: bigint): AppliedBlock {
+  function applied_(block: Block, gasSuggestion: bigint, epoch: Hex): AppliedBlock {
     return {
+      epoch,
       number: block.number!,
       hash: block.hash!,
       parentHash: block.parentHash,

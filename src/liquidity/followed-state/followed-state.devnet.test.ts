@@ -1,8 +1,9 @@
-import type { Address, PublicClient } from "viem";
+import { type Address, encodeFunctionData, type PublicClient } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
 import { createPoolActivity, reorgPairs, type Tx } from "../../../test/pool-activity.ts";
 import { createChainClient } from "../../chain/create-chain-client.ts";
+import { builderRegistryArtifact } from "../../contracts/artifacts/BuilderRegistry.ts";
 import { createRandom } from "../../devnet/random.ts";
 import { createQuoter } from "../../quote/create-quoter.ts";
 import { createFixtures } from "../../simulation/fixtures.ts";
@@ -44,6 +45,7 @@ beforeAll(async () => {
     client,
     pools: () => index.pools(),
     ...(contracts.v4PoolManager ? { poolManager: contracts.v4PoolManager } : {}),
+    watch: [contracts.builderRegistry],
     staleAfterMs: 600_000,
     maxCatchUp: 4,
     onMismatch: (pool, field) => mismatches.push(`${pool.kind} ${field}`),
@@ -166,5 +168,54 @@ describe("followed pool state", () => {
       expect(fromState.rpc.roundTrips).toBe(fromReads.rpc.roundTrips - 2);
       if (fromState.search.widenedPools === 0) expect(fromState.rpc.roundTrips).toBe(1);
     }
+  });
+
+  it("quotes a warm pair in a new block with one round trip, and sees a registry change at once", async () => {
+    const { contracts } = devnet.manifest;
+    const counted = createChainClient({ url: devnet.rpcUrl, kind: "private" });
+    const quote = createQuoter({
+      client: counted,
+      index,
+      contracts,
+      fixtures: createFixtures(counted),
+      followed,
+    });
+    const usdc = devnet.manifest.tokens.find((t) => t.symbol === "USDC")!.address;
+    const request = { tokenIn: contracts.weth9, tokenOut: usdc, amountIn: 10n ** 17n };
+    const signal = new AbortController().signal;
+    await followed.step();
+    const first = await quote(request, signal);
+
+    // A block in which the registry logged nothing: its fee terms and the tokens' code are known, the
+    // pools followed, so the simulations are the quote's one round trip (one HTTP request).
+    await devnet.testClient.mine({ blocks: 1 });
+    await followed.step();
+    const next = await quote(request, signal);
+    expect(next.block.number).toBeGreaterThan(first.block.number);
+    expect(followed.unchangedSince(next.block)).toBe(followed.unchangedSince(first.block));
+    expect(next.fees).toEqual(first.fees);
+    expect([next.rpc.roundTrips, next.rpc.requests]).toEqual([1, 1]);
+
+    // Governance sets the pair's fee: the block it lands in starts a new state of the registry, and the
+    // next quote reads the new terms there.
+    const bps = first.fees.routeBps === 20 ? 30 : 20;
+    const governance = devnet.wallet(1);
+    const hash = await governance.sendTransaction({
+      to: contracts.builderRegistry,
+      data: encodeFunctionData({
+        abi: builderRegistryArtifact.abi,
+        functionName: "setPairRouteFee",
+        args: [contracts.weth9, usdc, bps],
+      }),
+      chain: null,
+      account: governance.account!,
+    });
+    await devnet.testClient.mine({ blocks: 1 });
+    const receipt = await client.waitForTransactionReceipt({ hash });
+    await followed.step();
+    const changed = await quote(request, signal);
+    expect(followed.unchangedSince(changed.block)).toBe(receipt.blockHash);
+    expect(changed.fees.routeBps).toBe(bps);
+    expect(changed.rpc.roundTrips).toBe(2);
   });
 });
