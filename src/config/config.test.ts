@@ -106,6 +106,28 @@ describe("loadConfig", () => {
     expect(config.databaseUrl).toBe("postgres://127.0.0.1:5432/test");
   });
 
+  it("reads the node's WebSocket endpoint for new heads: ws:// or wss:// only, with JUNCTION_RPC_URL only", () => {
+    const rpc = { JUNCTION_RPC_URL: "https://rpc.example/4663", JUNCTION_DEPLOYMENT: "d.json" };
+    expect(load(rpc).chain).not.toHaveProperty("wsUrl");
+    const secret = "wss://user:s3cret@ws.example/4663/key-abc";
+    expect(load({ ...rpc, JUNCTION_RPC_WS_URL: secret }).chain).toMatchObject({ wsUrl: secret });
+    expect(load({ ...rpc, JUNCTION_RPC_WS_URL: "ws://127.0.0.1:8546" }).chain).toMatchObject({
+      wsUrl: "ws://127.0.0.1:8546",
+    });
+    expect(load({ ...rpc, JUNCTION_RPC_WS_URL: "  " }).chain).not.toHaveProperty("wsUrl");
+    rejects({ ...rpc, JUNCTION_RPC_WS_URL: "https://rpc.example/4663" }, "JUNCTION_RPC_WS_URL", /ws, wss/);
+    rejects({ ...rpc, JUNCTION_RPC_WS_URL: "ws.example:8546" }, "JUNCTION_RPC_WS_URL", /ws, wss|URL/);
+    rejects({ ...rpc, JUNCTION_RPC_WS_URL: "not a url" }, "JUNCTION_RPC_WS_URL", /must be a URL/);
+    rejects({ JUNCTION_RPC_WS_URL: "ws://127.0.0.1:8545" }, "JUNCTION_RPC_WS_URL", /only applies with/);
+    // The message names the setting, never the value (a URL may carry a credential).
+    try {
+      load({ ...rpc, JUNCTION_RPC_WS_URL: "https://user:s3cret@ws.example" });
+      throw new Error("expected a ConfigError");
+    } catch (error) {
+      expect((error as Error).message).not.toContain("s3cret");
+    }
+  });
+
   it("names the setting that is wrong", () => {
     rejects({ JUNCTION_PORT: "80a" }, "JUNCTION_PORT", /integer from 1 to 65535/);
     rejects({ JUNCTION_PORT: "70000" }, "JUNCTION_PORT", /got 70000/);

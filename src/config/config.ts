@@ -25,6 +25,11 @@ export type ChainConfig =
       /** A private transport never falls back to a public one (docs/rules.md, comparison rule 15). */
       kind: "private" | "public";
       backupUrl?: string;
+      /**
+       * The node's WebSocket endpoint: followed pool state subscribes to its new heads (reads stay on
+       * `url`). May carry a credential: never logged.
+       */
+      wsUrl?: string;
       deploymentPath: string;
     };
 
@@ -259,11 +264,17 @@ function publicOrigin(value: string | undefined, host: string, port: number): st
   return url.origin;
 }
 const RPC = ["http", "https", "ws", "wss"] as const;
+const WS = ["ws", "wss"] as const;
 
 function chainConfig(get: (name: SettingName) => string | undefined, cwd: string): ChainConfig {
   const url = get("JUNCTION_RPC_URL");
   if (!url) {
-    for (const name of ["JUNCTION_RPC_KIND", "JUNCTION_RPC_BACKUP_URL", "JUNCTION_DEPLOYMENT"] as const) {
+    for (const name of [
+      "JUNCTION_RPC_KIND",
+      "JUNCTION_RPC_BACKUP_URL",
+      "JUNCTION_RPC_WS_URL",
+      "JUNCTION_DEPLOYMENT",
+    ] as const) {
       if (get(name))
         throw new ConfigError(name, "only applies with JUNCTION_RPC_URL (unset runs the embedded devnet)");
     }
@@ -296,6 +307,8 @@ function chainConfig(get: (name: SettingName) => string | undefined, cwd: string
     }
     urlSetting("JUNCTION_RPC_BACKUP_URL", backupUrl, RPC);
   }
+  const wsUrl = get("JUNCTION_RPC_WS_URL");
+  if (wsUrl) urlSetting("JUNCTION_RPC_WS_URL", wsUrl, WS);
   const deployment = get("JUNCTION_DEPLOYMENT");
   if (!deployment)
     throw new ConfigError(
@@ -307,6 +320,7 @@ function chainConfig(get: (name: SettingName) => string | undefined, cwd: string
     url,
     kind,
     ...(backupUrl ? { backupUrl } : {}),
+    ...(wsUrl ? { wsUrl } : {}),
     deploymentPath: resolve(cwd, deployment),
   };
 }

@@ -20,6 +20,8 @@ export const SETTINGS = {
   JUNCTION_RPC_KIND:
     "`private` (never falls back) or `public` (may use one backup after 250 ms); default private",
   JUNCTION_RPC_BACKUP_URL: "backup RPC for a public transport",
+  JUNCTION_RPC_WS_URL:
+    "ws:// or wss:// endpoint of the node behind JUNCTION_RPC_URL; pool state follows its newHeads subscription instead of polling every second (reads stay on JUNCTION_RPC_URL); unset polls (the embedded devnet uses its own)",
   JUNCTION_DEPLOYMENT: "deployment file (contract addresses) for JUNCTION_RPC_URL; required with it",
   JUNCTION_DEVNET_PORT: "port of the embedded devnet's anvil (default 8545; 0 picks a free one)",
   JUNCTION_DEVNET_SEED: `seed of the devnet's token and pool universe (default ${DEFAULT_DEVNET_SEED})`,

@@ -1,26 +1,42 @@
 import type { PublicClient } from "viem";
+import { subscribeNewHeads } from "../chain/new-heads.ts";
 import type { Contracts } from "../config/deployment.ts";
+import type { FollowMode, FollowModeChange } from "../liquidity/followed-state/follow-heads.ts";
 import { createFollowedState, type FollowedSource } from "../liquidity/followed-state/follow-state.ts";
 import { followChain } from "../liquidity/pool-index/follow.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import type { IndexFreshness } from "./index-freshness.ts";
 import type { Logger } from "./logger.ts";
 
-/** How often the followed pool state reads the node's head (docs/rules.md, comparison rule 14). */
+/**
+ * How often the followed pool state reads the node's head when no subscription announces heads
+ * (docs/rules.md, comparison rule 14): its state serves quotes for three intervals after it last saw the head.
+ */
 export const POOL_STATE_FOLLOW_MS = 1_000;
+const POOL_STATE_STALE_MS = POOL_STATE_FOLLOW_MS * 3;
+/**
+ * While a `newHeads` subscription announces heads, the head is still read after this much quiet: short
+ * enough that on a chain between blocks the state never goes stale, and that a subscription gone silent
+ * is noticed (and the head seen) within it.
+ */
+export const POOL_STATE_SAFETY_POLL_MS = POOL_STATE_STALE_MS - POOL_STATE_FOLLOW_MS;
 
 /**
  * The index follower (`followChain`, reporting to `freshness`) and, beside it, pool state that follows the chain (docs/rules.md, comparison rule 14):
- * stepped every `POOL_STATE_FOLLOW_MS`, fresh for quoting for three intervals after it last saw the head.
- * A sampled pool that differs from a direct read is logged and counted (`onMismatch`); a failed step is
- * logged and retried. One `stop` stops both.
+ * stepped at each head the node's `newHeads` subscription announces (`headsUrl`, a WebSocket endpoint)
+ * and after `POOL_STATE_SAFETY_POLL_MS` of quiet, or every `POOL_STATE_FOLLOW_MS` without one, fresh for
+ * quoting for three `POOL_STATE_FOLLOW_MS` after it last saw the head. The mode is logged at start and at
+ * every fallback and recovery (never the URL) and reported to `metrics`. A sampled pool that differs from a
+ * direct read is logged and counted (`onMismatch`); a failed step is logged and retried. One `stop` stops both.
  */
 export function followChainAndPools(deps: {
   index: PoolIndex;
   client: PublicClient;
   deployment: { contracts: Contracts };
   logger: Logger;
-  metrics: { followedMismatch: (kind: string) => void };
+  metrics: { followedMismatch: (kind: string) => void; followMode: (mode: FollowMode) => void };
+  /** The node's WebSocket endpoint, to subscribe to new heads; unset: polling alone. */
+  headsUrl?: string | undefined;
   /** The index follower's interval, freshness record, role and head reader. */
   intervalMs: number;
   freshness: IndexFreshness;
@@ -41,7 +57,7 @@ export function followChainAndPools(deps: {
     ...(deployment.contracts.v4PoolManager ? { poolManager: deployment.contracts.v4PoolManager } : {}),
     // Fee terms read at one block serve every block until the registry logs again (block-reads.ts).
     watch: [deployment.contracts.builderRegistry],
-    staleAfterMs: POOL_STATE_FOLLOW_MS * 3,
+    staleAfterMs: POOL_STATE_STALE_MS,
     onMismatch: (pool, field) => {
       deps.logger.warn(
         { pool: pool.kind === "v4" ? pool.poolId : pool.address, field },
@@ -50,12 +66,27 @@ export function followChainAndPools(deps: {
       deps.metrics.followedMismatch(pool.kind);
     },
   });
-  const stepper = followed.start(POOL_STATE_FOLLOW_MS, (error) =>
-    deps.logger.warn(
-      { err: error },
-      "following pool state failed; quotes read pools directly until it catches up",
-    ),
-  );
+  const { headsUrl } = deps;
+  const stepper = followed.start({
+    pollMs: POOL_STATE_FOLLOW_MS,
+    onError: (error) =>
+      logger.warn(
+        { err: error },
+        "following pool state failed; quotes read pools directly until it catches up",
+      ),
+    ...(headsUrl
+      ? {
+          heads: {
+            subscribe: (handlers) => subscribeNewHeads(headsUrl, handlers),
+            safetyPollMs: POOL_STATE_SAFETY_POLL_MS,
+          },
+        }
+      : {}),
+    onMode: (change) => {
+      deps.metrics.followMode(change.mode);
+      logFollowMode(logger, change, headsUrl !== undefined);
+    },
+  });
   return {
     followed,
     stop: async () => {
@@ -63,4 +94,18 @@ export function followChainAndPools(deps: {
       await indexFollower.stop();
     },
   };
+}
+
+/** The follow mode at start (info, or warn when the subscription failed), and every fallback and recovery (warn). */
+function logFollowMode(logger: Logger, change: FollowModeChange, configured: boolean): void {
+  const polling = `following pool state by polling the head every ${POOL_STATE_FOLLOW_MS} ms`;
+  const subscribed = `following pool state by a newHeads subscription (the head is also read after ${POOL_STATE_SAFETY_POLL_MS} ms of quiet)`;
+  const err = change.error ? { err: change.error } : {};
+  if (change.mode === "subscription") {
+    if (change.at === "start") logger.info(subscribed);
+    else logger.warn(`newHeads subscription restored; ${subscribed}`);
+  } else if (!configured) logger.info(`${polling} (no WebSocket endpoint configured)`);
+  else if (change.at === "start")
+    logger.warn(err, `newHeads subscription unavailable; ${polling} while it is tried again`);
+  else logger.warn(err, `newHeads subscription lost; ${polling} while it is tried again`);
 }

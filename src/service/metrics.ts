@@ -16,7 +16,8 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
  * The service's Prometheus metrics (`GET /metrics` on {base_url}): requests and latencies per host, route,
  * method, status and error code (quota and capacity refusals are the `QUOTA_EXCEEDED`,
  * `ALLOWANCE_EXHAUSTED`, `RATE_LIMITED` and `BUSY` codes), JSON-RPC requests and latencies per method and
- * outcome, the pool index's block, lag behind the head and sync age, whether the process is the indexer, and node's process metrics (memory, event loop lag, GC) under the `junction_` prefix.
+ * outcome, the pool index's block, lag behind the head and sync age, whether the process is the indexer,
+ * whether followed pool state follows a newHeads subscription, and node's process metrics (memory, event loop lag, GC) under the `junction_` prefix.
  */
 export function createMetrics(sources: {
   /** The block the pool index has synced to, once it has. */
@@ -90,6 +91,16 @@ export function createMetrics(sources: {
     help: "Followed pools (docs/rules.md, comparison rule 14) a sampled direct read found different; each is read directly from then on",
     labelNames: ["kind"] as const,
     registers: [registry],
+  });
+  let followMode: "subscription" | "polling" | undefined;
+  new Gauge({
+    name: "junction_followed_state_subscribed",
+    help: "1 while followed pool state is stepped by the node's newHeads subscription, 0 while it polls the head (docs/operating.md, JUNCTION_RPC_WS_URL; across workers: the lowest)",
+    registers: [registry],
+    aggregator: "min",
+    collect() {
+      if (followMode) this.set(followMode === "subscription" ? 1 : 0);
+    },
   });
   new Gauge({
     name: "junction_pool_index_block",
@@ -168,6 +179,10 @@ export function createMetrics(sources: {
     /** Counts a followed pool a sampled direct read found different (V2, V3 or V4). */
     followedMismatch(kind: string): void {
       followedMismatches.inc({ kind });
+    },
+    /** How followed pool state follows the head now: by its newHeads subscription, or by polling. */
+    followMode(mode: "subscription" | "polling"): void {
+      followMode = mode;
     },
     /**
      * The text format a Prometheus scraper reads. In a worker of `junction start --workers N`, the whole

@@ -14,6 +14,11 @@ export type OpenChain = {
   devnet?: Devnet;
   deployment: Deployment;
   rpcUrl: string;
+  /**
+   * The node's WebSocket endpoint followed pool state subscribes to new heads at: JUNCTION_RPC_WS_URL, or
+   * the devnet's own (anvil serves WebSocket on its HTTP port). Never logged: it may carry a credential.
+   */
+  headsUrl?: string;
   client: PublicClient;
 };
 
@@ -32,12 +37,20 @@ export async function openChain(
   },
 ): Promise<OpenChain> {
   const { chain } = config;
-  let where: { devnet?: Devnet; deployment: Deployment; rpc: RpcSettings; label: string };
+  let where: {
+    devnet?: Devnet;
+    deployment: Deployment;
+    rpc: RpcSettings;
+    headsUrl?: string;
+    label: string;
+  };
   if (chain.mode === "devnet") {
     const devnet = await configuredDevnet(chain, config.dataDir, deps.progress);
     deps.shutdown.defer(() => devnet.stop());
     const rpc = { url: devnet.rpcUrl, kind: "private" as const };
-    where = { devnet, deployment: devnet.manifest, rpc, label: "devnet manifest" };
+    const headsUrl = new URL(devnet.rpcUrl);
+    headsUrl.protocol = "ws:";
+    where = { devnet, deployment: devnet.manifest, rpc, headsUrl: headsUrl.href, label: "devnet manifest" };
   } else {
     const rpc = {
       url: chain.url,
@@ -47,6 +60,7 @@ export async function openChain(
     where = {
       deployment: readDeployment(chain.deploymentPath),
       rpc,
+      ...(chain.wsUrl ? { headsUrl: chain.wsUrl } : {}),
       label: `deployment file ${chain.deploymentPath}`,
     };
   }
@@ -57,6 +71,12 @@ export async function openChain(
   await checkDeployment(client, where.deployment, where.label);
   const finality = await finalizedTagWarning(client, config.finalityConfirmations);
   if (finality) deps.logger.warn(finality);
-  const { devnet, deployment, rpc } = where;
-  return { ...(devnet ? { devnet } : {}), deployment, rpcUrl: rpc.url, client };
+  const { devnet, deployment, rpc, headsUrl } = where;
+  return {
+    ...(devnet ? { devnet } : {}),
+    deployment,
+    rpcUrl: rpc.url,
+    ...(headsUrl ? { headsUrl } : {}),
+    client,
+  };
 }

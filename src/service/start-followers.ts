@@ -35,7 +35,9 @@ export async function startFollowers(deps: {
   role: IndexerRole;
   freshness: IndexFreshness;
   logger: Logger;
-  metrics: Pick<ReturnType<typeof createMetrics>, "followedMismatch">;
+  metrics: Pick<ReturnType<typeof createMetrics>, "followedMismatch" | "followMode">;
+  /** The node's WebSocket endpoint for new heads, if any (followed pool state subscribes to it). */
+  headsUrl?: string | undefined;
   progress: (line: string) => void;
   shutdown: ShutdownStack;
 }): Promise<{ settlementIndex: SettlementIndexReader; followed: FollowedSource }> {
@@ -52,6 +54,7 @@ export async function startFollowers(deps: {
     deployment,
     logger,
     metrics: deps.metrics,
+    headsUrl: deps.headsUrl,
     intervalMs: FOLLOW_MS,
     freshness,
     isIndexer: async () => role.isIndexer(),

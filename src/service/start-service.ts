@@ -110,6 +110,7 @@ async function startLocked(
     const { quoteProviders, estimator } = await openSources(config, chain, seed, { logger, shutdown });
     const { settlementIndex, followed } = await startFollowers({
       client,
+      headsUrl: chain.headsUrl,
       deployment,
       store,
       index,

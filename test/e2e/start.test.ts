@@ -64,6 +64,9 @@ describe("junction start", () => {
       );
     expect(metrics).toMatch(/\njunction_pool_index_block [1-9]/);
     expect(metrics).toMatch(/\njunction_rpc_requests_total\{method="eth_getLogs",outcome="ok"\} [1-9]/);
+    // On the devnet, pool state follows anvil's newHeads subscription (WebSocket on its RPC port).
+    expect(metrics).toMatch(/\njunction_followed_state_subscribed 1\n/);
+    expect(output()).not.toMatch(/newHeads subscription (unavailable|lost)/);
   });
 
   it("quotes WETH to USDC with a simulated, display-only comparison and no calldata", async () => {

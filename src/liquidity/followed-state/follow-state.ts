@@ -6,6 +6,7 @@ import type { PoolSnapshot } from "../read/load-pool-states.ts";
 import { applyEvents, type FollowedLog, type PoolEvent, poolEventOf } from "./apply-events.ts";
 import { type AppliedBlock, BlockJournal } from "./block-journal.ts";
 import { FOLLOWED_EVENTS } from "./events.ts";
+import { type FollowHeadsOptions, followHeads } from "./follow-heads.ts";
 import { followKey, snapshotOf } from "./followed-pool.ts";
 import { readFollowed } from "./read-followed.ts";
 import { checkSample } from "./sample-check.ts";
@@ -267,23 +268,17 @@ export function createFollowedState(options: FollowedStateOptions) {
     followed: () => journal.size,
     /** Pools read directly because a sample found them wrong. */
     distrusted: () => distrusted.size,
-    /** Every `intervalMs`, one step; a failed step is reported and retried on the next tick. */
-    start(intervalMs: number, onError: (error: unknown) => void) {
-      let stopped = false;
-      let timer: NodeJS.Timeout | undefined;
-      const tick = () => {
-        if (stopped) return;
-        queued()
-          .catch(onError)
-          .finally(() => {
-            if (!stopped) timer = setTimeout(tick, intervalMs);
-          });
-      };
-      tick();
+    /**
+     * Steps as the node's heads come (follow-heads.ts): at each head its subscription announces, or after
+     * `pollMs` of quiet without one; a failed step is reported and retried. Freshness is still judged from
+     * when a step last saw the head (`staleAfterMs`).
+     */
+    start(options: FollowHeadsOptions) {
+      const follower = followHeads(queued, options);
       return {
+        mode: follower.mode,
         stop: async () => {
-          stopped = true;
-          clearTimeout(timer);
+          await follower.stop();
           await running;
         },
       };

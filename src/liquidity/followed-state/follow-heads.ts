@@ -1,0 +1,190 @@
+import { type HeadHandlers, type HeadSubscription, HeadSubscriptionError } from "../../chain/new-heads.ts";
+
+/** How steps are being triggered: by the node's announced heads, or by a timer alone. */
+export type FollowMode = "subscription" | "polling";
+
+/** A change of mode: the first one at start, then every fallback to polling and every recovery. */
+export type FollowModeChange = {
+  mode: FollowMode;
+  at: "start" | "fallback" | "recovery";
+  /** Why the subscription is not (or no longer) in use. */
+  error?: Error;
+};
+
+export type FollowHeadsOptions = {
+  /** Quiet time between steps while no subscription announces heads. */
+  pollMs: number;
+  /** A step failed (it is retried after `pollMs`, or at the next head). */
+  onError: (error: unknown) => void;
+  /** The node's new heads, when it offers them: each one triggers a step at once. */
+  heads?: {
+    subscribe: (handlers: HeadHandlers) => HeadSubscription;
+    /**
+     * Quiet time between steps while the subscription is healthy: the safety poll. It keeps the follower
+     * seeing the head when no block comes, and notices a subscription that went silent.
+     */
+    safetyPollMs: number;
+    /** The delay before subscribing again: `first`, doubling to `max` while attempts fail (1 s, 30 s). */
+    retryMs?: { first: number; max: number };
+  };
+  onMode?: (change: FollowModeChange) => void;
+};
+
+/**
+ * Steps a follower as new heads arrive (docs/architecture.md, "The quote pipeline"): with a subscription,
+ * each announced head triggers one step at once (a burst of heads while a step runs queues one more, never
+ * one per head), and a step also runs after `safetyPollMs` of quiet; without one, or once it errs, closes
+ * or goes silent (the node serves a head it has not announced for `safetyPollMs`), a step runs after
+ * `pollMs` of quiet while subscribing is tried again with backoff. Steps run one at a time.
+ */
+export function followHeads(step: () => Promise<{ head: bigint }>, options: FollowHeadsOptions) {
+  const { heads } = options;
+  const retry = heads?.retryMs ?? { first: 1_000, max: 30_000 };
+  let stopped = false;
+  let mode: FollowMode = "polling";
+  let started = false;
+  let timer: NodeJS.Timeout | undefined;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let subscription: { close: () => void } | undefined;
+  let attempts = 0;
+  /**
+   * The newest head the subscription announced (or the first step after it was confirmed found), and one
+   * the node served that it had not announced (since when). Steps are numbered from 1.
+   */
+  let announced = -1n;
+  let unannounced: { number: bigint; since: number } | undefined;
+  let steps = 0;
+  let baselineStep = 0;
+  let wanted = false;
+  let busy = false;
+  let draining: Promise<void> = Promise.resolve();
+
+  function report(change: FollowModeChange) {
+    started = true;
+    options.onMode?.(change);
+  }
+
+  /** Asks for a step: runs one now, or one more after the running one. */
+  function trigger() {
+    if (stopped) return;
+    wanted = true;
+    if (busy) return;
+    busy = true;
+    draining = drain();
+  }
+
+  async function drain() {
+    let failed = false;
+    try {
+      while (wanted && !stopped) {
+        wanted = false;
+        clearTimeout(timer);
+        failed = false;
+        const n = ++steps;
+        try {
+          noticeSilence((await step()).head, n);
+        } catch (error) {
+          failed = true;
+          if (n === baselineStep) baselineStep++;
+          if (!stopped) options.onError(error);
+        }
+      }
+    } finally {
+      busy = false;
+      if (!stopped) schedule(failed);
+    }
+  }
+
+  function schedule(afterFailure = false) {
+    clearTimeout(timer);
+    const quiet = mode === "subscription" && !afterFailure ? heads!.safetyPollMs : options.pollMs;
+    timer = setTimeout(trigger, quiet);
+  }
+
+  /**
+   * A head the node serves that the subscription has not announced within the safety poll means it went
+   * silent. What the first step after the subscription was confirmed finds counts as announced.
+   */
+  function noticeSilence(head: bigint, n: number) {
+    if (mode !== "subscription" || n < baselineStep) return;
+    if (n === baselineStep && head > announced) announced = head;
+    if (head <= announced) {
+      unannounced = undefined;
+      return;
+    }
+    if (!unannounced) unannounced = { number: head, since: Date.now() };
+    else if (Date.now() - unannounced.since >= heads!.safetyPollMs)
+      fallBack(new HeadSubscriptionError("silent"));
+  }
+
+  function subscribe() {
+    if (stopped || !heads) return;
+    let live = true;
+    const current = heads.subscribe({
+      onHead: (head) => {
+        if (!live || stopped) return;
+        attempts = 0;
+        if (head.number > announced) announced = head.number;
+        if (unannounced && head.number >= unannounced.number) unannounced = undefined;
+        trigger();
+      },
+      onEnd: (error) => {
+        if (live) fallBack(error);
+      },
+    });
+    subscription = {
+      close: () => {
+        live = false;
+        current.close();
+      },
+    };
+    current.ready.then(
+      () => {
+        if (!live || stopped) return;
+        const at = !started ? "start" : "recovery";
+        mode = "subscription";
+        unannounced = undefined;
+        announced = -1n;
+        baselineStep = steps + 1;
+        report({ mode, at });
+        // Heads may have come while it was down or connecting: catch up at once.
+        trigger();
+      },
+      (error: Error) => {
+        if (live && !stopped) fallBack(error);
+      },
+    );
+  }
+
+  /** Back to polling: closes the subscription and tries again later; reports only a change of mode. */
+  function fallBack(error: Error) {
+    subscription?.close();
+    subscription = undefined;
+    const was = mode;
+    mode = "polling";
+    unannounced = undefined;
+    if (!started) report({ mode, at: "start", error });
+    else if (was === "subscription") report({ mode, at: "fallback", error });
+    if (!busy) schedule();
+    const delay = Math.min(retry.max, retry.first * 2 ** attempts);
+    attempts++;
+    retryTimer = setTimeout(subscribe, delay);
+  }
+
+  if (heads) subscribe();
+  else report({ mode, at: "start" });
+  trigger();
+
+  return {
+    mode: () => mode,
+    /** Closes the subscription and the timers, and waits for a running step. */
+    stop: async () => {
+      stopped = true;
+      clearTimeout(timer);
+      clearTimeout(retryTimer);
+      subscription?.close();
+      subscription = undefined;
+      await draining;
+    },
+  };
+}
