@@ -27,7 +27,11 @@ const SIZES_USD = [10n, 1_000n, 100_000n];
 /** Which pool state the quotes use: read at a pinned block, followed (docs/rules.md, comparison rule 14), or both (`BENCH_STATE`). */
 /** The quoter's stages, in order, whose medians the table shows (quote-types.ts, StageTimings). */
 const STAGES = ["pin", "state", "search", "simulate", "rank"] as const;
-const STATES = (process.env.BENCH_STATE ?? "reads,followed").split(",") as ("reads" | "followed")[];
+const STATES = (process.env.BENCH_STATE ?? "reads,followed,followed-new-block").split(",") as (
+  | "reads"
+  | "followed"
+  | "followed-new-block"
+)[];
 
 /**
  * `npm run bench -- latency-delay`: the same quotes through `createQuoter` over the service's own chain
@@ -35,7 +39,9 @@ const STATES = (process.env.BENCH_STATE ?? "reads,followed").split(",") as ("rea
  * every request, as a hosted node's distance does. Per delay: server time p50/p90/p99, and what each quote
  * asked of the node, as the proxy saw it (HTTP requests, and round trips: busy periods). The quotes are warm
  * (each pair quoted once before), with no third-party providers. With followed state, the follower steps
- * (as it does every second in the service) before each quote is timed, so only the quote's own requests count.
+ * (as it does on each new head in the service) before each quote is timed, so only the quote's own requests
+ * count; `followed-new-block` mines a block before each quote first, as a live chain does between two
+ * quotes of a pair. The last column is each stage's median (quote-types.ts, StageTimings).
  */
 export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> {
   const { manifest } = devnet;
@@ -53,7 +59,7 @@ export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> 
         const index = createPoolIndex({ client, contracts, fromBlock: BigInt(manifest.deploymentBlock) });
         await index.sync();
         const followed =
-          state === "followed"
+          state !== "reads"
             ? createFollowedState({
                 client,
                 pools: () => index.pools(),
@@ -70,6 +76,8 @@ export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> 
           ...(followed ? { followed } : {}),
         });
         const run = async (from: string, to: string, usd: bigint) => {
+          // As on a live chain with a quote of each pair less often than once a block.
+          if (state === "followed-new-block") await mine(devnet.rpcUrl);
           await followed?.step();
           proxy.counted();
           const started = performance.now();
@@ -140,4 +148,14 @@ export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> 
       rows,
     ),
   ];
+}
+
+/** Mines one block on the node itself (not through the proxy: it is not the quote's request). */
+async function mine(rpcUrl: string): Promise<void> {
+  const response = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "evm_mine", params: [] }),
+  });
+  await response.text();
 }
