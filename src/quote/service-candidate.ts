@@ -55,7 +55,7 @@ export function serviceCandidate(
       hops: quotedHops(branch.path, branch.amountIn),
     })),
     priceImpactBps: priceImpactBps(route.branches),
-    route: encoded,
+    executorRoute: encoded,
     tx: { to: tx.to, data: tx.data, value: tx.value },
     spender: executor,
   };
