@@ -3,7 +3,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { type Address, toHex } from "viem";
 import { createApp } from "../src/api/create-app.ts";
 import { registerBuilderRoutes } from "../src/api/routes/builders/register-builder-routes.ts";
-import { createKey, createWorkspace, markActivated } from "../src/auth/keys.ts";
+import { createBuilderKey, createWorkspace, markActivated } from "../src/auth/keys.ts";
 import { createChainClient } from "../src/chain/create-chain-client.ts";
 import type { Devnet } from "../src/devnet/devnet.ts";
 import { amountForUsd } from "../src/devnet/universe.ts";
@@ -157,7 +157,7 @@ async function endpointLatency(
   await store.db.updateTable("workspaces").set({ plan: "growth" }).where("id", "=", workspace.id).execute();
   await markActivated(store.db, code, new Date());
   const key = (
-    await createKey(store.db, {
+    await createBuilderKey(store.db, {
       workspaceId: workspace.id,
       name: "bench",
       scopes: ["quote", "swap", "tokens", "receipts"],

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { builderKeys, createKey, createWorkspace, markActivated } from "../src/auth/keys.ts";
+import { builderKeys, createBuilderKey, createWorkspace, markActivated } from "../src/auth/keys.ts";
 import { PLANS } from "../src/auth/plans.ts";
 import { spendQuota } from "../src/auth/quotas.ts";
 import type { Store } from "../src/store/create-store.ts";
@@ -33,7 +33,7 @@ export async function storeThroughput(backend: string, store: Store): Promise<st
   const owner = await createWorkspace(store.db, { name: code, builderCode: code });
   await markActivated(store.db, code, new Date());
   const secret = (
-    await createKey(store.db, { workspaceId: owner.id, name: "bench", scopes: ["quote", "tokens"] })
+    await createBuilderKey(store.db, { workspaceId: owner.id, name: "bench", scopes: ["quote", "tokens"] })
   ).secret;
   const lookUp = async (): Promise<Outcome> =>
     "failure" in (await builderKeys.authenticate(store.db, secret)) ? "refused" : "ok";

@@ -3,8 +3,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { createApp } from "../src/api/create-app.ts";
 import type { BuilderApiDeps } from "../src/api/routes/builders/builder-api-deps.ts";
 import { registerBuilderRoutes } from "../src/api/routes/builders/register-builder-routes.ts";
-import type { Scope } from "../src/auth/api-key.ts";
-import { createKey, createWorkspace, markActivated } from "../src/auth/keys.ts";
+import { type BuilderScope, createBuilderKey, createWorkspace, markActivated } from "../src/auth/keys.ts";
 import { createStore, type Store } from "../src/store/create-store.ts";
 import { createThrowawayStore } from "../src/store/throwaway-store.ts";
 import type { TestDevnet } from "./devnet.ts";
@@ -21,7 +20,7 @@ export type BuilderTestApi = {
     plan?: string;
   }) => Promise<{ id: string; code: string }>;
   /** A key for the workspace with these scopes; returns the secret to send in `x-api-key`. */
-  key: (workspaceId: string, scopes: Scope[]) => Promise<string>;
+  key: (workspaceId: string, scopes: BuilderScope[]) => Promise<string>;
   /** Calls the app in-process, as an integrator would over HTTP. */
   call: (
     method: "GET" | "POST",
@@ -85,7 +84,7 @@ export async function createBuilderTestApi(
       return { id: created.id, code };
     },
     async key(workspaceId, scopes) {
-      return (await createKey(store.db, { workspaceId, name: "test", scopes })).secret;
+      return (await createBuilderKey(store.db, { workspaceId, name: "test", scopes })).secret;
     },
     call(method, path, opts = {}) {
       const url = opts.query ? `${path}?${new URLSearchParams(opts.query)}` : path;

@@ -1,6 +1,5 @@
 import type { Context } from "hono";
-import type { Scope } from "../auth/api-key.ts";
-import { builderKeys, type Principal } from "../auth/keys.ts";
+import { type BuilderScope, builderKeys, type Principal } from "../auth/keys.ts";
 import type { MeteredBucket } from "../auth/plans.ts";
 import { spendQuota } from "../auth/quotas.ts";
 import { JunctionError } from "../errors/junction-error.ts";
@@ -14,7 +13,7 @@ export type AuthVariables = KeyAccessVariables<"principal", Principal>;
  * workspace's quotas: the bucket's per-minute quota (429 QUOTA_EXCEEDED with Retry-After) and the hourly
  * allowance (402 ALLOWANCE_EXHAUSTED with Retry-After).
  */
-const BUILDER_GATE: KeyGate<Scope, Principal, "principal", MeteredBucket> = {
+const BUILDER_GATE: KeyGate<BuilderScope, Principal, "principal", MeteredBucket> = {
   family: builderKeys,
   variable: "principal",
   header: "x-api-key",
@@ -38,7 +37,7 @@ const BUILDER_GATE: KeyGate<Scope, Principal, "principal", MeteredBucket> = {
 /** The gate in front of every builder endpoint: a live key holding `scope`, charging `bucket` (see keyAccess). */
 export function builderAccess(
   db: Db,
-  scope: Scope,
+  scope: BuilderScope,
   bucket: MeteredBucket | null = scope === "swap" ? "swap" : scope,
 ) {
   return keyAccess(BUILDER_GATE, db, { scope, bucket });

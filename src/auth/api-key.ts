@@ -1,9 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
 
-/** Scopes (docs/rules.md, auth rule 3). */
-export const SCOPES = ["quote", "swap", "tokens", "receipts"] as const;
-export type Scope = (typeof SCOPES)[number];
-
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /**
@@ -49,7 +45,7 @@ function checksum(text: string): string {
 }
 
 export type NewApiKey = {
-  /** The public key id; also the visible prefix `jct_<id>` shown in listings. */
+  /** The public key id; also the visible prefix `<prefix>_<id>` shown in listings. */
   id: string;
   prefix: string;
   /** The full key: shown once, never stored. */
@@ -62,8 +58,8 @@ export function hashApiKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
 
-/** A new random key (about 190 bits of secret); a builder key unless another prefix is asked for. */
-export function generateApiKey(prefix: KeyPrefix = "jct"): NewApiKey {
+/** A new random key of the family `prefix` names (about 190 bits of secret). */
+export function generateApiKey(prefix: KeyPrefix): NewApiKey {
   const id = base62(randomBytes(24), 12);
   const body = `${prefix}_${id}_${base62(randomBytes(64), 32)}`;
   const secret = body + checksum(body);
@@ -74,7 +70,7 @@ export function generateApiKey(prefix: KeyPrefix = "jct"): NewApiKey {
  * Checks a presented key's shape and checksum before any database read: a typo or a truncated paste is
  * rejected locally. Returns the key id, or undefined when the key is malformed.
  */
-export function parseApiKey(key: string, prefix: KeyPrefix = "jct"): { id: string } | undefined {
+export function parseApiKey(key: string, prefix: KeyPrefix): { id: string } | undefined {
   const match = KEY_PATTERNS[prefix].exec(key);
   if (!match) return undefined;
   const body = key.slice(0, -6);

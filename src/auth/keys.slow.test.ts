@@ -6,7 +6,7 @@ import { type AuthVariables, builderAccess, chargeRequest } from "../api/builder
 import { handleError } from "../api/errors.ts";
 import type { Store } from "../store/create-store.ts";
 import { KeyPolicyError } from "./key-family.ts";
-import { builderKeys, createKey, createWorkspace, markActivated } from "./keys.ts";
+import { builderKeys, createBuilderKey, createWorkspace, markActivated } from "./keys.ts";
 
 const authenticate = builderKeys.authenticate;
 const revokeKey = builderKeys.revoke;
@@ -26,15 +26,15 @@ describe.each(backends)("workspaces and keys on %s", (_, open) => {
     const code = `acme-${Date.now().toString(36)}`;
     const workspace = await createWorkspace(store.db, { name: "acme", builderCode: code });
     await expect(
-      createKey(store.db, { workspaceId: workspace.id, name: "ro", scopes: ["tokens", "receipts"] }),
+      createBuilderKey(store.db, { workspaceId: workspace.id, name: "ro", scopes: ["tokens", "receipts"] }),
     ).resolves.toMatchObject({
       scopes: ["tokens", "receipts"],
     });
     await expect(
-      createKey(store.db, { workspaceId: workspace.id, name: "q", scopes: ["quote"] }),
+      createBuilderKey(store.db, { workspaceId: workspace.id, name: "q", scopes: ["quote"] }),
     ).rejects.toBeInstanceOf(KeyPolicyError);
     expect(await markActivated(store.db, code, new Date())).toBe(true);
-    const key = await createKey(store.db, {
+    const key = await createBuilderKey(store.db, {
       workspaceId: workspace.id,
       name: "q",
       scopes: ["quote", "swap"],
@@ -51,7 +51,11 @@ describe.each(backends)("workspaces and keys on %s", (_, open) => {
 
   it("stores only the hash: the secret is nowhere in the database", async () => {
     const workspace = await createWorkspace(store.db, { name: "hash" });
-    const key = await createKey(store.db, { workspaceId: workspace.id, name: "t", scopes: ["tokens"] });
+    const key = await createBuilderKey(store.db, {
+      workspaceId: workspace.id,
+      name: "t",
+      scopes: ["tokens"],
+    });
     const row = await store.db
       .selectFrom("keys")
       .selectAll()
@@ -63,7 +67,7 @@ describe.each(backends)("workspaces and keys on %s", (_, open) => {
 
   it("refuses missing, malformed, unknown, expired and revoked keys, each for its reason", async () => {
     const workspace = await createWorkspace(store.db, { name: "life" });
-    const expiring = await createKey(store.db, {
+    const expiring = await createBuilderKey(store.db, {
       workspaceId: workspace.id,
       name: "e",
       scopes: ["tokens"],
@@ -71,7 +75,11 @@ describe.each(backends)("workspaces and keys on %s", (_, open) => {
     });
     expect(await authenticate(store.db, undefined)).toEqual({ failure: "missing" });
     expect(await authenticate(store.db, "jct_nope")).toEqual({ failure: "malformed" });
-    const other = await createKey(store.db, { workspaceId: workspace.id, name: "o", scopes: ["tokens"] });
+    const other = await createBuilderKey(store.db, {
+      workspaceId: workspace.id,
+      name: "o",
+      scopes: ["tokens"],
+    });
     await store.db.deleteFrom("keys").where("id", "=", other.id).execute();
     expect(await authenticate(store.db, other.secret)).toEqual({ failure: "unknown" });
     expect(await authenticate(store.db, expiring.secret, new Date(Date.now() + 120_000))).toEqual({
@@ -83,7 +91,11 @@ describe.each(backends)("workspaces and keys on %s", (_, open) => {
 
   it("answers 401 and 403 through the middleware, and a revocation bites on the next request", async () => {
     const workspace = await createWorkspace(store.db, { name: "http" });
-    const key = await createKey(store.db, { workspaceId: workspace.id, name: "t", scopes: ["tokens"] });
+    const key = await createBuilderKey(store.db, {
+      workspaceId: workspace.id,
+      name: "t",
+      scopes: ["tokens"],
+    });
     const app = new Hono<{ Variables: AuthVariables }>();
     app.onError(handleError(() => {}));
     app.get("/tokens", builderAccess(store.db, "tokens"), (c) =>
@@ -110,7 +122,11 @@ describe.each(backends)("workspaces and keys on %s", (_, open) => {
 
   it("answers a spent hourly allowance with 402 and Retry-After through the middleware", async () => {
     const workspace = await createWorkspace(store.db, { name: "allowance" });
-    const key = await createKey(store.db, { workspaceId: workspace.id, name: "t", scopes: ["tokens"] });
+    const key = await createBuilderKey(store.db, {
+      workspaceId: workspace.id,
+      name: "t",
+      scopes: ["tokens"],
+    });
     const app = new Hono<{ Variables: AuthVariables }>();
     app.onError(handleError(() => {}));
     app.get("/tokens", builderAccess(store.db, "tokens"), async (c) => {

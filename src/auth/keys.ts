@@ -6,8 +6,11 @@ import {
   workspaceActivation,
 } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
-import { SCOPES, type Scope } from "./api-key.ts";
 import { defineKeyFamily, KeyPolicyError } from "./key-family.ts";
+
+/** What a builder key may call (docs/rules.md, auth rule 3). */
+export const BUILDER_SCOPES = ["quote", "swap", "tokens", "receipts"] as const;
+export type BuilderScope = (typeof BUILDER_SCOPES)[number];
 
 export type Workspace = {
   id: string;
@@ -46,7 +49,7 @@ export async function markActivated(db: Db, builderCode: string, at: Date): Prom
 export type Principal = {
   keyId: string;
   workspaceId: string;
-  scopes: Scope[];
+  scopes: BuilderScope[];
   builderCode: string | null;
   plan: string;
   activated: boolean;
@@ -60,7 +63,7 @@ export const builderKeys = defineKeyFamily({
   family: "builder",
   prefix: "jct",
   noun: "key",
-  scopes: SCOPES,
+  scopes: BUILDER_SCOPES,
   needsScope: true,
   principal: ({ keyId, scopes, workspace }): Principal => ({
     keyId,
@@ -78,17 +81,17 @@ export type CreatedKey = {
   prefix: string;
   /** The full key, shown once. */
   secret: string;
-  scopes: Scope[];
+  scopes: BuilderScope[];
   expiresAt: Date | null;
 };
 
 /**
- * Creates a key for a workspace. Keys with `quote` or `swap` scope need the workspace's builder ID to be
+ * Creates a builder key for a workspace. Keys with `quote` or `swap` scope need the workspace's builder ID to be
  * activated on chain first; `tokens` and `receipts` keys do not (docs/rules.md, auth rule 4).
  */
-export async function createKey(
+export async function createBuilderKey(
   db: Db,
-  input: { workspaceId: string; name: string; scopes: Scope[]; expiresAt?: Date },
+  input: { workspaceId: string; name: string; scopes: BuilderScope[]; expiresAt?: Date },
 ): Promise<CreatedKey> {
   const workspace = await workspaceActivation(db, input.workspaceId);
   if (!workspace) throw new KeyPolicyError(`no workspace ${input.workspaceId}`);

@@ -63,7 +63,7 @@ describe.each(storeBackends())("partner keys on %s", (_, open) => {
       failure: "malformed",
     });
     // A builder key is not a partner key, whatever it opens elsewhere.
-    expect(await authenticate(store.db, generateApiKey().secret)).toEqual({
+    expect(await authenticate(store.db, generateApiKey("jct").secret)).toEqual({
       failure: "malformed",
     });
     expect(await authenticate(store.db, generateApiKey("jpk").secret)).toEqual({

@@ -8,8 +8,8 @@ export const PLANS = {
   growth: { quotesPerMinute: 120, receiptsPerMinute: 600, tokensPerMinute: 600, requestsPerHour: 20_000 },
 } as const;
 
-export type PlanName = keyof typeof PLANS;
-export type Plan = (typeof PLANS)[PlanName];
+export type WorkspacePlanName = keyof typeof PLANS;
+export type WorkspacePlan = (typeof PLANS)[WorkspacePlanName];
 
 /** The quota a builder endpoint draws from: quotes and plans share one, receipts and history another, tokens/profile/usage a third. */
 export type QuotaBucket = "quote" | "receipts" | "tokens";
@@ -20,11 +20,11 @@ export type QuotaBucket = "quote" | "receipts" | "tokens";
  */
 export type MeteredBucket = QuotaBucket | "swap";
 
-export function planOf(name: string): Plan {
-  return name in PLANS ? PLANS[name as PlanName] : PLANS.free;
+export function planOf(name: string): WorkspacePlan {
+  return name in PLANS ? PLANS[name as WorkspacePlanName] : PLANS.free;
 }
 
-export function perMinuteLimit(plan: Plan, bucket: QuotaBucket): number {
+export function perMinuteLimit(plan: WorkspacePlan, bucket: QuotaBucket): number {
   if (bucket === "quote") return plan.quotesPerMinute;
   if (bucket === "receipts") return plan.receiptsPerMinute;
   return plan.tokensPerMinute;

@@ -1,10 +1,9 @@
 import { activeKeysPerWorkspace } from "../store/repositories/keys.ts";
 import { findWorkspaceRow, listWorkspaceRows, workspacesOwnedBy } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
-import type { Scope } from "./api-key.ts";
 import type { KeyView as FamilyKeyView } from "./key-family.ts";
 import { asDate } from "./key-lifecycle.ts";
-import { builderKeys } from "./keys.ts";
+import { type BuilderScope, builderKeys } from "./keys.ts";
 
 /** A workspace as operator commands show it. */
 export type WorkspaceView = {
@@ -20,7 +19,7 @@ export type WorkspaceView = {
 };
 
 /** A builder key as listings show it: never its secret nor its hash. */
-export type KeyView = FamilyKeyView<{ scopes: Scope[] }>;
+export type KeyView = FamilyKeyView<{ scopes: BuilderScope[] }>;
 
 /** Timestamps arrive as Date from both drivers; typed loosely because schema.ts nests its column types. */
 type When = unknown;

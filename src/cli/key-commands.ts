@@ -1,5 +1,4 @@
-import { SCOPES, type Scope } from "../auth/api-key.ts";
-import { builderKeys, createKey } from "../auth/keys.ts";
+import { BUILDER_SCOPES, type BuilderScope, builderKeys, createBuilderKey } from "../auth/keys.ts";
 import { findWorkspace, type WorkspaceView } from "../auth/workspace-views.ts";
 import { activateIfRegistered } from "../builders/activation.ts";
 import { OperatorError } from "./cli-errors.ts";
@@ -21,8 +20,8 @@ export function checkKeyInput(input: {
   name: string;
   scopes: string;
   expires?: string;
-}): KeyInput<Scope> & { workspace: string } {
-  const scopes = parseScopes(input.scopes, SCOPES, "key create");
+}): KeyInput<BuilderScope> & { workspace: string } {
+  const scopes = parseScopes(input.scopes, BUILDER_SCOPES, "key create");
   return { workspace: input.workspace, ...builderKeyCommands.checkInput({ ...input, scopes }) };
 }
 
@@ -33,7 +32,7 @@ export function checkKeyInput(input: {
  */
 export async function createKeyCommand(
   ctx: OperatorContext,
-  input: KeyInput<Scope> & { workspace: string },
+  input: KeyInput<BuilderScope> & { workspace: string },
 ): Promise<void> {
   const { name, scopes, expiresAt } = input;
   let workspace = await requireWorkspace(ctx, input.workspace);
@@ -48,7 +47,7 @@ export async function createKeyCommand(
       );
     }
   }
-  const key = await createKey(ctx.db, {
+  const key = await createBuilderKey(ctx.db, {
     workspaceId: workspace.id,
     name,
     scopes,

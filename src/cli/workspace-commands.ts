@@ -1,6 +1,6 @@
 import { type Address, isAddress } from "viem";
 import { bindOwner, createWorkspace } from "../auth/keys.ts";
-import { PLANS, type PlanName } from "../auth/plans.ts";
+import { PLANS, type WorkspacePlanName } from "../auth/plans.ts";
 import { findWorkspace, listWorkspaces, type WorkspaceView } from "../auth/workspace-views.ts";
 import { activateIfRegistered } from "../builders/activation.ts";
 import { BUILDER_CODE_PATTERN } from "../builders/builder-code.ts";
@@ -185,13 +185,16 @@ export async function listWorkspacesCommand(ctx: OperatorContext): Promise<void>
   ctx.out.result({ workspaces }, human);
 }
 
-const PLAN_NAMES = Object.keys(PLANS) as PlanName[];
+const PLAN_NAMES = Object.keys(PLANS) as WorkspacePlanName[];
 
 /** Checks `workspace plan` flags before anything is opened; a bad value is a usage error. */
-export function checkPlanInput(input: { code: string; plan: string }): { code: string; plan: PlanName } {
-  if (!PLAN_NAMES.includes(input.plan as PlanName))
+export function checkPlanInput(input: { code: string; plan: string }): {
+  code: string;
+  plan: WorkspacePlanName;
+} {
+  if (!PLAN_NAMES.includes(input.plan as WorkspacePlanName))
     throw new UsageError(`--plan must be one of ${PLAN_NAMES.join(", ")}`, "workspace plan");
-  return { code: input.code, plan: input.plan as PlanName };
+  return { code: input.code, plan: input.plan as WorkspacePlanName };
 }
 
 /**
@@ -201,7 +204,7 @@ export function checkPlanInput(input: { code: string; plan: string }): { code: s
  */
 export async function setPlanCommand(
   ctx: OperatorContext,
-  input: { code: string; plan: PlanName },
+  input: { code: string; plan: WorkspacePlanName },
 ): Promise<void> {
   const workspace = await findWorkspace(ctx.db, input.code);
   if (!workspace) throw new OperatorError(`no workspace has id or builder code ${input.code}`);

@@ -1,5 +1,11 @@
-import type { Scope } from "../auth/api-key.ts";
-import { bindOwner, builderKeys, createKey, createWorkspace, markActivated } from "../auth/keys.ts";
+import {
+  type BuilderScope,
+  bindOwner,
+  builderKeys,
+  createBuilderKey,
+  createWorkspace,
+  markActivated,
+} from "../auth/keys.ts";
 import { workspaceByBuilderCode } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
 import { type Manifest, writeManifest } from "./manifest.ts";
@@ -13,7 +19,7 @@ const KEY_SETS = {
   swap: ["swap"],
   tokens: ["tokens"],
   receipts: ["receipts"],
-} as const satisfies Record<string, readonly Scope[]>;
+} as const satisfies Record<string, readonly BuilderScope[]>;
 
 export type DemoWorkspace = NonNullable<Manifest["demoWorkspace"]>;
 
@@ -51,9 +57,12 @@ export async function ensureDemoWorkspace(
   for (const old of await builderKeys.list(db, { workspaceId: workspace.id }))
     if (old.name.startsWith(DEMO_KEY_PREFIX) && !old.revokedAt) await builderKeys.revoke(db, old.id);
   const keys = {} as DemoWorkspace["keys"];
-  for (const [name, scopes] of Object.entries(KEY_SETS) as [keyof typeof KEY_SETS, readonly Scope[]][]) {
+  for (const [name, scopes] of Object.entries(KEY_SETS) as [
+    keyof typeof KEY_SETS,
+    readonly BuilderScope[],
+  ][]) {
     keys[name] = (
-      await createKey(db, {
+      await createBuilderKey(db, {
         workspaceId: workspace.id,
         name: `${DEMO_KEY_PREFIX}${name}`,
         scopes: [...scopes],

@@ -2,7 +2,7 @@ import { createRandom, type Random } from "./random.ts";
 
 /**
  * The devnet's token and pool universe, as plain data derived from one seed. Deploying it (seed-*.ts) only
- * executes this plan, so the same seed always yields the same chain, and the plan's hash identifies the
+ * carries this data out, so the same seed always yields the same chain, and the data's hash identifies the
  * saved state a warm start may reuse.
  */
 
@@ -121,7 +121,8 @@ export type PoolSpec = V2PoolSpec | V3PoolSpec | V4PoolSpec;
 /** A position's range in ticks relative to the pool's initial tick, and its share (percent) of the pool's value. */
 export type RangeSpec = { below: number; above: number; share: number } | { full: true; share: number };
 
-type PairPlan = {
+/** The pools one pair has, and how deep each is (USD). */
+type PairPools = {
   a: string;
   b: string;
   v2?: bigint;
@@ -135,7 +136,7 @@ const M = 1_000_000n;
 const K = 1_000n;
 
 /** Which pairs exist where, and how deep. Deep and thin pools sit side by side on the core pairs. */
-const PAIRS: readonly PairPlan[] = [
+const PAIRS: readonly PairPools[] = [
   {
     a: "WETH",
     b: "USDC",
@@ -263,20 +264,20 @@ export function buildUniverse(seed: number): Universe {
   const dislocation = (tier: "stable" | "other") =>
     tier === "stable" ? random.int(-3, 3) : random.int(-40, 40);
 
-  for (const plan of PAIRS) {
-    const stable = tierOf(plan.a) === "stable" && tierOf(plan.b) === "stable" ? "stable" : "other";
-    if (plan.v2)
+  for (const wanted of PAIRS) {
+    const stable = tierOf(wanted.a) === "stable" && tierOf(wanted.b) === "stable" ? "stable" : "other";
+    if (wanted.v2)
       pools.push({
         kind: "v2",
-        ...pair(plan.a, plan.b),
-        depthUsd: jitterDepth(plan.v2),
+        ...pair(wanted.a, wanted.b),
+        depthUsd: jitterDepth(wanted.v2),
         dislocationBps: dislocation(stable),
       });
-    for (const [fee, depth] of plan.v3 ?? []) {
+    for (const [fee, depth] of wanted.v3 ?? []) {
       const tickSpacing = V3_TICK_SPACING[fee]!;
       pools.push({
         kind: "v3",
-        ...pair(plan.a, plan.b),
+        ...pair(wanted.a, wanted.b),
         fee,
         tickSpacing,
         depthUsd: jitterDepth(depth),
@@ -285,8 +286,10 @@ export function buildUniverse(seed: number): Universe {
       });
     }
     const v4 = [
-      ...(plan.v4 ?? []).map((entry) => [plan.a, plan.b, ...entry] as const),
-      ...(plan.native ?? []).map((entry) => [swapWrapped(plan.a), swapWrapped(plan.b), ...entry] as const),
+      ...(wanted.v4 ?? []).map((entry) => [wanted.a, wanted.b, ...entry] as const),
+      ...(wanted.native ?? []).map(
+        (entry) => [swapWrapped(wanted.a), swapWrapped(wanted.b), ...entry] as const,
+      ),
     ];
     for (const [a, b, fee, tickSpacing, depth] of v4) {
       pools.push({

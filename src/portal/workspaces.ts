@@ -1,8 +1,14 @@
 import type { Address, PublicClient } from "viem";
 import { isAddress } from "viem";
-import { SCOPES, type Scope } from "../auth/api-key.ts";
 import { KeyPolicyError } from "../auth/key-family.ts";
-import { builderKeys, type CreatedKey, createKey, createWorkspace } from "../auth/keys.ts";
+import {
+  BUILDER_SCOPES,
+  type BuilderScope,
+  builderKeys,
+  type CreatedKey,
+  createBuilderKey,
+  createWorkspace,
+} from "../auth/keys.ts";
 import { type WorkspaceUsage, workspaceUsage } from "../auth/workspace-usage.ts";
 import {
   findKey,
@@ -167,16 +173,16 @@ export async function createOwnKey(
   const name = input.name.trim();
   if (name.length === 0 || name.length > PORTAL_LIMITS.keyNameLength)
     throw invalidInput("name", `1 to ${PORTAL_LIMITS.keyNameLength} characters`);
-  if (input.scopes.length === 0 || input.scopes.some((s) => !SCOPES.includes(s as Scope)))
-    throw invalidInput("scopes", `one or more of ${SCOPES.join(", ")}`);
+  if (input.scopes.length === 0 || input.scopes.some((s) => !BUILDER_SCOPES.includes(s as BuilderScope)))
+    throw invalidInput("scopes", `one or more of ${BUILDER_SCOPES.join(", ")}`);
   const { min, max } = PORTAL_LIMITS.keyExpiryDays;
   if (!Number.isInteger(input.expiresInDays) || input.expiresInDays < min || input.expiresInDays > max)
     throw invalidInput("expiresInDays", `an integer from ${min} to ${max}`);
   try {
-    return await createKey(db, {
+    return await createBuilderKey(db, {
       workspaceId: workspace.id,
       name,
-      scopes: input.scopes as Scope[],
+      scopes: input.scopes as BuilderScope[],
       expiresAt: new Date(now.getTime() + input.expiresInDays * 86_400_000),
     });
   } catch (error) {

@@ -113,8 +113,8 @@ function buildTransaction(
   // A third-party winner is forwarded by the executor, with no service fee (docs/rules.md, fee rule 2).
   if (selected.aggregatorCall)
     return buildExecutorAggregatorSwap({ ...swap, maxRouteFeeBps: 0, ...selected.aggregatorCall });
-  if (!selected.route) return undefined;
-  return buildExecutorSwap({ ...swap, route: selected.route });
+  if (!selected.executorRoute) return undefined;
+  return buildExecutorSwap({ ...swap, route: selected.executorRoute });
 }
 
 type Run =

@@ -1,8 +1,9 @@
 import { PROVIDER_DEADLINE_MS } from "../config/config.ts";
 /**
  * The limits the quote pipeline itself enforces (docs/rules.md, limits and comparison rule 11): admission of the
- * public quote (admission.ts) and the pool cap of one comparison (select-pools.ts, and the fallback probe's
- * merge in create-quoter.ts). The search, probe and transport limits live with the code that enforces them
+ * public quote (admission.ts), the pool cap of one comparison (select-pools.ts, and the fallback probe's
+ * merge in create-quoter.ts) and the deadline of simulated calldata (service-candidate.ts,
+ * through-executor.ts). The search, probe and transport limits live with the code that enforces them
  * (routing/limits.ts, liquidity/pool-index/fallback-probe.ts, chain/create-chain-client.ts); the config
  * route publishes them together.
  */
@@ -20,3 +21,6 @@ export const QUOTE_LIMITS = {
   /** Each third-party provider's default deadline (JUNCTION_PROVIDER_DEADLINE_MS sets it). */
   providerDeadlineMs: PROVIDER_DEADLINE_MS.default,
 } as const;
+
+/** Seconds of validity given to simulated calldata; a transaction a client gets is rebuilt with its own. */
+export const SIMULATION_DEADLINE_S = 600n;

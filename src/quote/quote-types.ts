@@ -81,8 +81,11 @@ export type Candidate = {
    * (routing/price-impact.ts); absent for third-party candidates, whose pools are not known.
    */
   priceImpactBps?: number;
-  /** Direct-pool candidates: the executor route, to rebuild the calldata for a real recipient. */
-  route?: ExecutorRoute;
+  /**
+   * Direct-pool candidates: the route encoded as the executor runs it (the same branches), to rebuild the
+   * calldata for a real recipient.
+   */
+  executorRoute?: ExecutorRoute;
   /**
    * Third-party candidates run through the executor (`QuoteRequest.throughExecutor`): the provider's own
    * calldata (built with the executor as taker) and the executor entry that forwards it, to rebuild the

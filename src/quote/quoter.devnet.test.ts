@@ -89,7 +89,7 @@ async function execute(result: QuoteResult, accountIndex: number): Promise<bigin
     deadline: BigInt(Math.floor(Date.now() / 1000)) + 3600n,
     maxRouteFeeBps: result.selected.feeBps,
     maxBuilderFeeBps: 0,
-    route: result.selected.route!,
+    route: result.selected.executorRoute!,
   });
   const before = await balance(tokenOut, account.address);
   const hash = await wallet.sendTransaction({

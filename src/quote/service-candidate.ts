@@ -5,8 +5,8 @@ import { priceImpactBps } from "../routing/price-impact.ts";
 import type { searchRoutes } from "../routing/split-search.ts";
 import { executorRoute } from "../routing/to-executor-route.ts";
 import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
+import { SIMULATION_DEADLINE_S } from "./limits.ts";
 import type { Candidate, FeeTerms, QuotedHop, QuoteRequest } from "./quote-types.ts";
-import { SIMULATION_DEADLINE_S } from "./through-executor.ts";
 
 /**
  * One route of Junction's own search as a candidate: its complete executor calldata, sent by the synthetic
@@ -55,7 +55,7 @@ export function serviceCandidate(
       hops: quotedHops(branch.path, branch.amountIn),
     })),
     priceImpactBps: priceImpactBps(route.branches),
-    route: encoded,
+    executorRoute: encoded,
     tx: { to: tx.to, data: tx.data, value: tx.value },
     spender: executor,
   };

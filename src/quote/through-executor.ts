@@ -1,10 +1,8 @@
 import type { Address } from "viem";
 import { type AggregatorEntry, buildExecutorAggregatorSwap } from "../routing/aggregator-calldata.ts";
 import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
+import { SIMULATION_DEADLINE_S } from "./limits.ts";
 import type { Assessment, Candidate, FeeTerms, QuoteRequest } from "./quote-types.ts";
-
-/** Seconds of validity given to simulated calldata; a transaction a client gets is rebuilt with its own. */
-export const SIMULATION_DEADLINE_S = 600n;
 
 /** The executor entry that forwards each third-party source's transaction. */
 function entryOf(provider: Candidate["provider"]): AggregatorEntry | undefined {

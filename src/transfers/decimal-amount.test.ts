@@ -5,7 +5,7 @@ import {
   formatDecimalAmount,
   parseDecimalAmount,
 } from "./decimal-amount.ts";
-import { reservedRouteFee } from "./fees.ts";
+import { reservedFee } from "./fees.ts";
 
 describe("transfer decimal amounts", () => {
   it("parses exactly into base units and prints back the normalised text", () => {
@@ -51,13 +51,13 @@ describe("transfer decimal amounts", () => {
   });
 
   it("reserves 20 bps rounded up to the base unit, never more than one unit above the exact fee", () => {
-    expect(reservedRouteFee(0n)).toBe(0n);
-    expect(reservedRouteFee(1n)).toBe(1n);
-    expect(reservedRouteFee(500n)).toBe(1n);
-    expect(reservedRouteFee(501n)).toBe(2n);
-    expect(reservedRouteFee(1_500_000_000_000_000_000n)).toBe(3_000_000_000_000_000n);
+    expect(reservedFee(0n)).toBe(0n);
+    expect(reservedFee(1n)).toBe(1n);
+    expect(reservedFee(500n)).toBe(1n);
+    expect(reservedFee(501n)).toBe(2n);
+    expect(reservedFee(1_500_000_000_000_000_000n)).toBe(3_000_000_000_000_000n);
     for (let amount = 0n; amount < 2_000n; amount += 7n) {
-      const fee = reservedRouteFee(amount);
+      const fee = reservedFee(amount);
       expect(fee * 10_000n >= amount * 20n && (fee - 1n) * 10_000n < amount * 20n).toBe(true);
     }
   });

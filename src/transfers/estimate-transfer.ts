@@ -10,7 +10,7 @@ import {
   type RouteUnavailableReason,
 } from "./bridge-provider.ts";
 import { fitsDecimalAmount, formatDecimalAmount } from "./decimal-amount.ts";
-import { reservedRouteFee, TRANSFER_FEE_DISCLOSURE, TRANSFER_ROUTE_FEE_BPS } from "./fees.ts";
+import { RESERVED_FEE_BPS, reservedFee, TRANSFER_FEE_DISCLOSURE } from "./fees.ts";
 import { TRANSFER_LIMITS } from "./limits.ts";
 
 /**
@@ -51,7 +51,7 @@ export type TransferRoute = {
 
 /** The transfer estimate resource (docs/rules.md, transfer estimate rules 1-6). */
 export type TransferEstimate = {
-  routeFeeBps: typeof TRANSFER_ROUTE_FEE_BPS;
+  routeFeeBps: typeof RESERVED_FEE_BPS;
   inputAsset: string;
   outputAsset: string;
   inputAmount: string;
@@ -65,7 +65,7 @@ export type TransferEstimate = {
   delaySeconds: number;
   supportedDelaysSeconds: number[];
   fees: {
-    directRouteFeeBps: typeof TRANSFER_ROUTE_FEE_BPS;
+    directRouteFeeBps: typeof RESERVED_FEE_BPS;
     partnerCommissionPolicy: typeof PARTNER_COMMISSION_POLICY;
     partnerCommissionIncludedInEstimate: true;
     partnerCommissionBps: number | null;
@@ -103,8 +103,8 @@ export async function estimateTransfer(
   const now = estimator.now?.() ?? Date.now();
   const inputDecimals = ASSET_DECIMALS[request.input.kind];
   const outputDecimals = ASSET_DECIMALS[request.output.kind];
-  const routeFee = reservedRouteFee(request.amount);
-  const providerInput = request.amount - routeFee;
+  const reserved = reservedFee(request.amount);
+  const providerInput = request.amount - reserved;
   const [quotes, treasury] = await Promise.all([
     Promise.all(BRIDGE_PROVIDER_IDS.map((id) => askProvider(estimator, id, request, providerInput))),
     estimator.treasury(),
@@ -113,11 +113,11 @@ export async function estimateTransfer(
   const best = pickBest(quotes);
   const selected = best === undefined ? undefined : routes[best];
   return {
-    routeFeeBps: TRANSFER_ROUTE_FEE_BPS,
+    routeFeeBps: RESERVED_FEE_BPS,
     inputAsset: formatAssetTag(request.input),
     outputAsset: formatAssetTag(request.output),
     inputAmount: formatDecimalAmount(request.amount, inputDecimals),
-    routeFeeAmount: formatDecimalAmount(routeFee, inputDecimals),
+    routeFeeAmount: formatDecimalAmount(reserved, inputDecimals),
     providerInputAmount: formatDecimalAmount(providerInput, inputDecimals),
     estimatedOutput: selected?.estimatedOutput ?? null,
     status: selected ? "quoted" : "unavailable",
@@ -127,7 +127,7 @@ export async function estimateTransfer(
     delaySeconds: request.delaySeconds,
     supportedDelaysSeconds: [...TRANSFER_LIMITS.supportedDelaysSeconds],
     fees: {
-      directRouteFeeBps: TRANSFER_ROUTE_FEE_BPS,
+      directRouteFeeBps: RESERVED_FEE_BPS,
       partnerCommissionPolicy: PARTNER_COMMISSION_POLICY,
       partnerCommissionIncludedInEstimate: true,
       partnerCommissionBps: selected?.partnerCommissionBps ?? null,

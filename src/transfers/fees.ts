@@ -1,14 +1,15 @@
 /**
- * The direct fee reserved from a transfer's gross input, in bps (docs/rules.md, transfer estimate rule 2).
+ * The reserved fee: the direct fee reserved from a transfer's gross input, in bps (docs/rules.md, transfer
+ * estimate rule 2). The wire calls it `routeFeeBps`; the service fee of a swap is another fee.
  */
-export const TRANSFER_ROUTE_FEE_BPS = 20;
+export const RESERVED_FEE_BPS = 20;
 
 /**
  * The reserved direct fee on `amount` base units: 20 bps, rounded up to the input asset's base unit, so the
  * provider input (`amount` minus this) never overstates what a provider would receive.
  */
-export function reservedRouteFee(amount: bigint): bigint {
-  return (amount * BigInt(TRANSFER_ROUTE_FEE_BPS) + 9_999n) / 10_000n;
+export function reservedFee(amount: bigint): bigint {
+  return (amount * BigInt(RESERVED_FEE_BPS) + 9_999n) / 10_000n;
 }
 
 /** What every estimate discloses (docs/rules.md, fee rule 5 and transfer estimate rules 2, 3 and 5). */

@@ -4,7 +4,7 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKey, createWorkspace } from "../../src/auth/keys.ts";
+import { createBuilderKey, createWorkspace } from "../../src/auth/keys.ts";
 import { SERVICE_NODE_FLAGS } from "../../src/cli/node-flags.ts";
 import { createThrowawayStore } from "../../src/store/throwaway-store.ts";
 import { startTestDevnet, type TestDevnet } from "../devnet.ts";
@@ -129,7 +129,7 @@ describe.skipIf(!databaseUrl)("junction start --workers", () => {
 
   it("keeps a workspace's quota exact across workers: 60 token reads a minute on the free plan, not 60 each", async () => {
     const workspace = await createWorkspace(database.db, { name: "two-workers" });
-    const { secret } = await createKey(database.db, {
+    const { secret } = await createBuilderKey(database.db, {
       workspaceId: workspace.id,
       name: "t",
       scopes: ["tokens"],

@@ -14,7 +14,7 @@ import { FEE_DISCLOSURE, MAX_SERVICE_FEE_BPS } from "../../quote/fee-disclosure.
 import { QUOTE_LIMITS } from "../../quote/limits.ts";
 import { SEARCH_LIMITS } from "../../routing/limits.ts";
 import { BRIDGE_PROVIDER_IDS, type BridgeProviderId } from "../../transfers/bridge-provider.ts";
-import { TRANSFER_ROUTE_FEE_BPS } from "../../transfers/fees.ts";
+import { RESERVED_FEE_BPS } from "../../transfers/fees.ts";
 import { TRANSFER_LIMITS } from "../../transfers/limits.ts";
 import { API_VERSION } from "../api-version.ts";
 import { CapabilitiesSchema, ConfigResponseSchema } from "../schemas/config.ts";
@@ -91,7 +91,7 @@ export function registerConfigRoutes(app: OpenAPIHono, deps: ConfigDeps): void {
         maxServiceFeeBps: MAX_SERVICE_FEE_BPS,
         serviceFeeModel: "pair-dependent-output-fee",
         thirdPartyQuotesAddNoFee: true,
-        transferRouteFeeBps: TRANSFER_ROUTE_FEE_BPS,
+        transferRouteFeeBps: RESERVED_FEE_BPS,
         disclosure: [...FEE_DISCLOSURE],
       },
       transfers: {

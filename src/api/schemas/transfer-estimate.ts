@@ -7,7 +7,7 @@ import {
 } from "../../transfers/bridge-provider.ts";
 import { DECIMAL_AMOUNT_PATTERN } from "../../transfers/decimal-amount.ts";
 import { LAUNCH_BLOCKERS, PARTNER_COMMISSION_POLICY } from "../../transfers/estimate-transfer.ts";
-import { TRANSFER_FEE_DISCLOSURE, TRANSFER_ROUTE_FEE_BPS } from "../../transfers/fees.ts";
+import { RESERVED_FEE_BPS, TRANSFER_FEE_DISCLOSURE } from "../../transfers/fees.ts";
 import { TRANSFER_LIMITS } from "../../transfers/limits.ts";
 import { Address } from "./common-patterns.ts";
 
@@ -96,7 +96,7 @@ const TransferRouteSchema = z
 /** The transfer estimate resource (docs/rules.md, transfer estimate rules 1-6). */
 export const TransferEstimateSchema = z
   .object({
-    routeFeeBps: z.literal(TRANSFER_ROUTE_FEE_BPS).openapi({
+    routeFeeBps: z.literal(RESERVED_FEE_BPS).openapi({
       description:
         "The reserved direct fee, charged once on the gross input when collection is activated (legacy field covering only that surcharge).",
     }),
@@ -138,7 +138,7 @@ export const TransferEstimateSchema = z
       .openapi({ description: "Delays that are supported: `[0]`." }),
     fees: z
       .object({
-        directRouteFeeBps: z.literal(TRANSFER_ROUTE_FEE_BPS),
+        directRouteFeeBps: z.literal(RESERVED_FEE_BPS),
         partnerCommissionPolicy: z.literal(PARTNER_COMMISSION_POLICY).openapi({
           description:
             "Commission a provider already pays the service is retained by it and is included in the estimate.",

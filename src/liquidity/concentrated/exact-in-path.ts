@@ -1,7 +1,7 @@
 import type { SwapMathVariant } from "../math/swap-math.ts";
 import type { ConcentratedPoolState, MissingState, SwapCursor } from "./pool-state.ts";
 import { continueExactIn, type ExactInResult, quoterPriceLimit, swapExactIn } from "./swap-exact-in.ts";
-import { planStep, type StepPlan, swapStep } from "./swap-step.ts";
+import { type StepReach, stepReach, swapStep } from "./swap-step.ts";
 
 /** A point the swap passes for every large enough input: the end of a step that reached its target. */
 type Boundary = { cursor: SwapCursor; consumed: bigint; amountOut: bigint; ticksCrossed: number };
@@ -19,8 +19,8 @@ type Boundary = { cursor: SwapCursor; consumed: bigint; amountOut: bigint; ticks
  */
 export class ExactInPath {
   private readonly boundaries: Boundary[];
-  /** The amount-independent part of the step leaving each boundary, computed once (`planStep`). */
-  private readonly plans: (StepPlan | { missing: MissingState } | undefined)[] = [];
+  /** The amount-independent part of the step leaving each boundary, computed once (`stepReach`). */
+  private readonly reaches: (StepReach | { missing: MissingState } | undefined)[] = [];
   /** Why the path stops growing: the price limit, missing state, or nothing yet (`open`). */
   private end: { kind: "open" } | { kind: "limit" } | { kind: "missing"; missing: MissingState } = {
     kind: "open",
@@ -50,7 +50,7 @@ export class ExactInPath {
     if (partial) return partial;
     const index = this.lastCovered(amountIn);
     const from = this.boundaries[index]!;
-    const plan = amountIn === from.consumed ? undefined : this.planAt(index);
+    const reach = amountIn === from.consumed ? undefined : this.reachAt(index);
     return continueExactIn(
       this.pool,
       this.variant,
@@ -59,7 +59,7 @@ export class ExactInPath {
       this.limit,
       from,
       amountIn - from.consumed,
-      plan && !("missing" in plan) ? plan : undefined,
+      reach && !("missing" in reach) ? reach : undefined,
     );
   }
 
@@ -72,9 +72,9 @@ export class ExactInPath {
     while (this.end.kind === "open") {
       const last = this.boundaries[this.boundaries.length - 1]!;
       if (last.consumed >= amountIn) return undefined;
-      const plan = this.planAt(this.boundaries.length - 1);
-      if ("missing" in plan) {
-        this.end = { kind: "missing", missing: plan.missing };
+      const reach = this.reachAt(this.boundaries.length - 1);
+      if ("missing" in reach) {
+        this.end = { kind: "missing", missing: reach.missing };
         return undefined;
       }
       const step = swapStep(
@@ -85,7 +85,7 @@ export class ExactInPath {
         amountIn - last.consumed,
         this.feePips,
         this.limit,
-        plan,
+        reach,
       );
       if (step.kind === "missing") {
         this.end = { kind: "missing", missing: step.missing };
@@ -114,13 +114,13 @@ export class ExactInPath {
     return undefined;
   }
 
-  private planAt(index: number): StepPlan | { missing: MissingState } {
-    let plan = this.plans[index];
-    if (!plan) {
-      plan = planStep(this.pool, this.boundaries[index]!.cursor, this.zeroForOne, this.limit);
-      this.plans[index] = plan;
+  private reachAt(index: number): StepReach | { missing: MissingState } {
+    let reach = this.reaches[index];
+    if (!reach) {
+      reach = stepReach(this.pool, this.boundaries[index]!.cursor, this.zeroForOne, this.limit);
+      this.reaches[index] = reach;
     }
-    return plan;
+    return reach;
   }
 
   /**

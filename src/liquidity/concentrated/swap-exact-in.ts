@@ -1,7 +1,7 @@
 import type { SwapMathVariant } from "../math/swap-math.ts";
 import { MAX_SQRT_PRICE, MIN_SQRT_PRICE } from "../math/tick-math.ts";
 import type { ConcentratedPoolState, MissingState, SwapCursor } from "./pool-state.ts";
-import { type StepPlan, swapStep } from "./swap-step.ts";
+import { type StepReach, swapStep } from "./swap-step.ts";
 
 /**
  * The outcome of an exact-input swap on a pool snapshot.
@@ -38,11 +38,11 @@ export function continueExactIn(
   sqrtPriceLimitX96: bigint,
   start: { cursor: SwapCursor; consumed: bigint; amountOut: bigint; ticksCrossed: number },
   amountRemaining: bigint,
-  /** The plan of the first step from `start.cursor`, when the caller has it cached. */
-  firstPlan?: StepPlan,
+  /** The reach of the first step from `start.cursor`, when the caller has it cached. */
+  firstReach?: StepReach,
 ): ExactInResult {
   let { cursor, consumed, amountOut, ticksCrossed } = start;
-  let plan = firstPlan;
+  let reach = firstReach;
   while (amountRemaining !== 0n && cursor.sqrtPriceX96 !== sqrtPriceLimitX96) {
     const step = swapStep(
       pool,
@@ -52,9 +52,9 @@ export function continueExactIn(
       amountRemaining,
       feePips,
       sqrtPriceLimitX96,
-      plan,
+      reach,
     );
-    plan = undefined;
+    reach = undefined;
     if (step.kind === "missing") return { status: "incomplete", missing: step.missing };
     amountRemaining -= step.consumed;
     consumed += step.consumed;

@@ -10,10 +10,10 @@ import { getSqrtPriceAtTick, getTickAtSqrtPrice, MAX_TICK, MIN_TICK } from "../m
 import type { ConcentratedPoolState, MissingState, SwapCursor } from "./pool-state.ts";
 
 /**
- * The part of a step that does not depend on the input left: the next initialized tick within one bitmap
- * word (clamped to the tick range), its price, the step's target, and the input that reaches it.
+ * A step's reach, the part of it that does not depend on the input left: the next initialized tick within
+ * one bitmap word (clamped to the tick range), its price, the step's target, and the input that reaches it.
  */
-export type StepPlan = {
+export type StepReach = {
   tickNext: number;
   initialized: boolean;
   sqrtPriceNextX96: bigint;
@@ -21,13 +21,13 @@ export type StepPlan = {
   inputToTarget: bigint;
 };
 
-/** Plans the step from `cursor`, or names the bitmap word it needs and the snapshot lacks. */
-export function planStep(
+/** The reach of the step from `cursor`, or the bitmap word it needs and the snapshot lacks. */
+export function stepReach(
   pool: ConcentratedPoolState,
   cursor: SwapCursor,
   zeroForOne: boolean,
   sqrtPriceLimitX96: bigint,
-): StepPlan | { missing: MissingState } {
+): StepReach | { missing: MissingState } {
   const wordPos = bitmapWordOf(cursor.tick, pool.tickSpacing, zeroForOne);
   if (wordPos < pool.bitmap.from || wordPos > pool.bitmap.to) {
     const usable = usableWordRange(pool.tickSpacing);
@@ -76,12 +76,12 @@ export function swapStep(
   amountRemaining: bigint,
   feePips: bigint,
   sqrtPriceLimitX96: bigint,
-  /** The step's plan when the caller already has it (`planStep` from the same cursor). */
-  plan?: StepPlan,
+  /** The step's reach when the caller already has it (`stepReach` from the same cursor). */
+  reach?: StepReach,
 ): StepOutcome {
-  const planned = plan ?? planStep(pool, cursor, zeroForOne, sqrtPriceLimitX96);
-  if ("missing" in planned) return { kind: "missing", missing: planned.missing };
-  const { tickNext, sqrtPriceNextX96, target } = planned;
+  const ahead = reach ?? stepReach(pool, cursor, zeroForOne, sqrtPriceLimitX96);
+  if ("missing" in ahead) return { kind: "missing", missing: ahead.missing };
+  const { tickNext, sqrtPriceNextX96, target } = ahead;
   const step = computeSwapStepExactIn(
     variant,
     cursor.sqrtPriceX96,
@@ -89,13 +89,13 @@ export function swapStep(
     cursor.liquidity,
     amountRemaining,
     feePips,
-    planned.inputToTarget,
+    ahead.inputToTarget,
   );
 
   let { tick, liquidity } = cursor;
   let crossedInitialized = false;
   if (step.sqrtPriceNextX96 === sqrtPriceNextX96) {
-    if (planned.initialized) {
+    if (ahead.initialized) {
       const net = pool.liquidityNet.get(tickNext);
       if (net === undefined) return { kind: "missing", missing: { kind: "tick", tick: tickNext } };
       liquidity = addDelta(liquidity, zeroForOne ? -net : net);

@@ -2,9 +2,10 @@ import type { Address, Hex, PublicClient } from "viem";
 import { readMany } from "../../chain/read-many.ts";
 import { positionManagerAbi } from "../../contracts/abis/PositionManager.ts";
 import { stateViewAbi } from "../../contracts/abis/StateView.ts";
-import { v4PoolId } from "../v4/pool-key.ts";
+import { v4Exclusion, v4PoolId } from "../v4/pool-key.ts";
 import { INITIALIZE } from "./events.ts";
-import type { PoolKey } from "./pool.ts";
+import type { Discovery, IndexedPool, PoolKey } from "./pool.ts";
+import type { Tip } from "./tip-history.ts";
 
 /**
  * The keys the PositionManager recorded for pool ids (`poolKeys(bytes25)`), at one block in one call.
@@ -86,4 +87,57 @@ export async function recoverV4Key(
   });
   if (sqrtPriceX96 === 0n) return { status: "not-initialized" };
   return { status: "recovered", key, block: log.blockNumber!, blockHash: log.blockHash! };
+}
+
+const lower = <T extends string>(address: T) => address.toLowerCase() as T;
+
+/** A V4 pool as the index holds it: addresses lowercase, excluded when hooked or dynamic-fee (rule 10). */
+export function indexedV4Pool(rawKey: PoolKey, poolId: Hex, discovery: Discovery): IndexedPool {
+  const key = {
+    ...rawKey,
+    currency0: lower(rawKey.currency0),
+    currency1: lower(rawKey.currency1),
+    hooks: lower(rawKey.hooks),
+  };
+  const excluded = v4Exclusion(key);
+  return {
+    kind: "v4",
+    poolId: poolId.toLowerCase() as Hex,
+    key,
+    token0: key.currency0,
+    token1: key.currency1,
+    fee: key.fee,
+    tickSpacing: key.tickSpacing,
+    discovery,
+    ...(excluded ? { excluded } : {}),
+  };
+}
+
+/**
+ * The pools of V4 ids known only from activity, at `tip`: keys from the PositionManager first (one call),
+ * then one exact `Initialize` lookup for each id it lacks (docs/rules.md, comparison rule 10). Each id is
+ * yielded as it is resolved, with its pool, or without one when its key could not be recovered.
+ */
+export async function* activityPools(
+  client: Pick<PublicClient, "getLogs" | "readContract" | "multicall">,
+  v4: { v4PoolManager: Address; v4PositionManager: Address; v4StateView: Address } | undefined,
+  ids: readonly Hex[],
+  tip: Tip,
+): AsyncGenerator<{ id: Hex; pool?: IndexedPool }> {
+  if (ids.length === 0 || !v4) return;
+  const keys = await positionManagerKeys(client, v4.v4PositionManager, ids, tip.number);
+  for (const [index, id] of ids.entries()) {
+    const key = keys[index];
+    if (key) {
+      yield { id, pool: indexedV4Pool(key, id, { block: tip.number, blockHash: tip.hash, via: "activity" }) };
+      continue;
+    }
+    const recovered = await recoverV4Key(client, v4, id, tip.number);
+    if (recovered.status === "recovered") {
+      const { key, block, blockHash } = recovered;
+      yield { id, pool: indexedV4Pool(key, id, { block, blockHash, via: "activity" }) };
+    } else {
+      yield { id };
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { PLANS, type PlanName, planOf } from "../../../auth/plans.ts";
+import { PLANS, planOf, type WorkspacePlanName } from "../../../auth/plans.ts";
 import { workspaceUsage } from "../../../auth/workspace-usage.ts";
 import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import { BuilderUsageQuerySchema, BuilderUsageSchema } from "../../schemas/builder-usage.ts";
@@ -31,7 +31,7 @@ export function registerUsageRoute(app: OpenAPIHono, deps: BuilderApiDeps): void
     const principal = c.get("principal");
     await chargeRequest(c);
     const { name, usage, windows } = await workspaceUsage(deps.db, principal.workspaceId);
-    const plan = principal.plan in PLANS ? (principal.plan as PlanName) : "free";
+    const plan = principal.plan in PLANS ? (principal.plan as WorkspacePlanName) : "free";
     const limits = planOf(plan);
     return c.json(
       {
