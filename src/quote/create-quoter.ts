@@ -243,7 +243,9 @@ export function createQuoter(deps: QuoterDeps) {
     let market = loaded;
     let routes = search(market, true);
     if (market.misses.size > 0) {
-      market = await timed(timings, "state", () => extendMarket(request, loaded, WIDENED_WINDOW_TICKS));
+      market = await timed(timings, "state", () =>
+        extendMarket(request, loaded, WIDENED_WINDOW_TICKS, block),
+      );
       signal.throwIfAborted();
       routes = search(market, false);
     }
@@ -259,9 +261,17 @@ export function createQuoter(deps: QuoterDeps) {
     return { market, own };
   }
 
-  /** The market with the pools it found short reloaded `windowTicks` either side, their edges and paths anew. */
-  async function extendMarket(request: QuoteRequest, market: Market, windowTicks: number): Promise<Market> {
-    const replaced = await widen(market.misses, windowTicks);
+  /**
+   * The market with the pools it found short reloaded `windowTicks` past their edge at the block (from
+   * followed state when it holds them that wide), their edges and paths anew.
+   */
+  async function extendMarket(
+    request: QuoteRequest,
+    market: Market,
+    windowTicks: number,
+    block: Block,
+  ): Promise<Market> {
+    const replaced = await widen(market.misses, windowTicks, block);
     const edges = [
       ...market.edges.filter((edge) => !replaced.has(edge.poolRef)),
       ...[...replaced.values()].flat(),

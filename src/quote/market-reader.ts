@@ -94,12 +94,21 @@ export function createMarketReader(deps: {
     return { keys: keys.length, pools };
   }
 
-  /** The pools of `misses` read `windowTicks` wide (`widenPools`), with what their earlier widenings saw. */
-  function widen(misses: Misses, windowTicks: number): Promise<Map<string, Edge[]>> {
+  /**
+   * The pools of `misses` read `windowTicks` wide at `block` (`widenPools`), with what their earlier
+   * widenings saw; a pool the followed state holds that wide is taken from it instead.
+   */
+  function widen(
+    misses: Misses,
+    windowTicks: number,
+    block: { number: bigint; hash: Hex },
+  ): Promise<Map<string, Edge[]>> {
+    const { followed } = deps;
     return widenPools(client, misses, {
       v4PoolManager: contracts.v4PoolManager,
       windowTicks,
       hints: widenHints,
+      ...(followed ? { held: (pool, words) => followed.snapshotAt(pool, block, words) } : {}),
     });
   }
 

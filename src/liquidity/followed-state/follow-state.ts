@@ -3,6 +3,7 @@ import type { PinnedBlock } from "../../chain/pin-block.ts";
 import { UpstreamUnavailableError } from "../../chain/upstream-error.ts";
 import { type IndexedPool, isRoutable } from "../pool-index/pool.ts";
 import type { PoolSnapshot } from "../read/load-pool-states.ts";
+import type { WordRange } from "../read/word-window.ts";
 import { applyEvents, type FollowedLog, type PoolEvent, poolEventOf } from "./apply-events.ts";
 import { type AppliedBlock, BlockJournal } from "./block-journal.ts";
 import { FOLLOWED_EVENTS } from "./events.ts";
@@ -54,7 +55,12 @@ export type FollowedQuoteBlock = { block: PinnedBlock; gasPrice: bigint };
 /** What the quote pipeline asks of followed state. */
 export type FollowedSource = {
   quoteBlock: () => FollowedQuoteBlock | undefined;
-  snapshotAt: (pool: IndexedPool, block: { number: bigint; hash: Hex }) => PoolSnapshot | undefined;
+  /** The pool at the block over `words` (default: the window a quote reads first), when held. */
+  snapshotAt: (
+    pool: IndexedPool,
+    block: { number: bigint; hash: Hex },
+    words?: WordRange,
+  ) => PoolSnapshot | undefined;
   /**
    * For a retained block, the block since which the watched contracts logged nothing (its `epoch`): their
    * state at any block with the same answer is the same. Undefined for a block not retained.
@@ -236,13 +242,18 @@ export function createFollowedState(options: FollowedStateOptions) {
     return { block: { number, hash, timestamp, baseFeePerGas }, gasPrice };
   }
 
-  function snapshotAt(pool: IndexedPool, block: { number: bigint; hash: Hex }): PoolSnapshot | undefined {
+  function snapshotAt(
+    pool: IndexedPool,
+    block: { number: bigint; hash: Hex },
+    words?: WordRange,
+  ): PoolSnapshot | undefined {
     const key = followKey(pool);
     if (distrusted.has(key)) return undefined;
     const state = journal.stateAt(key, block.hash);
     if (!state) return undefined;
-    const snapshot = snapshotOf(pool, state, block.number);
-    if (!snapshot && journal.head()?.hash === block.hash) reread.add(key);
+    const snapshot = snapshotOf(pool, state, block.number, words);
+    // The price left the held words: read it again around the new price (a wide read past them is not).
+    if (!snapshot && !words && journal.head()?.hash === block.hash) reread.add(key);
     return snapshot;
   }
 

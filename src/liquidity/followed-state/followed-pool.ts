@@ -37,14 +37,15 @@ export const followKey = (pool: IndexedPool): string =>
   (pool.kind === "v4" ? pool.poolId : pool.address).toLowerCase();
 
 /**
- * The snapshot a direct read at `blockNumber` with the default window would give, word for word and tick
- * for tick, or undefined when the window around the current price reaches past the held words (the
- * caller reads the pool directly, and the follower reads it again).
+ * The snapshot a direct read at `blockNumber` over `words` would give (by default the default window
+ * around the price, as a quote's first read), word for word and tick for tick, or undefined when those
+ * words reach past the held ones (the caller reads the pool directly).
  */
 export function snapshotOf(
   pool: IndexedPool,
   state: FollowedPool,
   blockNumber: bigint,
+  words?: WordRange,
 ): PoolSnapshot | undefined {
   if (state.kind === "v2") {
     if (pool.kind !== "v2") return undefined;
@@ -56,14 +57,14 @@ export function snapshotOf(
       reserve1: state.reserve1,
     };
   }
-  const window = wordWindow(state.tick, state.tickSpacing, DEFAULT_WINDOW_TICKS);
+  const window = words ?? wordWindow(state.tick, state.tickSpacing, DEFAULT_WINDOW_TICKS);
   if (window.from < state.held.from || window.to > state.held.to) return undefined;
-  const words = new Map<number, bigint>();
+  const set = new Map<number, bigint>();
   const liquidityNet = new Map<number, bigint>();
   for (let word = window.from; word <= window.to; word++) {
     const value = state.words.get(word);
     if (value === undefined) continue;
-    words.set(word, value);
+    set.set(word, value);
     for (const bit of setBits(value)) {
       const tick = (word * 256 + bit) * state.tickSpacing;
       liquidityNet.set(tick, state.ticks.get(tick)?.net ?? 0n);
@@ -74,7 +75,7 @@ export function snapshotOf(
     tick: state.tick,
     liquidity: state.liquidity,
     tickSpacing: state.tickSpacing,
-    bitmap: { from: window.from, to: window.to, words },
+    bitmap: { from: window.from, to: window.to, words: set },
     liquidityNet,
     blockNumber,
   };

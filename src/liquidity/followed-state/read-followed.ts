@@ -3,16 +3,21 @@ import type { IndexedPool } from "../pool-index/pool.ts";
 import { loadPoolStates } from "../read/load-pool-states.ts";
 import type { Read } from "../read/read.ts";
 import { DEPLOYLESS_LIMITS, runReads } from "../read/run-reads.ts";
-import { DEFAULT_WINDOW_TICKS } from "../read/word-window.ts";
+import { DEFAULT_WINDOW_TICKS, WIDENED_WINDOW_TICKS } from "../read/word-window.ts";
 import { v3Reads } from "../v3/read-state.ts";
 import { v4Reads } from "../v4/read-state.ts";
 import type { FollowedPool, TickLiquidity } from "./followed-pool.ts";
 
 /**
- * Ticks either side of the price a followed pool holds: twice the window a quote reads, so the price can
- * move a whole window before the pool has to be read again.
+ * Ticks either side of the price a followed pool of `tickSpacing` holds, in whole bitmap words: what a large
+ * trade's widened read covers (the first window, the word past it and WIDENED_WINDOW_TICKS beyond) and
+ * one more first window, so widening a followed pool reads nothing and the price can move a window before
+ * the pool has to be read again.
  */
-export const HELD_WINDOW_TICKS = DEFAULT_WINDOW_TICKS * 2;
+export function heldWindowTicks(tickSpacing: number): number {
+  const words = (ticks: number) => Math.max(1, Math.ceil(ticks / (256 * tickSpacing)));
+  return (2 * words(DEFAULT_WINDOW_TICKS) + 1 + words(WIDENED_WINDOW_TICKS)) * 256 * tickSpacing;
+}
 
 /**
  * Reads pools directly at `blockNumber` into followed states: the swap state a quote reads (over the held
@@ -25,11 +30,23 @@ export async function readFollowed(
   blockNumber: bigint,
   poolManager: Address | undefined,
 ): Promise<Map<IndexedPool, FollowedPool>> {
-  const { pools: loads } = await loadPoolStates(client, pools, {
-    blockNumber,
-    ...(poolManager ? { v4PoolManager: poolManager } : {}),
-    windowTicks: HELD_WINDOW_TICKS,
-  });
+  // One load per tick spacing (each held its own width), all sent together.
+  const spacings = [...new Set(pools.map(spacingOf))];
+  const loaded = await Promise.all(
+    spacings.map((spacing) =>
+      loadPoolStates(
+        client,
+        pools.filter((pool) => spacingOf(pool) === spacing),
+        {
+          blockNumber,
+          ...(poolManager ? { v4PoolManager: poolManager } : {}),
+          ...(spacing > 0 ? { windowTicks: heldWindowTicks(spacing) } : {}),
+        },
+      ),
+    ),
+  );
+  const bySpacing = new Map(spacings.map((spacing, i) => [spacing, loaded[i]!.pools[Symbol.iterator]()]));
+  const loads = pools.map((pool) => bySpacing.get(spacingOf(pool))!.next().value!);
   const grossReads: { pool: number; tick: number; read: Read<unknown> }[] = [];
   loads.forEach((load, i) => {
     if (load.status !== "loaded" || load.snapshot.kind === "v2") return;
@@ -79,6 +96,11 @@ export async function readFollowed(
     });
   });
   return followed;
+}
+
+/** A concentrated pool's tick spacing; 0 for a V2 pair. */
+function spacingOf(pool: IndexedPool): number {
+  return pool.kind === "v2" ? 0 : pool.tickSpacing;
 }
 
 /** A tick's gross liquidity: V3 `ticks(tick)`'s first word, V4 the low 128 bits of the tick's first slot. */

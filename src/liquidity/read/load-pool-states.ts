@@ -10,7 +10,7 @@ import type { V4PoolSnapshot } from "../v4/snapshot.ts";
 import { ConcentratedLoader, type PendingRead, type PoolLoadFailure } from "./concentrated-loader.ts";
 import { DEPLOYLESS_LIMITS, type ReadLimits, type ReadStats, runReads } from "./run-reads.ts";
 import type { StateHint } from "./state-hints.ts";
-import { DEFAULT_WINDOW_TICKS, growWindow } from "./word-window.ts";
+import { DEFAULT_WINDOW_TICKS, extendedWindow } from "./word-window.ts";
 
 export type PoolRef = V2PoolRef | V3PoolRef | V4PoolRef;
 export type PoolSnapshot = V2PoolSnapshot | V3PoolSnapshot | V4PoolSnapshot;
@@ -85,11 +85,10 @@ export async function extendPoolStates(
     throw new RangeError("extendPoolStates: every snapshot must be from the same block");
   const windowTicks = options.windowTicks ?? DEFAULT_WINDOW_TICKS;
   const jobs = requests.map(({ snapshot, missing }) => {
-    const radius = Math.max(1, Math.ceil(windowTicks / (256 * snapshot.tickSpacing)));
     // A missing tick needs no more words: the seeded loader reads every set bit's tick it lacks.
     const include =
       missing.kind === "bitmapWord"
-        ? growWindow(snapshot.bitmap, missing.wordPos, radius, snapshot.tickSpacing)
+        ? extendedWindow(snapshot.bitmap, missing.wordPos, windowTicks, snapshot.tickSpacing)
         : snapshot.bitmap;
     const identity: ConcentratedIdentity =
       snapshot.kind === "v3"

@@ -40,6 +40,20 @@ export function growWindow(
   );
 }
 
+/**
+ * The words a pool short of bitmap word `wordPos` is read to when its window is extended `windowTicks`
+ * past it: `range` grown to include that word and `windowTicks` of words beyond it.
+ */
+export function extendedWindow(
+  range: WordRange,
+  wordPos: number,
+  windowTicks: number,
+  tickSpacing: number,
+): WordRange {
+  const radius = Math.max(1, Math.ceil(windowTicks / (256 * tickSpacing)));
+  return growWindow(range, wordPos, radius, tickSpacing);
+}
+
 function clip(range: WordRange, tickSpacing: number): WordRange {
   const usable = usableWordRange(tickSpacing);
   return { from: Math.max(usable.min, range.from), to: Math.min(usable.max, range.to) };
