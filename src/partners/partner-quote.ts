@@ -8,6 +8,7 @@ import {
   type ExecutableFailureReason,
   expectedDelivery,
 } from "../quote/executable-quote.ts";
+import { type ExecutionRequest, executionDeadline, minimumFor } from "../quote/execution-terms.ts";
 import type { QuoteRequest, QuoteResult } from "../quote/quote-types.ts";
 import { settledFigures } from "../quote/through-executor.ts";
 import type { UnsignedSwapTransaction } from "../routing/executor-calldata.ts";
@@ -165,9 +166,14 @@ async function quoteAndBuild(
   signal: AbortSignal,
 ): Promise<PartnerQuote> {
   const asked = { tokenIn: request.tokenIn, tokenOut: request.tokenOut, amountIn: request.amountIn };
+  const execution = request.swap && executionOf(request.swap, deps.now());
   // Every source is compared; third-party ones run through the executor, so whichever wins is the
-  // executor transaction handed out (docs/rules.md, partner quote rule 2).
-  const result = await deps.quote({ ...asked, throughExecutor: true }, signal);
+  // executor transaction handed out (docs/rules.md, partner quote rule 2). With a recipient, every
+  // candidate is built for it, its minimum and deadline: the winner's run is the transaction's.
+  const result = await deps.quote(
+    { ...asked, throughExecutor: true, ...(execution ? { execution } : {}) },
+    signal,
+  );
   const { selected, block } = result;
   const blockRef = { number: block.number, hash: block.hash };
   // Without a run at the block there is no gas and no proof: nothing is offered (rebasing inputs).
@@ -192,19 +198,13 @@ async function quoteAndBuild(
   if (gasCostOut > settled.grossAmountOut)
     return { ...asked, ok: false, error: "gas-exceeds-output", ...measured };
   const figures: PartnerQuoteFigures = { ...measured, grossLessGas: settled.grossAmountOut - gasCostOut };
-  if (!request.swap) return { ...asked, ok: true, ...figures };
+  if (!execution) return { ...asked, ok: true, ...figures };
 
   const netOut = expectedDelivery(result);
-  const { recipient } = request.swap;
-  const slippageBps = request.swap.slippageBps ?? PARTNER_LIMITS.slippageBps.default;
-  const minOut = request.swap.minOut ?? (netOut * BigInt(10_000 - slippageBps)) / 10_000n;
+  const { recipient } = execution;
+  const minOut = minimumFor(execution.minimum, netOut);
   if (minOut > netOut) return { ...asked, ok: false, error: "min-out-above-net-out", ...figures };
-  // Wall clock or the quote block's time, whichever is later (a devnet's clock may run ahead).
-  const base = Math.max(Math.floor(deps.now() / 1000), Number(block.timestamp));
-  // A firm quote is honoured until its own expiry: the transaction does not outlive it (it would revert in
-  // the aggregator's settler, later and less clearly, as the executor's DeadlineExpired says it here).
-  const firm = selected.expiresAt === undefined ? Number.POSITIVE_INFINITY : Number(selected.expiresAt);
-  const deadline = Math.min(request.swap.deadline ?? base + PARTNER_LIMITS.deadlineSeconds.default, firm);
+  const deadline = Number(executionDeadline(execution.deadline, block.timestamp, selected.expiresAt));
   const executable = await buildExecutableQuote(deps, result, {
     recipient,
     minOut,
@@ -228,6 +228,25 @@ async function quoteAndBuild(
       executorGas: executable.gas,
       spender,
     },
+  };
+}
+
+/**
+ * The transaction's terms as the comparison builds them: `slippageBps` (default 50) below the output
+ * unless `minOut` is given, and the deadline asked for or 600 s after the later of now and the quote
+ * block's time (a devnet's clock may run ahead).
+ */
+function executionOf(swap: NonNullable<PartnerQuoteRequest["swap"]>, nowMs: number): ExecutionRequest {
+  return {
+    recipient: swap.recipient,
+    minimum:
+      swap.minOut === undefined
+        ? { slippageBps: swap.slippageBps ?? PARTNER_LIMITS.slippageBps.default }
+        : { minOut: swap.minOut },
+    deadline:
+      swap.deadline === undefined
+        ? { from: BigInt(Math.floor(nowMs / 1000)), seconds: BigInt(PARTNER_LIMITS.deadlineSeconds.default) }
+        : { at: BigInt(swap.deadline) },
   };
 }
 
