@@ -21,7 +21,7 @@ import { type PartnerSwapHop, swapHops } from "./swap-hops.ts";
  * - `unknown-token`: `in` or `out` has no contract code;
  * - `no-route`: no verified pool path connects the pair for this amount;
  * - `no-executable-route`: every candidate reverted or delivered less than it quoted when run at the quote
- *   block;
+ *   block (with a recipient, each ran as the transaction for it, its minimum and deadline);
  * - `token-transfer-fee`: the same, and a token the trade moves takes a fee on transfer (simulated at the
  *   quote block), which explains it;
  * - `unsupported-token`: the input's balance cannot be set exactly for a run (a rebasing token), so nothing
@@ -29,8 +29,9 @@ import { type PartnerSwapHop, swapHops } from "./swap-hops.ts";
  * - `gas-exceeds-output`: the swap's gas costs more than it delivers (`gasCostOut` > `amountOut`, dust
  *   amounts): `netOut` would be negative, so no swap is offered; the other figures are included;
  * - `min-out-above-net-out`: the `minOut` asked for exceeds `swap.netOut`;
- * - `simulation-failed`: the transaction built for this recipient, minimum and deadline reverted at the quote
- *   block;
+ * - `simulation-failed`: the transaction for this recipient, minimum and deadline reverted at the quote block
+ *   when it had to be built again (a third-party run delivered other than its quote, moving the slippage
+ *   minimum);
  * - `output-mismatch`: it ran, but the recipient did not receive exactly `swap.netOut`;
  * - `block-reorged`: the quote block was reorged while it was assessed;
  * - `upstream-unavailable`: the chain node did not answer;
@@ -113,9 +114,10 @@ export type PartnerQuoteDeps = {
 
 /**
  * `GET {partner_url}/quote` (docs/rules.md, partner quote rules 1-8): the terms checked (400 when they are
- * not a request at all), then, under the partner admission, the shared comparison and, with a recipient,
- * the executable-quote step, which hands a transaction out only after it ran through the executor at the
- * quote block and delivered exactly `swap.netOut`. Failing to build a found route is `ok: false` with an
+ * not a request at all), then, under the partner admission, the shared comparison (with a recipient, every
+ * candidate built as the transaction for it, its minimum and deadline) and the executable-quote step, which
+ * hands a transaction out only after it ran through the executor at the quote block and delivered exactly
+ * `swap.netOut`: the winner's run in the comparison, when its calldata is that transaction. Failing to build a found route is `ok: false` with an
  * error from {@link PARTNER_QUOTE_ERRORS}; what the comparison throws (no route, timeout, capacity, bad
  * input) is thrown, and the partner surface words it (src/api/routes/partner/quote-failure.ts).
  */
