@@ -139,13 +139,14 @@ export async function quotePartner(
   });
 }
 
-/** 400 for terms no quote could serve: a zero amount, identical tokens, a recipient or deadline out of bounds. */
+/**
+ * 400 for terms no quote could serve: identical tokens, a recipient or deadline out of bounds (the amount's
+ * range, AMOUNT_IN, is the query schema's: src/api/schemas/common-patterns.ts).
+ */
 function checkTerms(request: PartnerQuoteRequest, deps: Pick<PartnerQuoteDeps, "now" | "contracts">): void {
   if (request.tokenIn === request.tokenOut)
     throw new JunctionError("IDENTICAL_TOKENS", "in and out must differ");
   const issues: ErrorIssue[] = [];
-  if (request.amountIn === 0n || request.amountIn > maxUint256)
-    issues.push({ path: "amount", message: "must be between 1 and 2^256 - 1" });
   const swap = request.swap;
   if (swap) {
     if (BigInt(swap.recipient) === 0n)

@@ -199,7 +199,7 @@ export type paths = {
                     in: string;
                     /** @description Output token; the zero address is native ETH. */
                     out: string;
-                    /** @description Exact input in raw base units. */
+                    /** @description Exact input in raw base units, 1 to 2^256 − 1. */
                     amount: string;
                     /** @description Receives the output; setting it adds `tx` and `swap`. Not the zero address (nor the executor). Needs a key with swap permission (else 403). */
                     recipient?: string;
