@@ -8,6 +8,7 @@ import {
   type ExecutableQuote,
   type ExecutableQuoteDeps,
 } from "../quote/executable-quote.ts";
+import { type ExecutionRequest, executionDeadline, minimumFor } from "../quote/execution-terms.ts";
 import { QuoteError, type QuoteRequest, type QuoteResult } from "../quote/quote-types.ts";
 import { settledFigures } from "../quote/through-executor.ts";
 import { insertBuilderQuote } from "../store/repositories/builder-quotes.ts";
@@ -61,10 +62,12 @@ export type BuilderQuoteDeps = Omit<ExecutableQuoteDeps, "contracts"> & {
 
 /**
  * An attributed quote (docs/rules.md, builder quote rules 1-5): the shared comparison pipeline priced with
- * the builder's fees from the registry at the quote block, then the executable-quote step shared with the
- * partner quote: the selected route built into the exact transaction a swap preparation will return
- * (recipient, minimum received, deadline, builder id, quote id and key id hash) and run through the executor
- * at the quote block; then the record saved for swap preparation and receipts. A transaction that reverts
+ * the builder's fees from the registry at the quote block, every candidate built into the exact transaction
+ * a swap preparation will return (recipient, minimum received, deadline, builder id, quote id and key id
+ * hash) and run through the executor at the quote block; then the executable-quote step shared with the
+ * partner quote, which takes the winner's run as the transaction's proof (it builds and runs it only when
+ * the minimum depends on what a third-party run delivered); then the record saved for swap preparation and
+ * receipts. A transaction that reverts
  * or delivers other than the quote is refused (NO_EXECUTABLE_ROUTE); one that could not be run (an input
  * whose balance layout cannot be set, a node that did not answer) is kept with a warning, as unverified.
  *
@@ -79,6 +82,18 @@ export async function issueBuilderQuote(
   signal: AbortSignal,
 ): Promise<BuilderQuote> {
   const builderId = builderIdOf(request.builderCode);
+  const quoteId = toHex(randomBytes(32));
+  const nowSeconds = BigInt(Math.floor(deps.now() / 1000));
+  const attribution = { quoteId, keyIdHash: keyIdHashOf(principal.keyId) };
+  // Every candidate is built into the exact transaction a swap preparation returns (recipient, minimum,
+  // deadline, builder id, quote id and key id hash), so the winner's run at the quote block is that
+  // transaction's (execution-terms.ts).
+  const execution: ExecutionRequest = {
+    recipient: request.recipient,
+    minimum: { slippageBps: request.slippageBps },
+    deadline: { from: nowSeconds, seconds: BigInt(BUILDER_QUOTE_TIMES.transactionDeadlineSeconds) },
+    attribution,
+  };
   // Every source is compared (or the one named); third-party sources are run through the executor, so
   // whichever wins carries the attribution and the builder fee (docs/rules.md, builder quote rule 4).
   const result = await deps.quote(
@@ -92,6 +107,7 @@ export async function issueBuilderQuote(
         ...(request.builderFeeBps === undefined ? {} : { feeBps: request.builderFeeBps }),
       },
       throughExecutor: true,
+      execution,
     },
     signal,
   );
@@ -99,15 +115,13 @@ export async function issueBuilderQuote(
   const onchain = fees.builder?.registered === true;
   const figures = settledFigures(selected);
   const amountOut = figures.amountOut;
-  const minimumAmountOut = (amountOut * BigInt(10_000 - request.slippageBps)) / 10_000n;
-  const quoteId = toHex(randomBytes(32));
-  const nowSeconds = Math.floor(deps.now() / 1000);
+  const minimumAmountOut = minimumFor(execution.minimum, amountOut);
   // Wall clock or the quote block's time, whichever is later (a devnet's clock may run ahead).
-  const base = Math.max(nowSeconds, Number(result.block.timestamp));
+  const base = Math.max(Number(nowSeconds), Number(result.block.timestamp));
   // A firm quote is honoured until its own expiry: neither the quote nor the transaction outlives it.
   const firm = selected.expiresAt === undefined ? Number.POSITIVE_INFINITY : Number(selected.expiresAt);
   const expiresAt = Math.min(base + BUILDER_QUOTE_TIMES.quoteTtlSeconds, firm);
-  const deadline = Math.min(base + BUILDER_QUOTE_TIMES.transactionDeadlineSeconds, firm);
+  const deadline = Number(executionDeadline(execution.deadline, result.block.timestamp, selected.expiresAt));
   const executable = await buildExecutableQuote(
     { client: deps.client, contracts: deps.contracts, fixtures: deps.fixtures },
     result,
@@ -115,7 +129,7 @@ export async function issueBuilderQuote(
       recipient: request.recipient,
       minOut: minimumAmountOut,
       deadline: BigInt(deadline),
-      attribution: { quoteId, keyIdHash: keyIdHashOf(principal.keyId) },
+      attribution,
     },
   );
   const { tx, unverified } = transactionOf(executable);

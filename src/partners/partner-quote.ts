@@ -8,6 +8,7 @@ import {
   type ExecutableFailureReason,
   expectedDelivery,
 } from "../quote/executable-quote.ts";
+import { type ExecutionRequest, executionDeadline, minimumFor } from "../quote/execution-terms.ts";
 import type { QuoteRequest, QuoteResult } from "../quote/quote-types.ts";
 import { settledFigures } from "../quote/through-executor.ts";
 import type { UnsignedSwapTransaction } from "../routing/executor-calldata.ts";
@@ -20,7 +21,7 @@ import { type PartnerSwapHop, swapHops } from "./swap-hops.ts";
  * - `unknown-token`: `in` or `out` has no contract code;
  * - `no-route`: no verified pool path connects the pair for this amount;
  * - `no-executable-route`: every candidate reverted or delivered less than it quoted when run at the quote
- *   block;
+ *   block (with a recipient, each ran as the transaction for it, its minimum and deadline);
  * - `token-transfer-fee`: the same, and a token the trade moves takes a fee on transfer (simulated at the
  *   quote block), which explains it;
  * - `unsupported-token`: the input's balance cannot be set exactly for a run (a rebasing token), so nothing
@@ -28,8 +29,9 @@ import { type PartnerSwapHop, swapHops } from "./swap-hops.ts";
  * - `gas-exceeds-output`: the swap's gas costs more than it delivers (`gasCostOut` > `amountOut`, dust
  *   amounts): `netOut` would be negative, so no swap is offered; the other figures are included;
  * - `min-out-above-net-out`: the `minOut` asked for exceeds `swap.netOut`;
- * - `simulation-failed`: the transaction built for this recipient, minimum and deadline reverted at the quote
- *   block;
+ * - `simulation-failed`: the transaction for this recipient, minimum and deadline reverted at the quote block
+ *   when it had to be built again (a third-party run delivered other than its quote, moving the slippage
+ *   minimum);
  * - `output-mismatch`: it ran, but the recipient did not receive exactly `swap.netOut`;
  * - `block-reorged`: the quote block was reorged while it was assessed;
  * - `upstream-unavailable`: the chain node did not answer;
@@ -112,9 +114,10 @@ export type PartnerQuoteDeps = {
 
 /**
  * `GET {partner_url}/quote` (docs/rules.md, partner quote rules 1-8): the terms checked (400 when they are
- * not a request at all), then, under the partner admission, the shared comparison and, with a recipient,
- * the executable-quote step, which hands a transaction out only after it ran through the executor at the
- * quote block and delivered exactly `swap.netOut`. Failing to build a found route is `ok: false` with an
+ * not a request at all), then, under the partner admission, the shared comparison (with a recipient, every
+ * candidate built as the transaction for it, its minimum and deadline) and the executable-quote step, which
+ * hands a transaction out only after it ran through the executor at the quote block and delivered exactly
+ * `swap.netOut`: the winner's run in the comparison, when its calldata is that transaction. Failing to build a found route is `ok: false` with an
  * error from {@link PARTNER_QUOTE_ERRORS}; what the comparison throws (no route, timeout, capacity, bad
  * input) is thrown, and the partner surface words it (src/api/routes/partner/quote-failure.ts).
  */
@@ -136,13 +139,14 @@ export async function quotePartner(
   });
 }
 
-/** 400 for terms no quote could serve: a zero amount, identical tokens, a recipient or deadline out of bounds. */
+/**
+ * 400 for terms no quote could serve: identical tokens, a recipient or deadline out of bounds (the amount's
+ * range, AMOUNT_IN, is the query schema's: src/api/schemas/common-patterns.ts).
+ */
 function checkTerms(request: PartnerQuoteRequest, deps: Pick<PartnerQuoteDeps, "now" | "contracts">): void {
   if (request.tokenIn === request.tokenOut)
     throw new JunctionError("IDENTICAL_TOKENS", "in and out must differ");
   const issues: ErrorIssue[] = [];
-  if (request.amountIn === 0n || request.amountIn > maxUint256)
-    issues.push({ path: "amount", message: "must be between 1 and 2^256 - 1" });
   const swap = request.swap;
   if (swap) {
     if (BigInt(swap.recipient) === 0n)
@@ -165,9 +169,14 @@ async function quoteAndBuild(
   signal: AbortSignal,
 ): Promise<PartnerQuote> {
   const asked = { tokenIn: request.tokenIn, tokenOut: request.tokenOut, amountIn: request.amountIn };
+  const execution = request.swap && executionOf(request.swap, deps.now());
   // Every source is compared; third-party ones run through the executor, so whichever wins is the
-  // executor transaction handed out (docs/rules.md, partner quote rule 2).
-  const result = await deps.quote({ ...asked, throughExecutor: true }, signal);
+  // executor transaction handed out (docs/rules.md, partner quote rule 2). With a recipient, every
+  // candidate is built for it, its minimum and deadline: the winner's run is the transaction's.
+  const result = await deps.quote(
+    { ...asked, throughExecutor: true, ...(execution ? { execution } : {}) },
+    signal,
+  );
   const { selected, block } = result;
   const blockRef = { number: block.number, hash: block.hash };
   // Without a run at the block there is no gas and no proof: nothing is offered (rebasing inputs).
@@ -192,19 +201,13 @@ async function quoteAndBuild(
   if (gasCostOut > settled.grossAmountOut)
     return { ...asked, ok: false, error: "gas-exceeds-output", ...measured };
   const figures: PartnerQuoteFigures = { ...measured, grossLessGas: settled.grossAmountOut - gasCostOut };
-  if (!request.swap) return { ...asked, ok: true, ...figures };
+  if (!execution) return { ...asked, ok: true, ...figures };
 
   const netOut = expectedDelivery(result);
-  const { recipient } = request.swap;
-  const slippageBps = request.swap.slippageBps ?? PARTNER_LIMITS.slippageBps.default;
-  const minOut = request.swap.minOut ?? (netOut * BigInt(10_000 - slippageBps)) / 10_000n;
+  const { recipient } = execution;
+  const minOut = minimumFor(execution.minimum, netOut);
   if (minOut > netOut) return { ...asked, ok: false, error: "min-out-above-net-out", ...figures };
-  // Wall clock or the quote block's time, whichever is later (a devnet's clock may run ahead).
-  const base = Math.max(Math.floor(deps.now() / 1000), Number(block.timestamp));
-  // A firm quote is honoured until its own expiry: the transaction does not outlive it (it would revert in
-  // the aggregator's settler, later and less clearly, as the executor's DeadlineExpired says it here).
-  const firm = selected.expiresAt === undefined ? Number.POSITIVE_INFINITY : Number(selected.expiresAt);
-  const deadline = Math.min(request.swap.deadline ?? base + PARTNER_LIMITS.deadlineSeconds.default, firm);
+  const deadline = Number(executionDeadline(execution.deadline, block.timestamp, selected.expiresAt));
   const executable = await buildExecutableQuote(deps, result, {
     recipient,
     minOut,
@@ -228,6 +231,25 @@ async function quoteAndBuild(
       executorGas: executable.gas,
       spender,
     },
+  };
+}
+
+/**
+ * The transaction's terms as the comparison builds them: `slippageBps` (default 50) below the output
+ * unless `minOut` is given, and the deadline asked for or 600 s after the later of now and the quote
+ * block's time (a devnet's clock may run ahead).
+ */
+function executionOf(swap: NonNullable<PartnerQuoteRequest["swap"]>, nowMs: number): ExecutionRequest {
+  return {
+    recipient: swap.recipient,
+    minimum:
+      swap.minOut === undefined
+        ? { slippageBps: swap.slippageBps ?? PARTNER_LIMITS.slippageBps.default }
+        : { minOut: swap.minOut },
+    deadline:
+      swap.deadline === undefined
+        ? { from: BigInt(Math.floor(nowMs / 1000)), seconds: BigInt(PARTNER_LIMITS.deadlineSeconds.default) }
+        : { at: BigInt(swap.deadline) },
   };
 }
 

@@ -89,7 +89,7 @@ export async function assessCandidate(
   // A simulation on a fixture that did not read back exactly proves nothing (docs/rules.md, comparison rule 14).
   const simulation: Simulation =
     validation === "exact"
-      ? simulated
+      ? shortOfQuote(candidate, simulated)
       : {
           status: "unverified",
           reason: validation === "rpc" ? "rpc-unavailable" : "unsupported-token-layout",
@@ -97,4 +97,20 @@ export async function assessCandidate(
         };
   const gasCostOut = simulation.status === "simulated" && gasToOut ? gasToOut(simulation.gas) : null;
   return { ...candidate, simulation, gasCostOut };
+}
+
+/**
+ * An executor candidate whose run delivered less than it quoted fails as the executor's own minimum would
+ * have made it (`InsufficientOutput`): its calldata may carry a client's lower minimum (execution-terms.ts),
+ * which lets the transaction through, never the candidate (docs/rules.md, comparison rule 4).
+ */
+function shortOfQuote(candidate: Candidate, simulated: Simulation): Simulation {
+  if (!candidate.terms || simulated.status !== "simulated" || simulated.amountOut >= candidate.amountOut)
+    return simulated;
+  return {
+    status: "failed",
+    reason: "insufficient-output",
+    stage: "simulation",
+    error: "InsufficientOutput",
+  };
 }

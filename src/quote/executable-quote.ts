@@ -1,22 +1,16 @@
-import { type Address, type Hex, type PublicClient, zeroHash } from "viem";
+import { type Address, type PublicClient, zeroHash } from "viem";
+import { CHAIN_ID } from "../chain/chain.ts";
 import type { Contracts } from "../config/deployment.ts";
 import { buildExecutorAggregatorSwap } from "../routing/aggregator-calldata.ts";
 import { buildExecutorSwap, type UnsignedSwapTransaction } from "../routing/executor-calldata.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { decodeExecutorOutput, simulateTransaction } from "../simulation/simulate-transaction.ts";
+import { type CalldataTerms, sameTerms } from "./execution-terms.ts";
 import type { QuoteResult } from "./quote-types.ts";
 import { settledFigures } from "./through-executor.ts";
 
-/** What a surface asks the selected route to be built with. */
-export type ExecutableTerms = {
-  recipient: Address;
-  /** The transaction reverts unless the recipient receives at least this much after fees. */
-  minOut: bigint;
-  /** Unix seconds; the transaction reverts after it. */
-  deadline: bigint;
-  /** Builder quotes: the attribution carried into the collector's settlement event. */
-  attribution?: { quoteId: Hex; keyIdHash: Hex };
-};
+/** What a surface asks the selected route to be built with (recipient, minimum, deadline, attribution). */
+export type ExecutableTerms = CalldataTerms;
 
 /**
  * Why a built transaction is not handed out (closed list): `no-executor-route` the selected candidate is not
@@ -59,23 +53,52 @@ export type ExecutableQuoteDeps = {
 
 /**
  * The executable-quote step shared by the builder and partner quotes (docs/rules.md, partner quote rule 2;
- * builder quote rule 2): the quote's selected route built into the exact executor transaction for these
- * terms (recipient, minimum, deadline, attribution, the quote's fee terms), then run through the executor
- * at the quote block from the synthetic payer with exact balance and allowance fixtures, as every candidate
- * was (docs/rules.md, comparison rules 3 and 14). It is returned only if the recipient received exactly the
- * quoted output less the fees; anything else is a failure with a closed reason. Nothing is retried.
+ * builder quote rule 2): the exact executor transaction for these terms (recipient, minimum, deadline,
+ * attribution, the quote's fee terms), run through the executor at the quote block from the synthetic payer
+ * with exact balance and allowance fixtures, as every candidate was (docs/rules.md, comparison rules 3 and
+ * 14). It is returned only if the recipient received exactly the quoted output less the fees; anything
+ * else is a failure with a closed reason. Nothing is retried.
+ *
+ * When the comparison built its candidates with these terms (`QuoteRequest.execution`), the selected
+ * candidate's calldata is that transaction and its run in the comparison is the proof: nothing is encoded
+ * or run again. Otherwise (no terms given, or a minimum that depends on what a third-party candidate's run
+ * delivered, other than its quote) the transaction is built and run here.
  */
 export async function buildExecutableQuote(
   deps: ExecutableQuoteDeps,
   result: QuoteResult,
   terms: ExecutableTerms,
 ): Promise<ExecutableQuote> {
+  const proven = provenInComparison(result, terms);
+  if (proven) return proven;
   const tx = buildTransaction(deps.contracts.executor, result, terms);
   if (!tx) return { ok: false, reason: "no-executor-route" };
   const run = await runAtQuoteBlock(deps, result, tx);
   if (!run.ok) return { ...run, tx };
   if (run.delivered !== expectedDelivery(result)) return { ok: false, reason: "output-mismatch", tx };
   return { ok: true, tx, delivered: run.delivered, gas: run.gas };
+}
+
+/**
+ * The selected candidate as the transaction, when it was built with exactly these terms: its run at the
+ * quote block (calldata, fixture, block and gas price those of the transaction) decides, as a run here
+ * would. Undefined when its calldata is not the transaction asked for.
+ */
+function provenInComparison(result: QuoteResult, terms: ExecutableTerms): ExecutableQuote | undefined {
+  const { selected } = result;
+  if (!selected.terms || !sameTerms(selected.terms, terms)) return undefined;
+  if (!selected.executorRoute && !selected.aggregatorCall) return undefined;
+  const tx = { ...selected.tx, chainId: CHAIN_ID };
+  const simulation = selected.simulation;
+  if (simulation.status === "unverified") return { ok: false, reason: simulation.reason, tx };
+  if (simulation.status !== "simulated")
+    return {
+      ok: false,
+      reason: simulation.reason === "insufficient-output" ? "insufficient-output" : "reverted",
+      tx,
+    };
+  if (simulation.amountOut !== expectedDelivery(result)) return { ok: false, reason: "output-mismatch", tx };
+  return { ok: true, tx, delivered: simulation.amountOut, gas: simulation.gas };
 }
 
 /**

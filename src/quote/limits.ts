@@ -22,5 +22,8 @@ export const QUOTE_LIMITS = {
   providerDeadlineMs: PROVIDER_DEADLINE_MS.default,
 } as const;
 
-/** Seconds of validity given to simulated calldata; a transaction a client gets is rebuilt with its own. */
+/**
+ * Seconds of validity given to calldata simulated for a quote without execution terms (the public quote,
+ * a partner quote without recipient); a quote with terms builds its candidates with their own deadline.
+ */
 export const SIMULATION_DEADLINE_S = 600n;

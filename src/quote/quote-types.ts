@@ -6,6 +6,7 @@ import type { ProviderId } from "../providers/provider-ids.ts";
 import type { AggregatorEntry } from "../routing/aggregator-calldata.ts";
 import type { ExecutorRoute } from "../routing/route-encoding.ts";
 import type { Simulation } from "../simulation/simulate-transaction.ts";
+import type { CalldataTerms, ExecutionRequest } from "./execution-terms.ts";
 import type { TransferFeeFailure } from "./transfer-fee-explanation.ts";
 
 export type QuoteRequest = {
@@ -26,6 +27,13 @@ export type QuoteRequest = {
    * comparison leaves it out and assesses each provider's transaction as the provider built it.
    */
   throughExecutor?: true;
+  /**
+   * Builder quotes, and partner quotes with a recipient: the recipient, minimum, deadline (and attribution)
+   * every executor candidate is built with, so the selected candidate's run is the proof of the transaction
+   * handed out (execution-terms.ts). Without them a candidate pays the synthetic caller, its minimum is its
+   * own quote and its deadline SIMULATION_DEADLINE_S after the quote block.
+   */
+  execution?: ExecutionRequest;
 };
 
 /** What the registry says the builder is at the quote block (builder quotes only). */
@@ -92,6 +100,8 @@ export type Candidate = {
    * executor call for a real recipient.
    */
   aggregatorCall?: { entry: AggregatorEntry; data: Hex };
+  /** Executor candidates (direct-pool routes, and third-party ones run through the executor): the terms `tx` carries. */
+  terms?: CalldataTerms;
   tx: { to: Address; data: Hex; value: bigint };
   spender: Address;
   /** Third-party candidates: refused before simulation (binding mismatch), or the firm quote's expiry. */

@@ -5,13 +5,16 @@ import { priceImpactBps } from "../routing/price-impact.ts";
 import type { searchRoutes } from "../routing/split-search.ts";
 import { executorRoute } from "../routing/to-executor-route.ts";
 import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
+import { type CalldataTerms, candidateTerms } from "./execution-terms.ts";
 import { SIMULATION_DEADLINE_S } from "./limits.ts";
 import type { Candidate, FeeTerms, QuotedHop, QuoteRequest } from "./quote-types.ts";
 
 /**
  * One route of Junction's own search as a candidate: its complete executor calldata, sent by the synthetic
- * caller with the quote's fee terms, or nothing when the executor could not run it. The quote itself is the
- * minimum, so a candidate delivering less than it promised fails, never passes.
+ * caller with the quote's fee terms, or nothing when the executor could not run it. It pays the request's
+ * recipient with the request's minimum and deadline when the request carries them (execution-terms.ts),
+ * else the synthetic caller with the quote itself as the minimum; either way a candidate delivering less
+ * than it promised fails, never passes (assess-candidate.ts).
  */
 export function serviceCandidate(
   request: QuoteRequest,
@@ -26,17 +29,21 @@ export function serviceCandidate(
   const fee = (route.amountOut * BigInt(fees.routeBps)) / 10_000n;
   const builderFee = (route.amountOut * BigInt(fees.builderBps)) / 10_000n;
   const amountOut = route.amountOut - fee - builderFee;
+  const built: CalldataTerms = request.execution
+    ? candidateTerms(request.execution, amountOut, terms, undefined)
+    : { recipient: SYNTHETIC_CALLER, minOut: amountOut, deadline: terms.timestamp + SIMULATION_DEADLINE_S };
   const tx = buildExecutorSwap({
     executor,
     tokenIn: request.tokenIn,
     tokenOut: request.tokenOut,
     amountIn: request.amountIn,
-    minOut: amountOut,
-    recipient: SYNTHETIC_CALLER,
-    deadline: terms.timestamp + SIMULATION_DEADLINE_S,
+    minOut: built.minOut,
+    recipient: built.recipient,
+    deadline: built.deadline,
     maxRouteFeeBps: fees.routeBps,
     maxBuilderFeeBps: fees.builderBps,
     ...(request.builder ? { builderId: request.builder.id } : {}),
+    ...(built.attribution ?? {}),
     route: encoded,
   });
   const hopCount = route.branches.reduce((sum, branch) => sum + branch.path.length, 0);
@@ -56,6 +63,7 @@ export function serviceCandidate(
     })),
     priceImpactBps: priceImpactBps(route.branches),
     executorRoute: encoded,
+    terms: built,
     tx: { to: tx.to, data: tx.data, value: tx.value },
     spender: executor,
   };

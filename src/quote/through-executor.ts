@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 import { type AggregatorEntry, buildExecutorAggregatorSwap } from "../routing/aggregator-calldata.ts";
 import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
+import { type CalldataTerms, candidateTerms } from "./execution-terms.ts";
 import { SIMULATION_DEADLINE_S } from "./limits.ts";
 import type { Assessment, Candidate, FeeTerms, QuoteRequest } from "./quote-types.ts";
 
@@ -15,10 +16,11 @@ function entryOf(provider: Candidate["provider"]): AggregatorEntry | undefined {
  * A third-party candidate (its transaction built with the executor as taker and recipient) wrapped into
  * `Executor.swapThroughAggregator` (docs/rules.md, ours: aggregator execution) with the quote's fee terms, sent by the synthetic caller like Junction's
  * own routes: the executor pulls the input, hands it to the provider's contract, measures what came back,
- * pays the builder fee and no service fee (docs/rules.md, fee rule 2) and pays the rest to the recipient.
- * Its quoted figures are the provider's amount less the builder fee; the minimum is the quote itself, so a
- * candidate delivering less than it promised fails, never passes. A candidate already refused (binding
- * mismatch) keeps its provider transaction: it is never run.
+ * pays the builder fee and no service fee (docs/rules.md, fee rule 2) and pays the rest to the recipient:
+ * the request's, with its minimum and deadline, when it carries them (execution-terms.ts), else the
+ * synthetic caller with the quote itself as the minimum. Its quoted figures are the provider's amount less
+ * the builder fee; a candidate delivering less than it promised fails, never passes (assess-candidate.ts).
+ * A candidate already refused (binding mismatch) keeps its provider transaction: it is never run.
  */
 export function throughExecutor(
   candidate: Candidate,
@@ -32,17 +34,21 @@ export function throughExecutor(
   const builderFee = (gross * BigInt(fees.builderBps)) / 10_000n;
   const amountOut = gross - builderFee;
   const aggregatorCall = { entry, data: candidate.tx.data };
+  const built: CalldataTerms = request.execution
+    ? candidateTerms(request.execution, amountOut, terms, candidate.expiresAt)
+    : { recipient: SYNTHETIC_CALLER, minOut: amountOut, deadline: terms.timestamp + SIMULATION_DEADLINE_S };
   const tx = buildExecutorAggregatorSwap({
     executor,
     tokenIn: request.tokenIn,
     tokenOut: request.tokenOut,
     amountIn: request.amountIn,
-    minOut: amountOut,
-    recipient: SYNTHETIC_CALLER,
-    deadline: terms.timestamp + SIMULATION_DEADLINE_S,
+    minOut: built.minOut,
+    recipient: built.recipient,
+    deadline: built.deadline,
     maxRouteFeeBps: 0,
     maxBuilderFeeBps: fees.builderBps,
     ...(request.builder ? { builderId: request.builder.id } : {}),
+    ...(built.attribution ?? {}),
     ...aggregatorCall,
   });
   return {
@@ -52,6 +58,7 @@ export function throughExecutor(
     fee: 0n,
     builderFee,
     aggregatorCall,
+    terms: built,
     tx: { to: tx.to, data: tx.data, value: tx.value },
     spender: executor,
   };

@@ -66,7 +66,7 @@ describe("executor calldata", () => {
 
   it.each([
     ["identical tokens", { tokenOut: zeroAddress }, "tokenIn and tokenOut must differ"],
-    ["zero input", { amountIn: 0n }, "amountIn must be positive"],
+    ["zero input", { amountIn: 0n }, "amountIn must be between 1 and 2^256 - 1"],
     ["the zero recipient", { recipient: zeroAddress }, "the recipient must be neither"],
     ["the executor as recipient", { recipient: EXECUTOR }, "the recipient must be neither"],
     ["a fractional fee", { maxRouteFeeBps: 2.5 }, "maxRouteFeeBps must be an integer"],

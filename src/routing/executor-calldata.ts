@@ -1,6 +1,7 @@
 import { type Address, encodeFunctionData, type Hex, zeroAddress, zeroHash } from "viem";
 import { CHAIN_ID } from "../chain/chain.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
+import { amountInIssue } from "./limits.ts";
 import { type ExecutorRoute, encodeRoute } from "./route-encoding.ts";
 
 /** Everything one `Executor.swap` needs; amounts in raw units, address(0) for native ETH. */
@@ -49,13 +50,14 @@ export function buildExecutorSwap(swap: ExecutorSwap): UnsignedSwapTransaction {
 
 /**
  * The executor's `SwapParams` for `swap`, after the checks the executor would make before anything moves
- * (distinct tokens, a positive amount, a recipient that is neither zero nor the executor, fee caps that fit
+ * (distinct tokens, an amount in AMOUNT_IN, a recipient that is neither zero nor the executor, fee caps that fit
  * a uint16): a violation is a SwapTermsError, never a transaction bound to revert.
  */
 export function swapParams(swap: Omit<ExecutorSwap, "route">) {
   if (swap.tokenIn.toLowerCase() === swap.tokenOut.toLowerCase())
     throw new SwapTermsError("tokenIn and tokenOut must differ");
-  if (swap.amountIn <= 0n) throw new SwapTermsError("amountIn must be positive");
+  const amountIn = amountInIssue(swap.amountIn);
+  if (amountIn) throw new SwapTermsError(`amountIn ${amountIn}`);
   if (swap.minOut < 0n) throw new SwapTermsError("minOut must not be negative");
   if (swap.recipient === zeroAddress || swap.recipient.toLowerCase() === swap.executor.toLowerCase())
     throw new SwapTermsError("the recipient must be neither the zero address nor the executor");

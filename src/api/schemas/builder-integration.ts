@@ -1,9 +1,8 @@
 import { z } from "@hono/zod-openapi";
-import { maxUint256 } from "viem";
 import { BUILDER_LIMITS, BUILDER_QUOTE_TIMES } from "../../builders/limits.ts";
 import { ALLOCATION, PARTIAL_COMPLETION } from "../../builders/multi-plan.ts";
 import { CHAIN_ID } from "../../chain/chain.ts";
-import { Address as AnyAddress, BuilderCode, Uint } from "./common-patterns.ts";
+import { Address as AnyAddress, BuilderCode, exactInput, Uint } from "./common-patterns.ts";
 
 /** Used when `input.slippageBps` is omitted: the builder quote's own default, so a leg means the same either way. */
 export const DEFAULT_SLIPPAGE_BPS = BUILDER_QUOTE_TIMES.defaultSlippageBps;
@@ -16,11 +15,10 @@ const Account = AnyAddress.refine(
 ).openapi({
   example: "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc",
 });
-const Amount = Uint.refine(
-  // Zod runs every check: guard against the pattern having failed.
-  (value) => !/^[0-9]+$/.test(value) || (BigInt(value) > 0n && BigInt(value) <= maxUint256),
-  "must be between 1 and 2^256 - 1",
-).openapi({ description: "Raw base units.", example: "1000000000" });
+const Amount = exactInput(Uint).openapi({
+  description: "Raw base units, 1 to 2^256 − 1.",
+  example: "1000000000",
+});
 const { slippageBps: slippage, builderFeeBps: builderFee } = BUILDER_LIMITS;
 const Slippage = z.number().int().min(slippage.min).max(slippage.max);
 const BuilderFee = z.number().int().min(builderFee.min).max(builderFee.max);

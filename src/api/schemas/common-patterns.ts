@@ -1,5 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { BUILDER_CODE_PATTERN } from "../../builders/builder-code.ts";
+import { AMOUNT_IN_ISSUE, amountInIssue } from "../../routing/limits.ts";
 
 /**
  * The common patterns (docs/rules.md, patterns), one schema each, shared by every DTO of every surface
@@ -21,11 +22,23 @@ export const Uint = z.string().regex(/^[0-9]+$/, "must be a decimal integer stri
 
 /**
  * A raw amount sent by a client (query parameters of every quoting surface): a decimal integer without
- * leading zeros, so one amount has one spelling. Range checks (positive, at most 2^256 − 1) are the domain's.
+ * leading zeros, so one amount has one spelling.
  */
 export const RawAmount = z
   .string()
   .regex(/^(0|[1-9][0-9]*)$/, "must be a decimal integer without leading zeros");
+
+/**
+ * An exact input amount of any surface: a decimal string within the one range, AMOUNT_IN
+ * (routing/limits.ts), each surface answering its own 400 naming the field.
+ */
+export function exactInput<T extends z.ZodString>(amount: T) {
+  // Zod runs every check: a string the pattern refused is not parsed again.
+  return amount.refine(
+    (value) => !/^[0-9]+$/.test(value) || amountInIssue(BigInt(value)) === undefined,
+    AMOUNT_IN_ISSUE,
+  );
+}
 
 /** HASH32: 0x and 32 bytes of hex (hashes, quote ids, builder ids), lowercased at the boundary. */
 export const Hash32 = z

@@ -2,12 +2,12 @@ import { z } from "@hono/zod-openapi";
 import { CHAIN_ID } from "../../chain/chain.ts";
 import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
 import { ChainIdParam } from "./chain-id.ts";
-import { Address, RawAmount, Uint } from "./common-patterns.ts";
+import { Address, exactInput, RawAmount, Uint } from "./common-patterns.ts";
 import { PriceImpactBps } from "./price-impact.ts";
 
-/** An exact input amount in raw units, as a query parameter. */
-export const AmountInParam = RawAmount.openapi({
-  description: "Exact input in raw base units.",
+/** An exact input amount in raw units, as a query parameter (public, builder and partner quotes). */
+export const AmountInParam = exactInput(RawAmount).openapi({
+  description: "Exact input in raw base units, 1 to 2^256 − 1.",
   example: "1000000000000000000",
 });
 

@@ -188,7 +188,7 @@ export type paths = {
                     tokenIn: string;
                     /** @description Output token; the zero address is native ETH. */
                     tokenOut: string;
-                    /** @description Exact input in raw base units. */
+                    /** @description Exact input in raw base units, 1 to 2^256 − 1. */
                     amountIn: string;
                     /** @description Restrict the comparison to one source. */
                     provider?: "service" | "aggregator-a" | "aggregator-b" | "aggregator-a-direct";
@@ -283,7 +283,7 @@ export type paths = {
                     tokenIn: string;
                     /** @description Output token; the zero address is native ETH. */
                     tokenOut: string;
-                    /** @description Exact input in raw base units. */
+                    /** @description Exact input in raw base units, 1 to 2^256 − 1. */
                     amountIn: string;
                     /** @description The wallet that will sign and send the swap; the input is pulled from it. */
                     payer: string;
@@ -2292,7 +2292,7 @@ export type components = {
                      */
                     token: string;
                     /**
-                     * @description Raw base units.
+                     * @description Raw base units, 1 to 2^256 − 1.
                      * @example 1000000000
                      */
                     amount: string;

@@ -199,7 +199,7 @@ export type paths = {
                     in: string;
                     /** @description Output token; the zero address is native ETH. */
                     out: string;
-                    /** @description Exact input in raw base units. */
+                    /** @description Exact input in raw base units, 1 to 2^256 − 1. */
                     amount: string;
                     /** @description Receives the output; setting it adds `tx` and `swap`. Not the zero address (nor the executor). Needs a key with swap permission (else 403). */
                     recipient?: string;
@@ -381,7 +381,7 @@ export type components = {
             /** @description true when a swap was found (and built and run, with recipient). */
             ok: boolean;
             /**
-             * @description Only when ok is false, a closed list: `unknown-token` (in or out has no contract), `no-route` (no verified pool path for this amount), `no-executable-route` (every candidate reverted or delivered less than quoted), `token-transfer-fee` (the same, explained by a token of the trade that takes a fee on transfer, simulated at the quote block: `GET /tokens` reports it), `unsupported-token` (the input's balance cannot be set exactly for a run, e.g. a rebasing token: nothing could be proven), `gas-exceeds-output` (the swap's gas costs more than its output, e.g. a dust amount: the figures are included but `netOut`, which would be negative), `min-out-above-net-out`, `simulation-failed` (the transaction for this recipient, minimum and deadline reverted at the quote block), `output-mismatch` (it ran but did not deliver exactly swap.netOut), `block-reorged`, `upstream-unavailable` (the chain node did not answer), `timeout` (past the 25 s deadline).
+             * @description Only when ok is false, a closed list: `unknown-token` (in or out has no contract), `no-route` (no verified pool path for this amount), `no-executable-route` (every candidate reverted or delivered less than quoted; with a recipient, every candidate is run as the transaction for it, its minimum and deadline, so a recipient refusing the output ends here too), `token-transfer-fee` (the same, explained by a token of the trade that takes a fee on transfer, simulated at the quote block: `GET /tokens` reports it), `unsupported-token` (the input's balance cannot be set exactly for a run, e.g. a rebasing token: nothing could be proven), `gas-exceeds-output` (the swap's gas costs more than its output, e.g. a dust amount: the figures are included but `netOut`, which would be negative), `min-out-above-net-out`, `simulation-failed` (the transaction for this recipient, minimum and deadline reverted at the quote block when it had to be built again: a third-party source's run delivered other than its quote, which moved the slippage minimum), `output-mismatch` (it ran but did not deliver exactly swap.netOut), `block-reorged`, `upstream-unavailable` (the chain node did not answer), `timeout` (past the 25 s deadline).
              * @enum {string}
              */
             error?: "unknown-token" | "no-route" | "no-executable-route" | "token-transfer-fee" | "unsupported-token" | "gas-exceeds-output" | "min-out-above-net-out" | "simulation-failed" | "output-mismatch" | "block-reorged" | "upstream-unavailable" | "timeout";
