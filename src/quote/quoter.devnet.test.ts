@@ -92,15 +92,26 @@ async function execute(result: QuoteResult, accountIndex: number): Promise<bigin
     route: result.selected.executorRoute!,
   });
   const before = await balance(tokenOut, account.address);
+  const simulation = result.selected.simulation;
+  if (simulation.status !== "simulated") throw new Error("the selected candidate was not simulated");
   const hash = await wallet.sendTransaction({
     account,
     chain: wallet.chain,
     to: tx.to,
     data: tx.data,
     value: tx.value,
+    // The gas the quote measured, with the margin swap preparation adds: never too low.
+    gas: (simulation.gas * 5n) / 4n,
   });
   const receipt = await devnet.publicClient.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe("success");
+  if (receipt.status !== "success") {
+    // Why: the same call replayed on the state it ran on.
+    const why = await devnet.publicClient
+      .call({ account, to: tx.to, data: tx.data, value: tx.value, blockNumber: receipt.blockNumber - 1n })
+      .then(() => `no revert on replay; gas used ${receipt.gasUsed} of ${(simulation.gas * 5n) / 4n}`)
+      .catch((error: Error) => error.message.split("\n").slice(0, 3).join(" "));
+    expect.fail(`the executed swap reverted: ${why}`);
+  }
   const gasPaid = tokenOut === zeroAddress ? receipt.gasUsed * receipt.effectiveGasPrice : 0n;
   return (await balance(tokenOut, account.address)) - before + gasPaid;
 }
