@@ -149,14 +149,14 @@ export async function issueBuilderQuote(
     request,
     builderId,
     grossAmountOut: figures.grossAmountOut,
-    routeFee: figures.fee,
+    routeFee: figures.serviceFee,
     builderFee: figures.builderFee,
     amountOut,
     minimumAmountOut,
     priceImpactBps,
     fees: {
       // No service fee on a third-party source's quote (docs/rules.md, fee rule 2).
-      routeBps: selected.provider === "service" ? fees.routeBps : 0,
+      routeBps: selected.provider === "service" ? fees.serviceFeeBps : 0,
       builderBps: fees.builderBps,
       policyVersion: fees.policyVersion,
       builderRecipient: fees.builderRecipient,

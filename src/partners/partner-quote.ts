@@ -222,8 +222,8 @@ async function quoteAndBuild(
     tx: { ...executable.tx, to: spender },
     swap: {
       amountOut: settled.grossAmountOut,
-      fee: settled.fee,
-      feeBps: selected.feeBps,
+      fee: settled.serviceFee,
+      feeBps: selected.serviceFeeBps,
       netOut: executable.delivered,
       minOut,
       deadline,

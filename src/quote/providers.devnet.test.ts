@@ -94,7 +94,8 @@ describe("third-party providers in the comparison", () => {
       for (const candidate of result.comparison) {
         expect(candidate.simulation.status, candidate.id).toBe("simulated");
         // Fee rule 2: no service fee on a provider's quote.
-        if (candidate.provider !== "service") expect([candidate.feeBps, candidate.fee]).toEqual([0, 0n]);
+        if (candidate.provider !== "service")
+          expect([candidate.serviceFeeBps, candidate.serviceFee]).toEqual([0, 0n]);
       }
       winners.push(
         result.selected.provider === "aggregator-a-direct" ? "aggregator-a" : result.selected.provider,

@@ -47,7 +47,8 @@ export type BuilderStanding =
  * builder is never paid).
  */
 export type FeeTerms = {
-  routeBps: number;
+  /** The service fee in bps (docs/glossary.md). */
+  serviceFeeBps: number;
   builderBps: number;
   /** Zero address when no builder is paid. */
   builderRecipient: Address;
@@ -78,8 +79,8 @@ export type Candidate = {
    * Service fee bps and amount; zero on aggregator quotes (their fees are in the price,
    * docs/rules.md, fee rule 2).
    */
-  feeBps: number;
-  fee: bigint;
+  serviceFeeBps: number;
+  serviceFee: bigint;
   builderFee: bigint;
   description: string;
   /** Direct-pool candidates only: the branches that produced the quote. */
