@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Address, type Hex, toHex } from "viem";
 import type { CHAIN_ID } from "../chain/chain.ts";
 import type { Contracts } from "../config/deployment.ts";
-import type { ProviderId } from "../providers/provider-ids.ts";
+import type { QuoteSource } from "../providers/quote-sources.ts";
 import {
   buildExecutableQuote,
   type ExecutableQuote,
@@ -26,7 +26,7 @@ export type BuilderQuoteRequest = {
   slippageBps: number;
   builderCode: string;
   builderFeeBps?: number;
-  provider?: ProviderId;
+  provider?: QuoteSource;
 };
 
 /** An issued builder quote (docs/rules.md, builder quote rule 2) in domain types, plus its transaction. */
