@@ -13,7 +13,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // The `junction` command.
   ["cli"],
   // Composition root: builds the store, chain client, index, quoter and apps, and starts the devnet.
-  ["service"],
+  ["runtime"],
   // The HTTP edge, and the embedded devnet with its demo workspace.
   ["api", "devnet"],
   // The developer portal's sessions and wallet-bound workspace operations, over the builder domain.
@@ -64,7 +64,7 @@ const SIBLINGS: readonly { pair: readonly [string, string]; why: string }[] = [
   { pair: ["providers", "auth"], why: "a provider's credential is a setting, not a customer key" },
   {
     pair: ["liquidity", "store"],
-    why: "pool math and state reads know no database: the index gets a persistence interface that service/ fills from store/",
+    why: "pool math and state reads know no database: the index gets a persistence interface that runtime/ fills from store/",
   },
   {
     pair: ["chain", "contracts"],
@@ -103,7 +103,7 @@ const imports = allImports
   .map((entry) => ({ ...entry, to: folderOf(resolve(SRC, dirname(entry.file), entry.specifier)) }));
 
 /** The HTTP framework stays at the edge: only these folders may import it (docs/architecture.md, "Layers"). */
-const HTTP_FOLDERS = new Set(["api", "service"]);
+const HTTP_FOLDERS = new Set(["api", "runtime"]);
 const isHttpFramework = (specifier: string) => /^(hono($|\/)|@hono\/)/.test(specifier);
 
 describe("layers", () => {
@@ -152,7 +152,7 @@ describe("layers", () => {
     expect(sideways).toEqual([]);
   });
 
-  it("keeps the HTTP framework out of the domain: only api/ and service/ import it", () => {
+  it("keeps the HTTP framework out of the domain: only api/ and runtime/ import it", () => {
     const outside = allImports
       .filter(({ from, specifier }) => isHttpFramework(specifier) && !HTTP_FOLDERS.has(from ?? ""))
       .map(({ file, specifier }) => `${file} imports ${specifier}`);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderTestApi, createBuilderTestApi } from "../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
 import { partnerKeys } from "../auth/partner-keys.ts";
-import { PROVIDER_IDS } from "../providers/provider-ids.ts";
+import { QUOTE_SOURCES } from "../providers/quote-sources.ts";
 import { createAdmission } from "../quote/admission.ts";
 import { createBaseApp } from "./base-app.ts";
 import { createPartnerApp } from "./partner-app.ts";
@@ -54,7 +54,7 @@ beforeAll(async () => {
     base: createBaseApp({
       contracts: devnet.manifest.contracts,
       providers: () =>
-        PROVIDER_IDS.map((id) => ({ id, kind: "aggregator" as const, enabled: id === "service" })),
+        QUOTE_SOURCES.map((id) => ({ id, kind: "aggregator" as const, enabled: id === "service" })),
       latestBlock: () => devnet.publicClient.getBlockNumber(),
       logError,
       quote: builders.deps.quote,

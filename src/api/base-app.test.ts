@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import { describe, expect, it } from "vitest";
 import { CHAIN_ID } from "../chain/chain.ts";
 import type { Contracts } from "../config/deployment.ts";
-import { PROVIDER_IDS } from "../providers/provider-ids.ts";
+import { QUOTE_SOURCES } from "../providers/quote-sources.ts";
 import { createAdmission } from "../quote/admission.ts";
 import { createBaseApp } from "./base-app.ts";
 import { createApp } from "./create-app.ts";
@@ -35,7 +35,8 @@ const contracts: Contracts = {
 const errors: unknown[] = [];
 const app = createBaseApp({
   contracts,
-  providers: () => PROVIDER_IDS.map((id) => ({ id, kind: "aggregator" as const, enabled: id === "service" })),
+  providers: () =>
+    QUOTE_SOURCES.map((id) => ({ id, kind: "aggregator" as const, enabled: id === "service" })),
   latestBlock: async () => 42n,
   logError: (error) => errors.push(error),
   // Validation and admission are decided before the pipeline runs; a search that never ends exercises them.
@@ -81,7 +82,7 @@ describe("base app", () => {
       transferCreation: false,
       submitsTransactions: false,
     });
-    expect(body.providers.map((p) => p.id)).toEqual([...PROVIDER_IDS]);
+    expect(body.providers.map((p) => p.id)).toEqual([...QUOTE_SOURCES]);
   });
 
   it("serves the capability flags a client checks before showing a deposit action", async () => {

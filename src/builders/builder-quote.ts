@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Address, type Hex, toHex } from "viem";
 import type { CHAIN_ID } from "../chain/chain.ts";
 import type { Contracts } from "../config/deployment.ts";
-import type { ProviderId } from "../providers/provider-ids.ts";
+import type { QuoteSource } from "../providers/quote-sources.ts";
 import {
   buildExecutableQuote,
   type ExecutableQuote,
@@ -26,7 +26,7 @@ export type BuilderQuoteRequest = {
   slippageBps: number;
   builderCode: string;
   builderFeeBps?: number;
-  provider?: ProviderId;
+  provider?: QuoteSource;
 };
 
 /** An issued builder quote (docs/rules.md, builder quote rule 2) in domain types, plus its transaction. */
@@ -149,14 +149,14 @@ export async function issueBuilderQuote(
     request,
     builderId,
     grossAmountOut: figures.grossAmountOut,
-    routeFee: figures.fee,
+    routeFee: figures.serviceFee,
     builderFee: figures.builderFee,
     amountOut,
     minimumAmountOut,
     priceImpactBps,
     fees: {
       // No service fee on a third-party source's quote (docs/rules.md, fee rule 2).
-      routeBps: selected.provider === "service" ? fees.routeBps : 0,
+      routeBps: selected.provider === "service" ? fees.serviceFeeBps : 0,
       builderBps: fees.builderBps,
       policyVersion: fees.policyVersion,
       builderRecipient: fees.builderRecipient,

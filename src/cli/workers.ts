@@ -1,6 +1,6 @@
 import cluster, { type Worker } from "node:cluster";
 import { type Config, ConfigError } from "../config/config.ts";
-import { serveClusterMetrics } from "../service/cluster-metrics.ts";
+import { serveClusterMetrics } from "../runtime/cluster-metrics.ts";
 import { withServiceFlags } from "./node-flags.ts";
 
 /** A worker that dies this soon after it was started counts as failing to start. */

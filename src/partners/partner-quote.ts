@@ -1,7 +1,7 @@
 import { type Address, type Hex, maxUint256, type PublicClient } from "viem";
 import type { Contracts } from "../config/deployment.ts";
 import { type ErrorIssue, InvalidRequestError, JunctionError } from "../errors/junction-error.ts";
-import type { ProviderId } from "../providers/provider-ids.ts";
+import type { QuoteSource } from "../providers/quote-sources.ts";
 import type { createAdmission } from "../quote/admission.ts";
 import {
   buildExecutableQuote,
@@ -66,7 +66,7 @@ export type PartnerQuoteRequest = {
 export type PartnerQuoteFigures = {
   block: { number: bigint; hash: Hex };
   /** Who the selected route is from: Junction's own pools (`service`) or a third-party aggregator. */
-  source: ProviderId;
+  source: QuoteSource;
   /** The gross output, before the service fee (the wire's `amountOut`). */
   grossOut: bigint;
   gas: bigint;
@@ -222,8 +222,8 @@ async function quoteAndBuild(
     tx: { ...executable.tx, to: spender },
     swap: {
       amountOut: settled.grossAmountOut,
-      fee: settled.fee,
-      feeBps: selected.feeBps,
+      fee: settled.serviceFee,
+      feeBps: selected.serviceFeeBps,
       netOut: executable.delivered,
       minOut,
       deadline,

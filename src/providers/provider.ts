@@ -1,8 +1,8 @@
 import type { Address, Hex } from "viem";
-import type { ProviderId } from "./provider-ids.ts";
+import type { QuoteSource } from "./quote-sources.ts";
 
 /** The third-party sources behind the adapter interface (their variants carry their own ids). */
-export type ExternalProviderId = Exclude<ProviderId, "service">;
+export type ExternalProviderId = Exclude<QuoteSource, "service">;
 
 /** What the pipeline asks every third-party source, for one pinned block. */
 export type ProviderQuoteRequest = {

@@ -50,7 +50,7 @@ describe("buildExecutableQuote", () => {
     const built = await buildExecutableQuote(deps, result, { recipient, minOut, deadline: deadline() });
     expect(built.ok).toBe(true);
     if (!built.ok) return;
-    expect(built.delivered).toBe(result.selected.grossAmountOut - result.selected.fee);
+    expect(built.delivered).toBe(result.selected.grossAmountOut - result.selected.serviceFee);
     expect(built.delivered).toBe(result.selected.amountOut);
     expect(built.gas).toBeGreaterThan(0n);
     expect(built.tx).toMatchObject({ to: devnet.manifest.contracts.executor, value: 0n });

@@ -111,7 +111,7 @@ export function expectedDelivery(result: QuoteResult): bigint {
   // A third-party candidate ran through the executor with these fee terms: what it delivered is the quote.
   if (selected.aggregatorCall) return settledFigures(selected).amountOut;
   const builderPaid = fees.builder === null || fees.builder.registered;
-  return selected.grossAmountOut - selected.fee - (builderPaid ? selected.builderFee : 0n);
+  return selected.grossAmountOut - selected.serviceFee - (builderPaid ? selected.builderFee : 0n);
 }
 
 function buildTransaction(
@@ -128,7 +128,7 @@ function buildTransaction(
     minOut: terms.minOut,
     recipient: terms.recipient,
     deadline: terms.deadline,
-    maxRouteFeeBps: fees.routeBps,
+    maxRouteFeeBps: fees.serviceFeeBps,
     maxBuilderFeeBps: fees.builderBps,
     builderId: request.builder?.id ?? zeroHash,
     ...(terms.attribution ?? {}),

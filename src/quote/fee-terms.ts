@@ -40,7 +40,7 @@ export async function readFeeTerms(
     builderBps = request.builder?.feeBps ?? 0;
   }
   return {
-    routeBps: policy.routeFeeBps,
+    serviceFeeBps: policy.routeFeeBps,
     builderBps,
     builderRecipient: builderBps > 0 ? policy.builderRecipient : zeroAddress,
     policyVersion: Number(policy.policyVersion),

@@ -8,7 +8,7 @@ import { BUILDER_LIMITS } from "../builders/limits.ts";
 import { quoterV2Abi } from "../contracts/abis/QuoterV2.ts";
 import { uniswapV2PairAbi } from "../contracts/abis/UniswapV2Pair.ts";
 import { uniswapV3PoolAbi } from "../contracts/abis/UniswapV3Pool.ts";
-import { PROVIDER_IDS } from "../providers/provider-ids.ts";
+import { QUOTE_SOURCES } from "../providers/quote-sources.ts";
 import { createAdmission } from "./admission.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
@@ -36,7 +36,7 @@ beforeAll(async () => {
   publicApp = createBaseApp({
     contracts: devnet.manifest.contracts,
     providers: () =>
-      PROVIDER_IDS.map((id) => ({ id, kind: "aggregator" as const, enabled: id === "service" })),
+      QUOTE_SOURCES.map((id) => ({ id, kind: "aggregator" as const, enabled: id === "service" })),
     latestBlock: () => devnet.publicClient.getBlockNumber(),
     logError: (error) => {
       throw error;

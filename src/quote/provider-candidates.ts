@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import type { ProviderFailure, ProviderQuote, QuoteProvider } from "../providers/provider.ts";
-import type { ProviderId } from "../providers/provider-ids.ts";
+import type { QuoteSource } from "../providers/quote-sources.ts";
 import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
 import { QUOTE_LIMITS } from "./limits.ts";
 import { type Candidate, QuoteError, type QuoteRequest } from "./quote-types.ts";
@@ -21,7 +21,7 @@ export type ProviderOutcome = {
  */
 export function providersAsked(
   providers: readonly QuoteProvider[],
-  provider: ProviderId | undefined,
+  provider: QuoteSource | undefined,
 ): { provider: QuoteProvider; variants?: readonly string[] }[] {
   if (provider === "service") return [];
   if (provider === undefined) return providers.map((p) => ({ provider: p }));
@@ -111,8 +111,8 @@ function toCandidate(quote: ProviderQuote): Candidate {
     variant: quote.variant,
     amountOut: quote.amountOut,
     grossAmountOut: quote.amountOut,
-    feeBps: 0,
-    fee: 0n,
+    serviceFeeBps: 0,
+    serviceFee: 0n,
     builderFee: 0n,
     description: `${quote.provider === "aggregator-b" ? "firm quote" : "aggregator route"} (${quote.variant})`,
     branches: [],

@@ -15,7 +15,7 @@ import { PROVIDER_DEADLINE_MS } from "../config/config.ts";
 import { weth9Abi } from "../contracts/abis/WETH9.ts";
 import { SLOW_MS } from "../devnet/stand-ins/stand-in-server.ts";
 import { createPoolIndex } from "../liquidity/pool-index/pool-index.ts";
-import type { ProviderId } from "../providers/provider-ids.ts";
+import type { QuoteSource } from "../providers/quote-sources.ts";
 import { createFixtures } from "../simulation/fixtures.ts";
 import { createQuoter } from "./create-quoter.ts";
 import type { ProviderOutcome } from "./provider-candidates.ts";
@@ -34,7 +34,7 @@ const outcomes: ProviderOutcome[] = [];
 const token = (symbol: string): Address =>
   symbol === "ETH" ? zeroAddress : devnet.manifest.tokens.find((t) => t.symbol === symbol)!.address;
 
-const ask = (tokenIn: string, tokenOut: string, amountIn: bigint, provider?: ProviderId) =>
+const ask = (tokenIn: string, tokenOut: string, amountIn: bigint, provider?: QuoteSource) =>
   quote(
     { tokenIn: token(tokenIn), tokenOut: token(tokenOut), amountIn, ...(provider ? { provider } : {}) },
     AbortSignal.timeout(25_000),
@@ -81,7 +81,7 @@ describe("third-party providers in the comparison", () => {
       ["USDC", "ETH", 100_000_000n],
       ["UNI", "DAI", parseEther("10")],
     ];
-    const winners: ProviderId[] = [];
+    const winners: QuoteSource[] = [];
     for (const [tokenIn, tokenOut, amountIn] of scenarios) {
       const result = await ask(tokenIn, tokenOut, amountIn);
       const providers = new Set(result.comparison.map((c) => c.provider));
@@ -94,7 +94,8 @@ describe("third-party providers in the comparison", () => {
       for (const candidate of result.comparison) {
         expect(candidate.simulation.status, candidate.id).toBe("simulated");
         // Fee rule 2: no service fee on a provider's quote.
-        if (candidate.provider !== "service") expect([candidate.feeBps, candidate.fee]).toEqual([0, 0n]);
+        if (candidate.provider !== "service")
+          expect([candidate.serviceFeeBps, candidate.serviceFee]).toEqual([0, 0n]);
       }
       winners.push(
         result.selected.provider === "aggregator-a-direct" ? "aggregator-a" : result.selected.provider,
@@ -107,7 +108,7 @@ describe("third-party providers in the comparison", () => {
   });
 
   it("restricts the comparison to the named source, execution checks on", async () => {
-    const only = async (provider: ProviderId) => [
+    const only = async (provider: QuoteSource) => [
       ...new Set((await ask("WETH", "LINK", parseEther("0.1"), provider)).comparison.map((c) => c.provider)),
     ];
     expect(await only("service")).toEqual(["service"]);

@@ -2,7 +2,7 @@ import type { Address, Hex } from "viem";
 import type { RpcCount } from "../chain/rpc-tally.ts";
 import { JunctionError, type JunctionErrorOptions } from "../errors/junction-error.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
-import type { ProviderId } from "../providers/provider-ids.ts";
+import type { QuoteSource } from "../providers/quote-sources.ts";
 import type { AggregatorEntry } from "../routing/aggregator-calldata.ts";
 import type { ExecutorRoute } from "../routing/route-encoding.ts";
 import type { Simulation } from "../simulation/simulate-transaction.ts";
@@ -14,7 +14,7 @@ export type QuoteRequest = {
   tokenOut: Address;
   amountIn: bigint;
   /** Restricts the comparison to one source; execution checks stay on (docs/rules.md, comparison rule 8). */
-  provider?: ProviderId;
+  provider?: QuoteSource;
   /**
    * Builder quotes: the builder the trade is attributed to (`builderIdOf(code)`) and the builder fee asked
    * for (default: the builder's registered default). Fees then come from the registry at the quote block.
@@ -47,7 +47,8 @@ export type BuilderStanding =
  * builder is never paid).
  */
 export type FeeTerms = {
-  routeBps: number;
+  /** The service fee in bps (docs/glossary.md). */
+  serviceFeeBps: number;
   builderBps: number;
   /** Zero address when no builder is paid. */
   builderRecipient: Address;
@@ -67,7 +68,7 @@ export type QuotedHop = {
 /** A candidate entering final assessment: built, with complete calldata, but never returned with it. */
 export type Candidate = {
   id: string;
-  provider: ProviderId;
+  provider: QuoteSource;
   /** Third-party candidates: the provider's variant (e.g. `direct`, `firm`). */
   variant?: string;
   /** The candidate's original quote, to the recipient (after the service and builder fees on direct-pool routes). */
@@ -78,8 +79,8 @@ export type Candidate = {
    * Service fee bps and amount; zero on aggregator quotes (their fees are in the price,
    * docs/rules.md, fee rule 2).
    */
-  feeBps: number;
-  fee: bigint;
+  serviceFeeBps: number;
+  serviceFee: bigint;
   builderFee: bigint;
   description: string;
   /** Direct-pool candidates only: the branches that produced the quote. */

@@ -87,7 +87,7 @@ async function execute(result: QuoteResult, accountIndex: number): Promise<bigin
     recipient: account.address,
     // The next block is mined at wall-clock time, which may be far past a restored snapshot's last block.
     deadline: BigInt(Math.floor(Date.now() / 1000)) + 3600n,
-    maxRouteFeeBps: result.selected.feeBps,
+    maxRouteFeeBps: result.selected.serviceFeeBps,
     maxBuilderFeeBps: 0,
     route: result.selected.executorRoute!,
   });
@@ -130,8 +130,8 @@ describe("quote pipeline on the devnet", () => {
     expect(ours.length).toBeGreaterThanOrEqual(2);
     expect(ours.every((c) => c.simulation.status === "simulated")).toBe(true);
     expect(result.gasPrice).toBeGreaterThan(0n);
-    expect(selected.feeBps).toBeGreaterThan(0);
-    expect(selected.feeBps).toBeLessThanOrEqual(50);
+    expect(selected.serviceFeeBps).toBeGreaterThan(0);
+    expect(selected.serviceFeeBps).toBeLessThanOrEqual(50);
     for (const branch of selected.branches) {
       for (const hop of branch.hops) {
         if (hop.pool.kind === "v4") expect(hop.pool.excluded).toBeUndefined();

@@ -26,9 +26,9 @@ export function serviceCandidate(
   const encoded = executorRoute(route.branches, request.tokenIn, request.tokenOut, terms.weth);
   if (!encoded) return undefined;
   // Each fee rounds down on its own, exactly as the executor's FeeMath does.
-  const fee = (route.amountOut * BigInt(fees.routeBps)) / 10_000n;
+  const serviceFee = (route.amountOut * BigInt(fees.serviceFeeBps)) / 10_000n;
   const builderFee = (route.amountOut * BigInt(fees.builderBps)) / 10_000n;
-  const amountOut = route.amountOut - fee - builderFee;
+  const amountOut = route.amountOut - serviceFee - builderFee;
   const built: CalldataTerms = request.execution
     ? candidateTerms(request.execution, amountOut, terms, undefined)
     : { recipient: SYNTHETIC_CALLER, minOut: amountOut, deadline: terms.timestamp + SIMULATION_DEADLINE_S };
@@ -40,7 +40,7 @@ export function serviceCandidate(
     minOut: built.minOut,
     recipient: built.recipient,
     deadline: built.deadline,
-    maxRouteFeeBps: fees.routeBps,
+    maxRouteFeeBps: fees.serviceFeeBps,
     maxBuilderFeeBps: fees.builderBps,
     ...(request.builder ? { builderId: request.builder.id } : {}),
     ...(built.attribution ?? {}),
@@ -52,8 +52,8 @@ export function serviceCandidate(
     provider: "service",
     amountOut,
     grossAmountOut: route.amountOut,
-    feeBps: fees.routeBps,
-    fee,
+    serviceFeeBps: fees.serviceFeeBps,
+    serviceFee,
     builderFee,
     description: `${route.branches.length} branch${route.branches.length > 1 ? "es" : ""}, ${hopCount} hop${hopCount > 1 ? "s" : ""}`,
     branches: route.branches.map((branch) => ({

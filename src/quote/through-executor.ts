@@ -54,8 +54,8 @@ export function throughExecutor(
   return {
     ...candidate,
     amountOut,
-    feeBps: 0,
-    fee: 0n,
+    serviceFeeBps: 0,
+    serviceFee: 0n,
     builderFee,
     aggregatorCall,
     terms: built,
@@ -72,7 +72,7 @@ export function throughExecutor(
  */
 export function settledFigures(selected: Assessment): {
   grossAmountOut: bigint;
-  fee: bigint;
+  serviceFee: bigint;
   builderFee: bigint;
   amountOut: bigint;
 } {
@@ -80,13 +80,13 @@ export function settledFigures(selected: Assessment): {
   if (selected.aggregatorCall && simulation.status === "simulated" && simulation.grossAmountOut !== undefined)
     return {
       grossAmountOut: simulation.grossAmountOut,
-      fee: 0n,
+      serviceFee: 0n,
       builderFee: simulation.grossAmountOut - simulation.amountOut,
       amountOut: simulation.amountOut,
     };
   return {
     grossAmountOut: selected.grossAmountOut,
-    fee: selected.fee,
+    serviceFee: selected.serviceFee,
     builderFee: selected.builderFee,
     amountOut: selected.amountOut,
   };

@@ -4,7 +4,7 @@ import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
 import { createBaseApp } from "../api/base-app.ts";
 import { TRANSFER_FEE_BPS } from "../devnet/universe.ts";
 import { createPoolIndex } from "../liquidity/pool-index/pool-index.ts";
-import { PROVIDER_IDS } from "../providers/provider-ids.ts";
+import { QUOTE_SOURCES } from "../providers/quote-sources.ts";
 import { createFixtures } from "../simulation/fixtures.ts";
 import { createTransferFeeMeter } from "../simulation/transfer-fee.ts";
 import { createAdmission } from "./admission.ts";
@@ -32,7 +32,7 @@ beforeAll(async () => {
   app = createBaseApp({
     contracts,
     providers: () =>
-      PROVIDER_IDS.map((id) => ({ id, kind: "aggregator" as const, enabled: id === "service" })),
+      QUOTE_SOURCES.map((id) => ({ id, kind: "aggregator" as const, enabled: id === "service" })),
     latestBlock: () => client.getBlockNumber(),
     logError: (error) => {
       throw error;

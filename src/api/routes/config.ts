@@ -9,7 +9,7 @@ import type { Contracts } from "../../config/deployment.ts";
 import { poolSources } from "../../config/pool-sources.ts";
 import { MAX_FALLBACK_V4_PROBES } from "../../liquidity/pool-index/fallback-probe.ts";
 import { PARTNER_LIMITS } from "../../partners/limits.ts";
-import type { ProviderStatus } from "../../providers/provider-ids.ts";
+import type { QuoteSourceStatus } from "../../providers/quote-sources.ts";
 import { FEE_DISCLOSURE, MAX_SERVICE_FEE_BPS } from "../../quote/fee-disclosure.ts";
 import { QUOTE_LIMITS } from "../../quote/limits.ts";
 import { SEARCH_LIMITS } from "../../routing/limits.ts";
@@ -21,7 +21,7 @@ import { CapabilitiesSchema, ConfigResponseSchema } from "../schemas/config.ts";
 
 export type ConfigDeps = {
   contracts: Contracts;
-  providers: () => ProviderStatus[];
+  providers: () => QuoteSourceStatus[];
   /** Each provider's deadline per quote (default QUOTE_LIMITS.providerDeadlineMs). */
   providerDeadlineMs?: number;
   /** The configured bridge providers and accepted asset tags of transfer estimates; absent: none. */

@@ -4,7 +4,7 @@ import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
 import { type RpcProxy, startRpcProxy } from "../../../test/rpc-proxy.ts";
 import { createChainClient } from "../../chain/create-chain-client.ts";
 import { createPoolIndex } from "../../liquidity/pool-index/pool-index.ts";
-import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
+import { QUOTE_SOURCES } from "../../providers/quote-sources.ts";
 import { createAdmission } from "../../quote/admission.ts";
 import { createQuoter } from "../../quote/create-quoter.ts";
 import { createFixtures } from "../../simulation/fixtures.ts";
@@ -31,7 +31,7 @@ beforeAll(async () => {
   app = createBaseApp({
     contracts,
     providers: () =>
-      PROVIDER_IDS.map((id) => ({ id, kind: "aggregator" as const, enabled: id === "service" })),
+      QUOTE_SOURCES.map((id) => ({ id, kind: "aggregator" as const, enabled: id === "service" })),
     latestBlock: () => client.getBlockNumber(),
     logError: (error) => internal.push(error),
     quote: createQuoter({ client, index, contracts, fixtures: createFixtures(client) }),

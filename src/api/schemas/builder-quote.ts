@@ -1,7 +1,7 @@
 import { z } from "@hono/zod-openapi";
 import { BUILDER_LIMITS } from "../../builders/limits.ts";
 import { CHAIN_ID } from "../../chain/chain.ts";
-import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
+import { QUOTE_SOURCES } from "../../providers/quote-sources.ts";
 import { intParam } from "./builder-params.ts";
 import { ChainIdParam } from "./chain-id.ts";
 import { Address, BuilderCode, Hash32, Uint } from "./common-patterns.ts";
@@ -37,7 +37,7 @@ export const BuilderQuoteQuerySchema = z
       description:
         "0 to 50, at most the builder's on-chain cap; default: the builder's registered default fee.",
     }),
-    provider: z.enum(PROVIDER_IDS).optional().openapi({
+    provider: z.enum(QUOTE_SOURCES).optional().openapi({
       description:
         "Restricts the quote to one source: `service` (Junction's own routes), `aggregator-a` (all its variants), `aggregator-a-direct` or `aggregator-b` (the firm quote). Omitted: every source is compared, as the public quote does, and the winner is prepared. Every source settles through Junction's executor and collector, so attribution and the builder fee apply to all; an aggregator's quote carries no service fee (`routeFee` 0, its own fees are in its price). A provider this deployment has not enabled, or one whose quote fails at the quote block, is 400 UNSUPPORTED_TERMS naming why.",
     }),
@@ -103,7 +103,7 @@ export const BuilderQuoteResponseSchema = z
         "`onchain`: fees read from the registry at the quote block. `local-preview`: the code is not registered; no registry state applies.",
     }),
     registry: Address.openapi({ description: "The BuilderRegistry the policy was read from." }),
-    provider: z.enum(PROVIDER_IDS).openapi({
+    provider: z.enum(QUOTE_SOURCES).openapi({
       description:
         "The source of the selected route. With an aggregator the transaction still goes to the executor, which forwards the input to the aggregator's contract, measures what came back, pays the builder fee and the rest to the recipient; `expiresAt` and `deadline` never outlive a firm quote's own expiry.",
     }),

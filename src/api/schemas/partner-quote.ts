@@ -2,7 +2,7 @@ import { z } from "@hono/zod-openapi";
 import { CHAIN_ID } from "../../chain/chain.ts";
 import { PARTNER_LIMITS } from "../../partners/limits.ts";
 import { PARTNER_QUOTE_ERRORS } from "../../partners/partner-quote.ts";
-import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
+import { QUOTE_SOURCES } from "../../providers/quote-sources.ts";
 import { REQUEST_ID_PATTERN } from "../request-id.ts";
 import { intParam } from "./builder-params.ts";
 import { Address, Hash32, RawAmount, Uint } from "./common-patterns.ts";
@@ -80,7 +80,7 @@ export const PartnerQuoteResponseSchema = z
     tokenIn: Address,
     tokenOut: Address,
     amountIn: Uint,
-    source: z.enum(PROVIDER_IDS).optional().openapi({
+    source: z.enum(QUOTE_SOURCES).optional().openapi({
       description:
         "Who the selected route is from: `service` (Junction's own pools) or a third-party aggregator (`aggregator-a`, `aggregator-a-direct`, `aggregator-b`). Every source runs through the executor: an aggregator's transaction is forwarded by it, with no service fee (fee 0) and `swaps` empty (its pools are the aggregator's). Present whenever amountOut is.",
     }),

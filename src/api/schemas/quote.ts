@@ -1,6 +1,6 @@
 import { z } from "@hono/zod-openapi";
 import { CHAIN_ID } from "../../chain/chain.ts";
-import { PROVIDER_IDS } from "../../providers/provider-ids.ts";
+import { QUOTE_SOURCES } from "../../providers/quote-sources.ts";
 import { ChainIdParam } from "./chain-id.ts";
 import { Address, exactInput, RawAmount, Uint } from "./common-patterns.ts";
 import { PriceImpactBps } from "./price-impact.ts";
@@ -19,7 +19,7 @@ export const QuoteQuerySchema = z
     tokenOut: Address.openapi({ description: "Output token; the zero address is native ETH." }),
     amountIn: AmountInParam,
     provider: z
-      .enum(PROVIDER_IDS)
+      .enum(QUOTE_SOURCES)
       .optional()
       .openapi({ description: "Restrict the comparison to one source." }),
   })
@@ -93,7 +93,7 @@ const Execution = z.object({
 const ComparisonEntry = z
   .object({
     id: z.string(),
-    provider: z.enum(PROVIDER_IDS),
+    provider: z.enum(QUOTE_SOURCES),
     variant: z.string().nullable().openapi({
       description:
         "The provider's variant: aggregator-a's `default`, `direct`, `v2-only` or `v3-only`, aggregator-b's `firm`; null for Junction's own routes.",
@@ -118,7 +118,7 @@ export const QuoteResponseSchema = z
     tokenIn: Address,
     tokenOut: Address,
     amountIn: Uint,
-    provider: z.enum(PROVIDER_IDS).openapi({ description: "Source of the selected candidate." }),
+    provider: z.enum(QUOTE_SOURCES).openapi({ description: "Source of the selected candidate." }),
     amountOut: Uint.openapi({
       description: "The selected candidate's original quote, to the recipient after the service fee.",
     }),

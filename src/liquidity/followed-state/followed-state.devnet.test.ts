@@ -204,7 +204,7 @@ describe("followed pool state", () => {
 
     // Governance sets the pair's fee: the block it lands in starts a new state of the registry, and the
     // next quote reads the new terms there.
-    const bps = first.fees.routeBps === 20 ? 30 : 20;
+    const bps = first.fees.serviceFeeBps === 20 ? 30 : 20;
     const governance = devnet.wallet(1);
     const hash = await governance.sendTransaction({
       to: contracts.builderRegistry,
@@ -221,7 +221,7 @@ describe("followed pool state", () => {
     await followed.step();
     const changed = await quote(request, signal);
     expect(followed.unchangedSince(changed.block)).toBe(receipt.blockHash);
-    expect(changed.fees.routeBps).toBe(bps);
+    expect(changed.fees.serviceFeeBps).toBe(bps);
     expect(changed.rpc.roundTrips).toBe(2);
   });
 });

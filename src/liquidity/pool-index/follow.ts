@@ -17,7 +17,7 @@ export function followChain(
     onError: (error: unknown) => void;
     /** After a step that succeeded, with the head it saw (a reader without `readHead` sees none). */
     onSynced?: (step: FollowedStep | undefined) => void;
-    /** Asked before every step: whether this process indexes the chain (see src/service/indexer-role.ts). */
+    /** Asked before every step: whether this process indexes the chain (see src/runtime/indexer-role.ts). */
     isIndexer?: () => Promise<boolean>;
     /** The node's head, read by a reader after each refresh. */
     readHead?: () => Promise<bigint>;

@@ -73,7 +73,7 @@ async function createV3Pool(symbolA: string, symbolB: string, fee: number) {
   );
 }
 
-/** The service's persistence of the index (src/service/start-service.ts) on a throwaway database. */
+/** The service's persistence of the index (src/runtime/start-service.ts) on a throwaway database. */
 const persistenceIn = (store: Store): PoolIndexPersistence => ({
   load: (sinceVersion) => loadPoolIndex(store.db, sinceVersion),
   save: async (change) => {

@@ -3,11 +3,11 @@
  * is Junction's own search over verified direct pools; the aggregators are third-party sources behind one
  * adapter interface.
  */
-export const PROVIDER_IDS = ["service", "aggregator-a", "aggregator-b", "aggregator-a-direct"] as const;
-export type ProviderId = (typeof PROVIDER_IDS)[number];
+export const QUOTE_SOURCES = ["service", "aggregator-a", "aggregator-b", "aggregator-a-direct"] as const;
+export type QuoteSource = (typeof QUOTE_SOURCES)[number];
 
-export type ProviderStatus = {
-  id: ProviderId;
+export type QuoteSourceStatus = {
+  id: QuoteSource;
   kind: "direct-pools" | "aggregator" | "firm-quote";
   enabled: boolean;
   /** Why a provider is disabled, for operators and integrators. */
@@ -16,7 +16,7 @@ export type ProviderStatus = {
   standInUrl?: string;
 };
 
-export const PROVIDER_KINDS: Record<ProviderId, ProviderStatus["kind"]> = {
+export const QUOTE_SOURCE_KINDS: Record<QuoteSource, QuoteSourceStatus["kind"]> = {
   service: "direct-pools",
   "aggregator-a": "aggregator",
   "aggregator-b": "firm-quote",

@@ -11,14 +11,14 @@ import {
 import { createAggregatorA } from "../providers/aggregator-a.ts";
 import { createAggregatorB } from "../providers/aggregator-b.ts";
 import type { QuoteProvider } from "../providers/provider.ts";
-import { PROVIDER_IDS, PROVIDER_KINDS, type ProviderStatus } from "../providers/provider-ids.ts";
+import { QUOTE_SOURCE_KINDS, QUOTE_SOURCES, type QuoteSourceStatus } from "../providers/quote-sources.ts";
 import type { AggregatorTargets } from "./aggregator-wiring.ts";
 
 export type QuoteProviders = {
   /** The enabled third-party sources, asked beside our own search. */
   providers: QuoteProvider[];
   /** Every `provider` value with its truthful enabled state, for `/api/v2/config`. */
-  statuses: () => ProviderStatus[];
+  statuses: () => QuoteSourceStatus[];
   /** Stops the devnet stand-ins, if any were started. */
   close: () => Promise<void>;
   /** The contracts the enabled aggregators' transactions call (checked against the executor at start). */
@@ -92,9 +92,9 @@ export async function setUpQuoteProviders({
       }),
     );
 
-  const statuses = (): ProviderStatus[] =>
-    PROVIDER_IDS.map((id): ProviderStatus => {
-      const kind = PROVIDER_KINDS[id];
+  const statuses = (): QuoteSourceStatus[] =>
+    QUOTE_SOURCES.map((id): QuoteSourceStatus => {
+      const kind = QUOTE_SOURCE_KINDS[id];
       if (id === "service") return { id, kind, enabled: true };
       const adapter: AggregatorId = id === "aggregator-b" ? "aggregator-b" : "aggregator-a";
       const url = standInUrl(adapter);
