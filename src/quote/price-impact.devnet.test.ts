@@ -80,7 +80,9 @@ function impactBps(idealNum: bigint, idealDen: bigint, out: bigint): number {
 describe("price impact", () => {
   it("equals the V2 pair's exact figure from its reserves at the quote block, and is 0 for dust", async () => {
     const [moon, frog] = [token("MOON"), token("FROG")];
-    for (const amountIn of [10n ** 21n, 2n * 10n ** 21n]) {
+    // Sizes the direct pair wins clearly: from about 2e21 a two-hop route through WETH comes within a few
+    // thousandths of a percent of it, and the search may rightly prefer either.
+    for (const amountIn of [5n * 10n ** 20n, 10n ** 21n]) {
       const body = await publicQuote(moon, frog, amountIn);
       const hop = onlyHop(body);
       expect(hop.kind).toBe("v2");
