@@ -6,7 +6,7 @@ import { v4PoolId } from "../v4/pool-key.ts";
 import { v2PairAddress, v3PoolAddress } from "./canonical.ts";
 import { INITIALIZE, PAIR_CREATED, POOL_CREATED, V4_MODIFY_LIQUIDITY, V4_SWAP } from "./events.ts";
 import type { IndexState } from "./index-state.ts";
-import type { Discovery, IndexedPool } from "./pool.ts";
+import { type Discovery, type IndexedPool, poolRef } from "./pool.ts";
 import type { Tip } from "./tip-history.ts";
 import { activityPools, indexedV4Pool } from "./v4-keys.ts";
 
@@ -60,7 +60,7 @@ export function discoveryChain(options: {
  * Discovers the pools created from block `from` through `tip` and adds them to the index: each creation
  * event's pool if it is canonical, then the pools of V4 ids seen only in activity (initialized before the
  * first block scanned) whose keys resolve; an id that does not resolve is remembered as unresolved. Returns
- * the pools added, in the order they were.
+ * the pools added, in the order they were found; all or nothing (a failed read adds none).
  */
 export async function discoverPools(
   chain: DiscoveryChain,
@@ -81,23 +81,29 @@ export async function discoverPools(
       }),
     chain.onScanned,
   );
-  const added: IndexedPool[] = [];
+  // Nothing reaches the index until discovery has finished: a read that fails part way (resolving an
+  // activity id) leaves it as it was, and the next sync finds, adds and saves those pools again.
+  const added = new Map<string, IndexedPool>();
+  const known = (ref: string) => state.pools.has(ref) || added.has(ref);
   const add = (pool: IndexedPool) => {
-    if (state.pools.add(pool)) added.push(pool);
+    if (!known(poolRef(pool))) added.set(poolRef(pool), pool);
   };
   const unknown = new Set<Hex>();
   for (const log of found) {
     const seen = verifyLog(chain, log);
     if (seen?.pool) add(seen.pool);
-    else if (seen?.activity && !state.pools.has(seen.activity) && !state.unresolved.has(seen.activity))
+    else if (seen?.activity && !known(seen.activity) && !state.unresolved.has(seen.activity))
       unknown.add(seen.activity);
   }
-  const ids = [...unknown].filter((id) => !state.pools.has(id));
+  const ids = [...unknown].filter((id) => !known(id));
+  const unresolved: Hex[] = [];
   for await (const { id, pool } of activityPools(chain.client, chain.v4, ids, tip)) {
     if (pool) add(pool);
-    else state.unresolved.add(id);
+    else unresolved.push(id);
   }
-  return added;
+  for (const pool of added.values()) state.pools.add(pool);
+  for (const id of unresolved) state.unresolved.add(id);
+  return [...added.values()];
 }
 
 /**

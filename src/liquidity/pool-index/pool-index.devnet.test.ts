@@ -8,6 +8,8 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
+import { startRpcProxy } from "../../../test/rpc-proxy.ts";
+import { createChainClient } from "../../chain/create-chain-client.ts";
 import { erc20Abi } from "../../contracts/abis/ERC20.ts";
 import { nonfungiblePositionManagerAbi } from "../../contracts/abis/NonfungiblePositionManager.ts";
 import { poolManagerAbi } from "../../contracts/abis/PoolManager.ts";
@@ -330,6 +332,80 @@ describe("pool index", () => {
     expect((await recoverV4Key(client, contracts, unknownId, await client.getBlockNumber())).status).toBe(
       "not-found",
     );
+  });
+
+  it("adds nothing from a sync a failed read stopped part way, so the next sync adds and saves it all", async () => {
+    const { contracts } = devnet.manifest;
+    // Before the range: a V4 pool initialized directly on the PoolManager.
+    const [a, b] = [token("GEM"), token("OP")];
+    const key = {
+      currency0: BigInt(a) < BigInt(b) ? a : b,
+      currency1: BigInt(a) < BigInt(b) ? b : a,
+      fee: 500,
+      tickSpacing: 10,
+      hooks: zeroAddress,
+    } as const;
+    await send(
+      contracts.v4PoolManager,
+      encodeFunctionData({ abi: poolManagerAbi, functionName: "initialize", args: [key, 2n ** 96n] }),
+    );
+    const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n;
+    // In range: a V3 pool's creation event, then activity on that V4 pool, whose key the sync resolves
+    // last (a PositionManager read, an eth_call).
+    const created = (await createV3Pool("MOON", "GEM", 500)).toLowerCase();
+    const wallet = devnet.wallet(8);
+    const routerHash = await wallet.sendTransaction({
+      account: wallet.account!,
+      chain: wallet.chain,
+      data: `${officialBytecode("PoolModifyLiquidityTest").bytecode}${encodeAbiParameters([{ type: "address" }], [contracts.v4PoolManager]).slice(2)}`,
+    });
+    const router = (await devnet.publicClient.waitForTransactionReceipt({ hash: routerHash }))
+      .contractAddress!;
+    for (const currency of [key.currency0, key.currency1])
+      await send(
+        currency,
+        encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [router, maxUint256] }),
+      );
+    await send(
+      router,
+      encodeFunctionData({
+        abi: poolModifyLiquidityTestAbi,
+        functionName: "modifyLiquidity",
+        args: [
+          key,
+          { tickLower: -600, tickUpper: 600, liquidityDelta: 10n ** 12n, salt: `0x${"0".repeat(64)}` },
+          "0x",
+        ],
+      }),
+    );
+
+    const proxy = await startRpcProxy(devnet.rpcUrl);
+    const store = await createStore({ dataDir: null });
+    try {
+      const index = createPoolIndex({
+        client: createChainClient({ url: proxy.url, kind: "private" }),
+        contracts,
+        fromBlock,
+        logRanges: { initial: 200n, max: 200n, attempts: 1, backoffMs: 0 },
+        persistence: persistenceIn(store),
+      });
+      proxy.mode = {
+        kind: "refuse",
+        refuse: (method) => (method === "eth_call" ? { status: 503 } : undefined),
+      };
+      await expect(index.sync()).rejects.toThrow();
+      expect(index.pools()).toEqual([]);
+      proxy.mode = { kind: "pass" };
+      await index.sync();
+      const refs = index.pools().map(poolRef);
+      expect(refs).toContain(created);
+      expect(refs).toContain(v4PoolId(key).toLowerCase());
+      const saved = (await loadPoolIndex(store.db))!.pools.map((p) => p.ref);
+      expect(saved.sort()).toEqual(refs.sort());
+    } finally {
+      await proxy.close();
+      await store.close();
+    }
   });
 
   it("probes at most 28 common hook-free keys, native alternatives included, and finds the live ones (rule 11)", async () => {

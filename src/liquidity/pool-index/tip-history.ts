@@ -34,11 +34,14 @@ export class TipHistory {
   }
 
   /**
-   * Drops the newest tips while `isCanonical` says the chain no longer holds them; returns the block the
-   * index keeps through. `isCanonical` throws when the node cannot answer, leaving the tips dropped so far.
+   * Drops the newest tips `isCanonical` says the chain no longer holds; returns the block the index keeps
+   * through. All or nothing: when `isCanonical` throws (the node cannot answer), no tip is dropped, so the
+   * next sync checks them again (and rolls back their pools with them).
    */
   async rewind(isCanonical: (tip: Tip) => Promise<boolean>): Promise<bigint> {
-    while (this.tips.length > 0 && !(await isCanonical(this.tips.at(-1)!))) this.tips.pop();
+    let kept = this.tips.length;
+    while (kept > 0 && !(await isCanonical(this.tips[kept - 1]!))) kept--;
+    this.tips.length = kept;
     return this.scannedThrough();
   }
 
