@@ -1,5 +1,6 @@
 import type { Address, Hex, PublicClient } from "viem";
 import { createLogScanner, type LogScanner } from "../chain/log-scanner.ts";
+import { oneAtATime } from "../chain/one-at-a-time.ts";
 import {
   type SettlementEventRow,
   saveSettlementIndex,
@@ -39,7 +40,8 @@ export function createSettlementIndex(options: SettlementIndexOptions): Settleme
   const { client, db } = options;
   const collector = options.collector.toLowerCase();
   const logs = options.logs ?? createLogScanner();
-  let running: Promise<unknown> = Promise.resolve();
+  // One sync at a time: a caller's sync queues behind the running one.
+  const queue = oneAtATime();
 
   const syncOnce = async (): Promise<SettlementIndexSync> => {
     const finalized = await client.getBlock({ blockTag: "finalized" });
@@ -75,11 +77,7 @@ export function createSettlementIndex(options: SettlementIndexOptions): Settleme
   };
 
   return {
-    sync: () => {
-      const next = running.then(syncOnce);
-      running = next.catch(() => undefined);
-      return next;
-    },
+    sync: () => queue(syncOnce),
     coverage: async () => {
       const state = await settlementIndexState(db);
       if (!state || state.collector !== collector) return undefined;

@@ -1,4 +1,5 @@
 import type { Address, Block, Hex, PublicClient } from "viem";
+import { oneAtATime } from "../../chain/one-at-a-time.ts";
 import type { PinnedBlock } from "../../chain/pin-block.ts";
 import { UpstreamUnavailableError } from "../../chain/upstream-error.ts";
 import { type IndexedPool, isRoutable } from "../pool-index/pool.ts";
@@ -91,7 +92,8 @@ export function createFollowedState(options: FollowedStateOptions) {
   const failedAt = new Map<string, bigint>();
   const sampling = { next: 0 };
   let seen: { number: bigint; at: number } | undefined;
-  let running: Promise<unknown> = Promise.resolve();
+  // One step at a time: a caller's step queues behind the running one.
+  const queue = oneAtATime();
 
   const byKey = () => {
     const map = new Map<string, IndexedPool>();
@@ -261,12 +263,7 @@ export function createFollowedState(options: FollowedStateOptions) {
     return journal.block(block.hash)?.epoch;
   }
 
-  // One step at a time: a caller's step queues behind the running one.
-  const queued = () => {
-    const next = running.then(step);
-    running = next.catch(() => undefined);
-    return next;
-  };
+  const queued = () => queue(step);
 
   return {
     step: queued,
@@ -290,7 +287,7 @@ export function createFollowedState(options: FollowedStateOptions) {
         mode: follower.mode,
         stop: async () => {
           await follower.stop();
-          await running;
+          await queue.idle();
         },
       };
     },

@@ -1,5 +1,6 @@
 import type { Address, Hex, PublicClient } from "viem";
 import type { LogRangePolicy } from "../../chain/log-scanner.ts";
+import { oneAtATime } from "../../chain/one-at-a-time.ts";
 import { discoveryChain, type IndexContracts } from "./discovery.ts";
 import { createIndexState } from "./index-state.ts";
 import type { PoolIndexPersistence } from "./persistence.ts";
@@ -79,15 +80,5 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
     pools: () => state.pools.all(),
     poolsForPair: (a, b) => state.pools.forPair(a, b),
     poolsOf: (token) => state.pools.of(token),
-  };
-}
-
-/** Runs steps one after another: each waits for the one before to settle, whether it succeeded or failed. */
-function oneAtATime(): <T>(step: () => Promise<T>) => Promise<T> {
-  let running: Promise<unknown> = Promise.resolve();
-  return (step) => {
-    const next = running.then(step);
-    running = next.catch(() => undefined);
-    return next;
   };
 }
