@@ -73,6 +73,7 @@ export async function assessCandidate(
           tokenOut: request.tokenOut,
           promised: candidate.amountOut,
           blockNumber: block.number,
+          blockTimestamp: block.timestamp,
           gasPrice,
         })
       : simulateTransaction(deps.client, {
@@ -80,6 +81,7 @@ export async function assessCandidate(
           from: fixture.caller,
           stateOverride: fixture.stateOverride,
           blockNumber: block.number,
+          blockTimestamp: block.timestamp,
           gasPrice,
           decodeOutput: decodeExecutorOutput,
           // A third-party candidate run through the executor: its output before the builder fee is measured.

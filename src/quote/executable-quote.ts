@@ -172,6 +172,7 @@ async function runAtQuoteBlock(
       from: fixture.caller,
       stateOverride: fixture.stateOverride,
       blockNumber: block.number,
+      blockTimestamp: block.timestamp,
       gasPrice,
       decodeOutput: decodeExecutorOutput,
     }),

@@ -61,6 +61,10 @@ describe("measureCall", () => {
       { tokenIn: zeroAddress, tokenOut: token("USDC"), amountIn: parseEther("20") },
       { tokenIn: token("USDC"), tokenOut: zeroAddress, amountIn: parseUnits("20000", 6) },
       { tokenIn: token("USDC"), tokenOut: token("DAI"), amountIn: parseUnits("15000", 6) },
+      // Quoted at the block of the one before, through the same pools: a V3 pool writes its oracle
+      // observation once per block, so the run must be in the block after the quote block, as the sent
+      // transaction is, not in a block that shares the quote block's time (where the write is made).
+      { tokenIn: token("USDC"), tokenOut: token("DAI"), amountIn: parseUnits("14000", 6) },
     ];
     for (const trade of trades) {
       const result = await quoter(trade, new AbortController().signal);
@@ -84,6 +88,7 @@ describe("measureCall", () => {
         caller: fixture.caller,
         stateOverride: fixture.stateOverride,
         blockNumber: result.block.number,
+        blockTimestamp: result.block.timestamp,
         gasPrice: result.gasPrice,
       };
       const simulated = await measureCall(client, request);
@@ -101,6 +106,10 @@ describe("measureCall", () => {
         });
         await devnet.publicClient.waitForTransactionReceipt({ hash: approval });
       }
+      // As on a live chain, the swap's block is later in time than every block before it (anvil may
+      // otherwise give blocks mined within one second the same time, and per-block writes, an oracle's
+      // observation or a V2 pair's cumulative prices, would then be skipped).
+      await devnet.testClient.increaseTime({ seconds: 1 });
       const hash = await wallet.sendTransaction({
         ...built.tx,
         gas: probed.gasUsed + 50_000n,

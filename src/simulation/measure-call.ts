@@ -47,6 +47,13 @@ export type MeasureRequest = {
   /** Where output is measured by balance change: `token` (zero address: ETH) held by `of`. */
   output?: { token: Address; of: Address };
   blockNumber: bigint;
+  /**
+   * The timestamp of block `blockNumber`. The transaction runs in the block after it (one number and one
+   * second later), as a sent transaction will: a node left to choose may run it in a block with the quote
+   * block's own number and time (anvil does), where what a contract writes once per block (a V3 pool's
+   * oracle observation, when the quote block swapped through it) is already written, and the gas is low.
+   */
+  blockTimestamp?: bigint;
   gasPrice: bigint;
 };
 
@@ -123,6 +130,10 @@ async function measureInSimulatedBlock(
     blockNumber: request.blockNumber,
     blocks: [
       {
+        blockOverrides: {
+          number: request.blockNumber + 1n,
+          ...(request.blockTimestamp !== undefined ? { time: request.blockTimestamp + 1n } : {}),
+        },
         stateOverrides: [
           ...request.stateOverride,
           { address: BALANCE_READER, code: balanceProbeArtifact.deployedBytecode },

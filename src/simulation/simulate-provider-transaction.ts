@@ -13,6 +13,8 @@ export type ProviderSimulationRequest = {
   /** The output the provider promised: delivering less is `insufficient-output`. */
   promised: bigint;
   blockNumber: bigint;
+  /** Block `blockNumber`'s timestamp: the run is in the block after it (measure-call.ts). */
+  blockTimestamp?: bigint;
   gasPrice: bigint;
 };
 
@@ -35,6 +37,7 @@ export async function simulateProviderTransaction(
       stateOverride: request.stateOverride,
       output: { token: request.tokenOut, of: request.caller },
       blockNumber: request.blockNumber,
+      ...(request.blockTimestamp !== undefined ? { blockTimestamp: request.blockTimestamp } : {}),
       gasPrice: request.gasPrice,
     });
   } catch (error) {

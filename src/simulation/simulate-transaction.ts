@@ -36,6 +36,8 @@ export type SimulationRequest = {
   from: Address;
   stateOverride: StateOverride;
   blockNumber: bigint;
+  /** Block `blockNumber`'s timestamp: the run is in the block after it (measure-call.ts). */
+  blockTimestamp?: bigint;
   /** The one explicit gas price shared by every candidate (docs/rules.md, comparison rule 12). */
   gasPrice: bigint;
   /** Reads the candidate's output from the call's return data. */
@@ -63,6 +65,7 @@ export async function simulateTransaction(
       caller: request.from,
       stateOverride: request.stateOverride,
       blockNumber: request.blockNumber,
+      ...(request.blockTimestamp !== undefined ? { blockTimestamp: request.blockTimestamp } : {}),
       gasPrice: request.gasPrice,
       ...(request.feesAt ? { output: request.feesAt } : {}),
     });
