@@ -39,6 +39,24 @@ export async function spawnService(
   options: { dataDir?: string; command?: string } = {},
 ): Promise<SpawnedService> {
   const dataDir = options.dataDir ?? copySnapshot();
+  // A free port can be taken between picking it and the service binding it, seconds later (by another
+  // test's node or connection): the service then stops with "already in use", and starts again on others.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(extraEnv, options, dataDir);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof PortTakenError)) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startOnce(
+  extraEnv: Record<string, string>,
+  options: { command?: string },
+  dataDir: string,
+): Promise<SpawnedService> {
   const [port, partnerPort] = [await freePort(), await freePort()];
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -70,7 +88,14 @@ export async function spawnService(
         resolve();
       }
     });
-    child.once("exit", (code) => reject(new Error(`service exited with ${code}:\n${output}`)));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      const message = `service exited with ${code}:\n${output}`;
+      const taken = [port, partnerPort].some((p) =>
+        output.includes(`port ${p} on 127.0.0.1 is already in use`),
+      );
+      reject(taken ? new PortTakenError(message) : new Error(message));
+    });
   });
   const rpcUrl = /rpc\s+(http:\/\/\S+)/.exec(output)?.[1];
   if (!rpcUrl) throw new Error(`no rpc URL in the service output:\n${output}`);
