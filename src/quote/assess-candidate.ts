@@ -41,7 +41,9 @@ export async function assessCandidate(
       simulation: { status: "failed", reason: "provider-binding-mismatch", stage: "validation" },
       gasCostOut: null,
     };
-  if (candidate.expiresAt !== undefined && candidate.expiresAt < block.timestamp)
+  // A firm quote can be executed only in a block after the quote block (where its run is simulated), so
+  // one expiring at the quote block's time has expired.
+  if (candidate.expiresAt !== undefined && candidate.expiresAt <= block.timestamp)
     return {
       ...candidate,
       simulation: { status: "expired", reason: "expired", stage: "validation" },
