@@ -19,7 +19,6 @@ import { createStore, type Store } from "../../store/create-store.ts";
 import { loadPoolIndex, savePoolIndexSync } from "../../store/repositories/pool-index.ts";
 import { v4PoolId } from "../v4/pool-key.ts";
 import { v2PairAddress, v3PoolAddress } from "./canonical.ts";
-import { fallbackV4Keys, mergeWithinCap, probeV4Keys } from "./fallback-probe.ts";
 import type { PoolIndexPersistence } from "./persistence.ts";
 import { poolRef } from "./pool.ts";
 import { createPoolIndex } from "./pool-index.ts";
@@ -72,6 +71,54 @@ async function createV3Pool(symbolA: string, symbolB: string, fee: number) {
     a,
     b,
     fee,
+  );
+}
+
+/**
+ * A GEM/OP V4 pool initialized directly on the PoolManager (no PositionManager key: only the exact-id
+ * Initialize lookup can recover it).
+ */
+async function initializeV4Directly(fee: number, tickSpacing: number) {
+  const [a, b] = [token("GEM"), token("OP")];
+  const key = {
+    currency0: BigInt(a) < BigInt(b) ? a : b,
+    currency1: BigInt(a) < BigInt(b) ? b : a,
+    fee,
+    tickSpacing,
+    hooks: zeroAddress,
+  } as const;
+  await send(
+    devnet.manifest.contracts.v4PoolManager,
+    encodeFunctionData({ abi: poolManagerAbi, functionName: "initialize", args: [key, 2n ** 96n] }),
+  );
+  return key;
+}
+
+/** Activity on a V4 pool: liquidity added through v4-core's test router (a `ModifyLiquidity` event). */
+async function addV4Liquidity(key: Awaited<ReturnType<typeof initializeV4Directly>>) {
+  const wallet = devnet.wallet(8);
+  const routerHash = await wallet.sendTransaction({
+    account: wallet.account!,
+    chain: wallet.chain,
+    data: `${officialBytecode("PoolModifyLiquidityTest").bytecode}${encodeAbiParameters([{ type: "address" }], [devnet.manifest.contracts.v4PoolManager]).slice(2)}`,
+  });
+  const router = (await devnet.publicClient.waitForTransactionReceipt({ hash: routerHash })).contractAddress!;
+  for (const currency of [key.currency0, key.currency1])
+    await send(
+      currency,
+      encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [router, maxUint256] }),
+    );
+  await send(
+    router,
+    encodeFunctionData({
+      abi: poolModifyLiquidityTestAbi,
+      functionName: "modifyLiquidity",
+      args: [
+        key,
+        { tickLower: -600, tickUpper: 600, liquidityDelta: 10n ** 12n, salt: `0x${"0".repeat(64)}` },
+        "0x",
+      ],
+    }),
   );
 }
 
@@ -275,50 +322,11 @@ describe("pool index", () => {
   it("finds V4 pools initialized before its first block through their activity (rule 10)", async () => {
     const { contracts } = devnet.manifest;
     const client = devnet.publicClient;
-    // A pool initialized directly on the PoolManager and funded through v4-core's test router: it has no
-    // PositionManager key, so only the exact-id Initialize lookup can recover it.
-    const [a, b] = [token("GEM"), token("OP")];
-    const key = {
-      currency0: BigInt(a) < BigInt(b) ? a : b,
-      currency1: BigInt(a) < BigInt(b) ? b : a,
-      fee: 3000,
-      tickSpacing: 60,
-      hooks: zeroAddress,
-    } as const;
+    // A pool initialized directly on the PoolManager, then funded after `fromBlock`.
+    const key = await initializeV4Directly(3000, 60);
     const poolId = v4PoolId(key);
-    await send(
-      contracts.v4PoolManager,
-      encodeFunctionData({ abi: poolManagerAbi, functionName: "initialize", args: [key, 2n ** 96n] }),
-    );
     const fromBlock = (await client.getBlockNumber()) + 1n;
-    const wallet = devnet.wallet(8);
-    const routerHash = await wallet.sendTransaction({
-      account: wallet.account!,
-      chain: wallet.chain,
-      data: `${officialBytecode("PoolModifyLiquidityTest").bytecode}${encodeAbiParameters([{ type: "address" }], [contracts.v4PoolManager]).slice(2)}`,
-    });
-    const router = (await client.waitForTransactionReceipt({ hash: routerHash })).contractAddress!;
-    for (const currency of [key.currency0, key.currency1]) {
-      await send(
-        currency,
-        encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [router, maxUint256] }),
-      );
-    }
-    await send(
-      router,
-      encodeFunctionData({
-        abi: poolModifyLiquidityTestAbi,
-        functionName: "modifyLiquidity",
-        args: [
-          key,
-          { tickLower: -600, tickUpper: 600, liquidityDelta: 10n ** 12n, salt: `0x${"0".repeat(64)}` },
-          "0x",
-        ],
-      }),
-    );
-    // And a seeded pool (minted through the PositionManager) with activity after `fromBlock`.
-    const seeded = devnet.manifest.pools.find((p) => p.kind === "v4" && p.routable)!;
-    if (seeded.kind !== "v4") throw new Error("no V4 pool");
+    await addV4Liquidity(key);
 
     const index = indexFor(fromBlock);
     await index.sync();
@@ -337,47 +345,12 @@ describe("pool index", () => {
   it("adds nothing from a sync a failed read stopped part way, so the next sync adds and saves it all", async () => {
     const { contracts } = devnet.manifest;
     // Before the range: a V4 pool initialized directly on the PoolManager.
-    const [a, b] = [token("GEM"), token("OP")];
-    const key = {
-      currency0: BigInt(a) < BigInt(b) ? a : b,
-      currency1: BigInt(a) < BigInt(b) ? b : a,
-      fee: 500,
-      tickSpacing: 10,
-      hooks: zeroAddress,
-    } as const;
-    await send(
-      contracts.v4PoolManager,
-      encodeFunctionData({ abi: poolManagerAbi, functionName: "initialize", args: [key, 2n ** 96n] }),
-    );
+    const key = await initializeV4Directly(500, 10);
     const fromBlock = (await devnet.publicClient.getBlockNumber()) + 1n;
     // In range: a V3 pool's creation event, then activity on that V4 pool, whose key the sync resolves
     // last (a PositionManager read, an eth_call).
     const created = (await createV3Pool("MOON", "GEM", 500)).toLowerCase();
-    const wallet = devnet.wallet(8);
-    const routerHash = await wallet.sendTransaction({
-      account: wallet.account!,
-      chain: wallet.chain,
-      data: `${officialBytecode("PoolModifyLiquidityTest").bytecode}${encodeAbiParameters([{ type: "address" }], [contracts.v4PoolManager]).slice(2)}`,
-    });
-    const router = (await devnet.publicClient.waitForTransactionReceipt({ hash: routerHash }))
-      .contractAddress!;
-    for (const currency of [key.currency0, key.currency1])
-      await send(
-        currency,
-        encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [router, maxUint256] }),
-      );
-    await send(
-      router,
-      encodeFunctionData({
-        abi: poolModifyLiquidityTestAbi,
-        functionName: "modifyLiquidity",
-        args: [
-          key,
-          { tickLower: -600, tickUpper: 600, liquidityDelta: 10n ** 12n, salt: `0x${"0".repeat(64)}` },
-          "0x",
-        ],
-      }),
-    );
+    await addV4Liquidity(key);
 
     const proxy = await startRpcProxy(devnet.rpcUrl);
     const store = await createStore({ dataDir: null });
@@ -406,37 +379,5 @@ describe("pool index", () => {
       await proxy.close();
       await store.close();
     }
-  });
-
-  it("probes at most 28 common hook-free keys, native alternatives included, and finds the live ones (rule 11)", async () => {
-    const { contracts, pools } = devnet.manifest;
-    const [weth, usdc] = [contracts.weth9, token("USDC")];
-    const keys = fallbackV4Keys(weth, usdc, weth);
-    expect(keys).toHaveLength(28);
-    expect(keys.every((k) => k.hooks === zeroAddress)).toBe(true);
-    expect(keys.filter((k) => k.currency0 === zeroAddress)).toHaveLength(14);
-    expect(fallbackV4Keys(token("LINK"), usdc, weth)).toHaveLength(14);
-
-    const found = await probeV4Keys(
-      devnet.publicClient,
-      contracts.v4PoolManager,
-      keys,
-      await devnet.publicClient.getBlockNumber(),
-    );
-    const expected = pools.filter(
-      (p) => p.kind === "v4" && p.routable && keys.some((k) => v4PoolId(k) === p.poolId.toLowerCase()),
-    );
-    expect(found.map((f) => f.poolId).sort()).toEqual(
-      expected.map((p) => (p as { poolId: string }).poolId.toLowerCase()).sort(),
-    );
-    expect(found.length).toBeGreaterThanOrEqual(3);
-  });
-
-  it("merges probed pools without dropping existing ones or passing the cap", () => {
-    const existing = Array.from({ length: 95 }, (_, i) => ({ ref: `e${i}` }));
-    const merged = mergeWithinCap(existing, [{ ref: "e1" }, { ref: "p1" }, { ref: "p2" }], 96);
-    expect(merged).toHaveLength(96);
-    expect(merged.slice(0, 95)).toEqual(existing);
-    expect(merged[95]).toEqual({ ref: "p1" });
   });
 });
