@@ -44,6 +44,27 @@ function countingStep(ms = 0) {
   return { chain, step };
 }
 
+/** `followHeads` over the fake heads, recording its mode changes and step errors. */
+function follow(
+  step: () => Promise<{ head: bigint }>,
+  heads: ReturnType<typeof fakeHeads>,
+  options: { pollMs: number; safetyPollMs: number; retryMs?: { first: number; max: number } },
+) {
+  const modes: FollowModeChange[] = [];
+  const errors: unknown[] = [];
+  const follower = followHeads(step, {
+    pollMs: options.pollMs,
+    onError: (error) => errors.push(error),
+    heads: {
+      subscribe: heads.subscribe,
+      safetyPollMs: options.safetyPollMs,
+      ...(options.retryMs ? { retryMs: options.retryMs } : {}),
+    },
+    onMode: (change) => modes.push(change),
+  });
+  return { follower, modes, errors };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function until(condition: () => boolean, what: string, ms = 2_000) {
@@ -58,14 +79,7 @@ describe("followHeads", () => {
   it("steps at each announced head, and a burst during a step queues one step, not one per head", async () => {
     const heads = fakeHeads();
     const { chain, step } = countingStep(50);
-    const modes: FollowModeChange[] = [];
-    const errors: unknown[] = [];
-    const follower = followHeads(step, {
-      pollMs: 60_000,
-      onError: (error) => errors.push(error),
-      heads: { subscribe: heads.subscribe, safetyPollMs: 60_000 },
-      onMode: (change) => modes.push(change),
-    });
+    const { follower, modes, errors } = follow(step, heads, { pollMs: 60_000, safetyPollMs: 60_000 });
     await until(() => follower.mode() === "subscription", "the subscription");
     expect(modes).toEqual([{ mode: "subscription", at: "start" }]);
     await until(() => chain.running === 0 && chain.steps >= 2, "the first step and the catch-up");
@@ -88,12 +102,10 @@ describe("followHeads", () => {
   it("polls without a subscription, falls back when it ends, and subscribes again with backoff", async () => {
     const heads = fakeHeads();
     const { chain, step } = countingStep();
-    const modes: FollowModeChange[] = [];
-    const follower = followHeads(step, {
+    const { follower, modes } = follow(step, heads, {
       pollMs: 20,
-      onError: () => {},
-      heads: { subscribe: heads.subscribe, safetyPollMs: 60_000, retryMs: { first: 40, max: 80 } },
-      onMode: (change) => modes.push(change),
+      safetyPollMs: 60_000,
+      retryMs: { first: 40, max: 80 },
     });
     await until(() => follower.mode() === "subscription", "the subscription");
     await sleep(100);
@@ -139,12 +151,10 @@ describe("followHeads", () => {
   it("notices a subscription that went silent: the node serves heads it does not announce", async () => {
     const heads = fakeHeads();
     const { chain, step } = countingStep();
-    const modes: FollowModeChange[] = [];
-    const follower = followHeads(step, {
+    const { follower, modes } = follow(step, heads, {
       pollMs: 20,
-      onError: () => {},
-      heads: { subscribe: heads.subscribe, safetyPollMs: 50, retryMs: { first: 60_000, max: 60_000 } },
-      onMode: (change) => modes.push(change),
+      safetyPollMs: 50,
+      retryMs: { first: 60_000, max: 60_000 },
     });
     await until(() => follower.mode() === "subscription", "the subscription");
     // A quiet chain: the safety poll finds nothing new, and the subscription stays in use.
@@ -165,11 +175,7 @@ describe("followHeads", () => {
   it("stops: no step after stop, and a running step is awaited", async () => {
     const heads = fakeHeads();
     const { chain, step } = countingStep(50);
-    const follower = followHeads(step, {
-      pollMs: 10,
-      onError: () => {},
-      heads: { subscribe: heads.subscribe, safetyPollMs: 10 },
-    });
+    const { follower } = follow(step, heads, { pollMs: 10, safetyPollMs: 10 });
     await sleep(30);
     heads.announce(101n);
     await follower.stop();
