@@ -130,15 +130,8 @@ export function subscribeNewHeads(
 
   return {
     ready,
-    close: () => {
-      if (finished) return;
-      if (subscription === undefined) {
-        finished = true;
-        clearTimeout(timer);
-        drop(socket);
-        settle.reject(new HeadSubscriptionError("closed"));
-      } else end(undefined);
-    },
+    // Before confirmation the start is told it was closed; after it, the subscriber is told nothing.
+    close: () => end(subscription === undefined ? new HeadSubscriptionError("closed") : undefined),
   };
 }
 
