@@ -121,8 +121,22 @@ function documentedResponses(app: OpenAPIHono): Map<string, Map<string, z.ZodTyp
   return routes;
 }
 
+const token = (symbol: string) => devnet.manifest.tokens.find((t) => t.symbol === symbol)!.address;
+const account = () => devnet.manifest.accounts[3]!.address.toLowerCase();
+
 /** A marker longer than any echo may be: if it comes back whole, an input was echoed unbounded. */
 const MARKER = `Z${"q".repeat(ECHO_BOUND)}${randomBytes(4).toString("hex")}`;
+
+/**
+ * The deployment's own contracts (as `/api/v2/config` lists them: the executor, the collector, the
+ * registry, WETH, the pool manager...), boundary values for every address a client sends: a recipient or
+ * token that is one of them must be a clear 4xx or a quote, never a 500.
+ */
+function contractAddresses(): string[] {
+  return Object.values(devnet.manifest.contracts)
+    .filter((value) => typeof value === "string" && /^0x[0-9a-fA-F]{40}$/.test(value))
+    .map((address) => String(address).toLowerCase());
+}
 
 /** Values that pass a parameter's validation, by its name, so requests reach the work behind it. */
 function validFor(name: string): string[] {
@@ -130,9 +144,9 @@ function validFor(name: string): string[] {
   const account = devnet.manifest.accounts[3]!.address.toLowerCase();
   if (name === "chainId") return ["4663"];
   if (/^(tokenIn|tokenOut|in|out|address|token)$/.test(name))
-    return [...tokens, "0x0000000000000000000000000000000000000000"];
+    return [...tokens, "0x0000000000000000000000000000000000000000", ...contractAddresses()];
   if (/^(amountIn|amount)$/.test(name)) return ["1000000", "1000000000000000000", "1"];
-  if (/^(payer|recipient|from)$/.test(name)) return [account];
+  if (/^(payer|recipient|from)$/.test(name)) return [account, account, account, ...contractAddresses()];
   if (/^(code|builderCode)$/.test(name)) return [devnet.manifest.junction.demoBuilder.code, "nobody-here"];
   if (/Bps$/.test(name)) return ["0", "10", "50"];
   if (name === "idempotency-key") return ["fuzz-key-1", "fuzz-key-2"];
@@ -194,6 +208,80 @@ const requestArbitrary = () =>
       ),
     }),
   );
+
+describe("the deployment's own contracts as a client's addresses", () => {
+  it("answers every contract as payer, recipient or multi-swap recipient with a quote or a 4xx, never a 5xx", async () => {
+    // Requests otherwise valid, so each reaches the work behind its address (the random fuzz below rarely
+    // builds one whole): a contract in these places once reached the executor's own checks as a 500.
+    const growth = await builders.workspace({ plan: "growth" });
+    const key = await builders.key(growth.id, ["quote"]);
+    const tokens = { tokenIn: devnet.manifest.contracts.weth9, tokenOut: token("USDC") };
+    const executor = devnet.manifest.contracts.executor.toLowerCase();
+    const answers: string[] = [];
+    for (const contract of contractAddresses()) {
+      const requests: [string, () => Response | Promise<Response>][] = [
+        [
+          "builder quote recipient",
+          () =>
+            builders.call("GET", "/api/v2/builders/quote", {
+              key,
+              query: { ...tokens, amountIn: "1000000000000000", payer: account(), recipient: contract },
+            }),
+        ],
+        [
+          "builder quote payer",
+          () =>
+            builders.call("GET", "/api/v2/builders/quote", {
+              key,
+              query: { ...tokens, amountIn: "1000000000000000", payer: contract },
+            }),
+        ],
+        [
+          "multi-swap recipient",
+          () =>
+            builders.call("POST", "/api/v2/builders/integration", {
+              key,
+              body: {
+                action: "multi-plan",
+                input: {
+                  execution: "sequential",
+                  payer: account(),
+                  recipient: contract,
+                  inputs: [{ token: tokens.tokenIn, amount: "1000000000000000" }],
+                  outputs: [{ token: tokens.tokenOut, weightBps: 10_000 }],
+                },
+              },
+            }),
+        ],
+        [
+          "partner quote recipient",
+          () =>
+            apps.partner.request(
+              `/quote?${new URLSearchParams({ in: tokens.tokenIn, out: tokens.tokenOut, amount: "1000000000000000", recipient: contract })}`,
+              { headers: { authorization: `Bearer ${keys.partner}` } },
+            ),
+        ],
+      ];
+      for (const [what, send] of requests) {
+        const response = await send();
+        const text = await response.text();
+        answers.push(`${what} ${contract}: ${response.status}`);
+        expect(response.status, `${what} ${contract}: ${text.slice(0, 300)}`).toBeLessThan(500);
+        // The executor would keep the output: refused before any work, naming the field that named it.
+        if (contract === executor && !what.startsWith("partner"))
+          expect(JSON.parse(text).error.issues, what).toEqual([
+            { path: expect.stringMatching(/recipient|payer/), message: "must not be the executor" },
+          ]);
+      }
+    }
+    expect(answers.filter((a) => a.includes(executor) && !a.startsWith("partner"))).toEqual([
+      `builder quote recipient ${executor}: 400`,
+      `builder quote payer ${executor}: 400`,
+      `multi-swap recipient ${executor}: 400`,
+    ]);
+    expect(unexpected).toEqual([]);
+  }, 600_000);
+});
 
 describe("API fuzz over both OpenAPI documents", () => {
   it(`answers ${RUNS} generated requests without a 5xx of its own, in the documented error shape`, async () => {

@@ -11,7 +11,7 @@ import {
 import { type ExecutionRequest, executionDeadline, minimumFor } from "../quote/execution-terms.ts";
 import type { QuoteRequest, QuoteResult } from "../quote/quote-types.ts";
 import { settledFigures } from "../quote/through-executor.ts";
-import type { UnsignedSwapTransaction } from "../routing/executor-calldata.ts";
+import { recipientIssue, type UnsignedSwapTransaction } from "../routing/executor-calldata.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { PARTNER_LIMITS } from "./limits.ts";
 import { type PartnerSwapHop, swapHops } from "./swap-hops.ts";
@@ -149,10 +149,8 @@ function checkTerms(request: PartnerQuoteRequest, deps: Pick<PartnerQuoteDeps, "
   const issues: ErrorIssue[] = [];
   const swap = request.swap;
   if (swap) {
-    if (BigInt(swap.recipient) === 0n)
-      issues.push({ path: "recipient", message: "must not be the zero address" });
-    if (swap.recipient === deps.contracts.executor.toLowerCase())
-      issues.push({ path: "recipient", message: "must not be the executor" });
+    const recipient = recipientIssue(swap.recipient, deps.contracts.executor);
+    if (recipient) issues.push({ path: "recipient", message: recipient });
     if (swap.minOut !== undefined && swap.minOut > maxUint256)
       issues.push({ path: "minOut", message: "must be at most 2^256 - 1" });
     const now = Math.floor(deps.now() / 1000);

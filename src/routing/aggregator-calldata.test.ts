@@ -80,7 +80,7 @@ describe("executor aggregator calldata", () => {
       buildExecutorAggregatorSwap(swap(overrides));
     expect(refused({ tokenOut: USDC })).toThrow(SwapTermsError);
     expect(refused({ amountIn: 0n })).toThrow(/amountIn must be between 1 and 2\^256 - 1/);
-    expect(refused({ recipient: EXECUTOR })).toThrow(/neither the zero address nor the executor/);
+    expect(refused({ recipient: EXECUTOR })).toThrow(/the recipient must not be the executor/);
     expect(refused({ maxBuilderFeeBps: 70_000 })).toThrow(/maxBuilderFeeBps/);
     expect(refused({ entry: "settler" as never })).toThrow(/entry must be router or allowance-holder/);
     expect(refused({ data: "0x" })).toThrow(/aggregator's calldata/);

@@ -67,8 +67,8 @@ describe("executor calldata", () => {
   it.each([
     ["identical tokens", { tokenOut: zeroAddress }, "tokenIn and tokenOut must differ"],
     ["zero input", { amountIn: 0n }, "amountIn must be between 1 and 2^256 - 1"],
-    ["the zero recipient", { recipient: zeroAddress }, "the recipient must be neither"],
-    ["the executor as recipient", { recipient: EXECUTOR }, "the recipient must be neither"],
+    ["the zero recipient", { recipient: zeroAddress }, "the recipient must not be the zero address"],
+    ["the executor as recipient", { recipient: EXECUTOR }, "the recipient must not be the executor"],
     ["a fractional fee", { maxRouteFeeBps: 2.5 }, "maxRouteFeeBps must be an integer"],
     ["a fee above uint16", { maxBuilderFeeBps: 65_536 }, "maxBuilderFeeBps must be an integer"],
   ] as [string, Partial<ExecutorSwap>, string][])("refuses %s", (_, overrides, message) => {

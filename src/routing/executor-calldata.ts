@@ -37,6 +37,17 @@ export class SwapTermsError extends Error {
 const MAX_UINT16 = 65_535;
 
 /**
+ * Why the executor would refuse `recipient` as a swap's recipient (the zero address, or the executor
+ * itself, which would keep the output), or undefined: every surface that takes a recipient refuses these
+ * as a 400 naming the field before any work (docs/rules.md, ours: swap recipient).
+ */
+export function recipientIssue(recipient: Address, executor: Address): string | undefined {
+  if (BigInt(recipient) === 0n) return "must not be the zero address";
+  if (recipient.toLowerCase() === executor.toLowerCase()) return "must not be the executor";
+  return undefined;
+}
+
+/**
  * Builds the `Executor.swap` calldata and value for `swap`: `value` equals `amountIn` for native input and
  * is zero otherwise (docs/rules.md, partner quote rule 7: `tx.value`). The route is validated against the
  * swap's terms.
@@ -59,8 +70,8 @@ export function swapParams(swap: Omit<ExecutorSwap, "route">) {
   const amountIn = amountInIssue(swap.amountIn);
   if (amountIn) throw new SwapTermsError(`amountIn ${amountIn}`);
   if (swap.minOut < 0n) throw new SwapTermsError("minOut must not be negative");
-  if (swap.recipient === zeroAddress || swap.recipient.toLowerCase() === swap.executor.toLowerCase())
-    throw new SwapTermsError("the recipient must be neither the zero address nor the executor");
+  const recipient = recipientIssue(swap.recipient, swap.executor);
+  if (recipient) throw new SwapTermsError(`the recipient ${recipient}`);
   for (const [name, bps] of [
     ["maxRouteFeeBps", swap.maxRouteFeeBps],
     ["maxBuilderFeeBps", swap.maxBuilderFeeBps],

@@ -51,7 +51,7 @@ export const IntegrationBodySchema = z
       execution: z.literal("sequential").openapi({ description: "Legs run one after another." }),
       payer: Account.openapi({ description: "Sells the inputs and signs every leg; not the zero address." }),
       recipient: Account.optional().openapi({
-        description: "Receives every output; defaults to payer; not the zero address.",
+        description: "Receives every output; defaults to payer; not the zero address nor the executor.",
       }),
       inputs: z
         .array(PlanInput)

@@ -24,7 +24,8 @@ export const BuilderQuoteQuerySchema = z
       description: "The wallet that will sign and send the swap; the input is pulled from it.",
     }),
     recipient: Address.optional().openapi({
-      description: "Receives the output; defaults to the payer. Not the zero address.",
+      description:
+        "Receives the output; defaults to the payer. Not the zero address nor the executor (400 naming the field).",
     }),
     slippageBps: intParam(slippageBps.min, slippageBps.max)
       .optional()

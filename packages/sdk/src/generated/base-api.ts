@@ -287,7 +287,7 @@ export type paths = {
                     amountIn: string;
                     /** @description The wallet that will sign and send the swap; the input is pulled from it. */
                     payer: string;
-                    /** @description Receives the output; defaults to the payer. Not the zero address. */
+                    /** @description Receives the output; defaults to the payer. Not the zero address nor the executor (400 naming the field). */
                     recipient?: string;
                     /** @description 1 to 500; default 50. minimumAmountOut = amountOut × (1 − slippage). */
                     slippageBps?: string;
@@ -390,7 +390,7 @@ export type paths = {
         put?: never;
         /**
          * Prepare the unsigned swap transaction of a builder quote
-         * @description Scope `swap`. Simulates the quote's exact transaction from the payer at the latest block (input balance and exact allowance set by state override) and returns it with what must be approved (spender = executor). Idempotent under the `Idempotency-Key` header; the status is saved (see GET). Use the same key for receipts.
+         * @description Scope `swap`. Simulates the quote's exact transaction from the payer at the latest block (input balance and exact allowance set by state override) and returns it with what must be approved (spender = executor). Idempotent under the `Idempotency-Key` header: a repeat replays the saved answer byte for byte; the status is saved (see GET). Use the same key for receipts.
          */
         post: {
             parameters: {
@@ -462,7 +462,7 @@ export type paths = {
                         "application/json": components["schemas"]["ErrorResponse"];
                     };
                 };
-                /** @description IDEMPOTENCY_CONFLICT (key reused with another body), PLAN_EXPIRED (quote past expiresAt: quote again) or PLAN_NOT_READY (a local-preview quote, or the preparation under this key is still running) */
+                /** @description IDEMPOTENCY_CONFLICT (key reused with another body), PLAN_EXPIRED (quote past expiresAt: quote again) or PLAN_NOT_READY (a local-preview quote, or the preparation under this key is still running: one cut off by a crash is taken over by the same request 60 s after it began) */
                 409: {
                     headers: {
                         [name: string]: unknown;
@@ -986,7 +986,7 @@ export type paths = {
                         "application/json": components["schemas"]["MultiSwapPlan"];
                     };
                 };
-                /** @description UNSUPPORTED_ACTION (action other than `multi-plan` or a zap action), INVALID_REQUEST (the rejected inputs in `issues`: an unknown property anywhere, a bad pattern or range, weights not totalling 10000, a repeated token), UNSUPPORTED_TERMS (nothing to swap, a leg that would move 0 units) or BUILDER_FEE_ABOVE_CAP (builderFeeBps above a registered builder's on-chain cap, as on the builder quote) */
+                /** @description UNSUPPORTED_ACTION (action other than `multi-plan` or a zap action), INVALID_REQUEST (the rejected inputs in `issues`: an unknown property anywhere, a bad pattern or range, weights not totalling 10000, a repeated token, a recipient that is the executor), UNSUPPORTED_TERMS (nothing to swap, a leg that would move 0 units) or BUILDER_FEE_ABOVE_CAP (builderFeeBps above a registered builder's on-chain cap, as on the builder quote) */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -2280,7 +2280,7 @@ export type components = {
                  */
                 payer: string;
                 /**
-                 * @description Receives every output; defaults to payer; not the zero address.
+                 * @description Receives every output; defaults to payer; not the zero address nor the executor.
                  * @example 0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc
                  */
                 recipient?: string;

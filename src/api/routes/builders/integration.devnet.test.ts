@@ -130,6 +130,24 @@ describe("POST /api/v2/builders/integration", () => {
     });
   });
 
+  it("refuses the executor as the legs' recipient, whichever field named it (docs/rules.md, ours: swap recipient)", async () => {
+    const executor = devnet.manifest.contracts.executor;
+    const terms = {
+      inputs: [{ token: DAI, amount: "1000000" }],
+      outputs: [{ token: WETH, weightBps: 10_000 }],
+    };
+    for (const [input, path] of [
+      [{ ...terms, recipient: executor }, "input.recipient"],
+      [{ ...terms, payer: executor }, "input.payer"],
+    ] as const) {
+      const response = await plan(input);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({
+        error: { code: "INVALID_REQUEST", issues: [{ path, message: "must not be the executor" }] },
+      });
+    }
+  });
+
   it("takes explicit terms, plans 16 legs for 4 × 4, and skips an output equal to its input", async () => {
     const recipient = devnet.manifest.accounts[4]!.address;
     const tokens = [USDC, DAI, WETH, WBTC];

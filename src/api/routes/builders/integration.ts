@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { allocateMultiSwap, type MultiSwapPlan, toMultiSwapPlan } from "../../../builders/multi-plan.ts";
 import { readRegistryBuilder } from "../../../builders/registry-profile.ts";
 import { echo, InvalidRequestError, JunctionError } from "../../../errors/junction-error.ts";
+import { recipientIssue } from "../../../routing/executor-calldata.ts";
 import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import {
   DEFAULT_SLIPPAGE_BPS,
@@ -52,7 +53,7 @@ export function registerIntegrationRoute(app: OpenAPIHono, deps: BuilderApiDeps)
         "ZAPS_DISABLED (action `zap`, `zap-in`, `deposit` or `swap-and-deposit`: zaps are not enabled, see /api/v2/capabilities) or UPSTREAM_UNAVAILABLE",
       ),
       400: errorResponse(
-        "UNSUPPORTED_ACTION (action other than `multi-plan` or a zap action), INVALID_REQUEST (the rejected inputs in `issues`: an unknown property anywhere, a bad pattern or range, weights not totalling 10000, a repeated token), UNSUPPORTED_TERMS (nothing to swap, a leg that would move 0 units) or BUILDER_FEE_ABOVE_CAP (builderFeeBps above a registered builder's on-chain cap, as on the builder quote)",
+        "UNSUPPORTED_ACTION (action other than `multi-plan` or a zap action), INVALID_REQUEST (the rejected inputs in `issues`: an unknown property anywhere, a bad pattern or range, weights not totalling 10000, a repeated token, a recipient that is the executor), UNSUPPORTED_TERMS (nothing to swap, a leg that would move 0 units) or BUILDER_FEE_ABOVE_CAP (builderFeeBps above a registered builder's on-chain cap, as on the builder quote)",
       ),
     },
   });
@@ -65,6 +66,13 @@ export function registerIntegrationRoute(app: OpenAPIHono, deps: BuilderApiDeps)
       if (!builderCode)
         throw new InvalidRequestError([
           { path: "input.builderCode", message: "required: the key's workspace has no builder code" },
+        ]);
+      // Every leg's recipient: refused here, as its builder quote would refuse it.
+      const recipient = lower(input.recipient ?? input.payer);
+      const recipientProblem = recipientIssue(recipient, deps.deployment.contracts.executor);
+      if (recipientProblem)
+        throw new InvalidRequestError([
+          { path: input.recipient ? "input.recipient" : "input.payer", message: recipientProblem },
         ]);
       const swaps = allocateMultiSwap({
         inputs: input.inputs.map((i) => ({ token: lower(i.token), amount: BigInt(i.amount) })),
@@ -91,7 +99,7 @@ export function registerIntegrationRoute(app: OpenAPIHono, deps: BuilderApiDeps)
       const payer = lower(input.payer);
       const plan = toMultiSwapPlan(swaps, {
         payer,
-        recipient: input.recipient ? lower(input.recipient) : payer,
+        recipient,
         builderCode,
         builderFeeBps,
         slippageBps: input.slippageBps ?? DEFAULT_SLIPPAGE_BPS,

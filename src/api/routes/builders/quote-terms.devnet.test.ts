@@ -52,6 +52,13 @@ describe("builder quote terms", () => {
       [{ ...base, provider: "aggregator-z" }, "provider"],
       [{ ...base, payer: "0x1234" }, "payer"],
       [{ ...base, chainId: "4663x" }, "chainId"],
+      // The executor would keep the output (docs/rules.md, ours: swap recipient): whichever field named it.
+      [{ ...base, recipient: devnet.manifest.contracts.executor }, "recipient"],
+      [
+        { ...base, recipient: devnet.manifest.contracts.executor.toUpperCase().replace("0X", "0x") },
+        "recipient",
+      ],
+      [{ ...base, payer: devnet.manifest.contracts.executor }, "payer"],
     ] as const) {
       const { status, body } = await quote(query);
       expect(status, JSON.stringify(query)).toBe(400);

@@ -4,6 +4,7 @@ import { issueBuilderQuote } from "../../../builders/builder-quote.ts";
 import { BUILDER_QUOTE_TIMES } from "../../../builders/limits.ts";
 import { CHAIN_ID } from "../../../chain/chain.ts";
 import { type ErrorIssue, InvalidRequestError, JunctionError } from "../../../errors/junction-error.ts";
+import { recipientIssue } from "../../../routing/executor-calldata.ts";
 import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import { BuilderQuoteQuerySchema, BuilderQuoteResponseSchema } from "../../schemas/builder-quote.ts";
 import { routeBranches } from "../quote-response.ts";
@@ -47,8 +48,12 @@ export function registerBuilderQuoteRoute(app: OpenAPIHono, deps: BuilderApiDeps
     const amountIn = BigInt(query.amountIn);
     const issues: ErrorIssue[] = [];
     if (tokenIn === tokenOut) issues.push({ path: "tokenOut", message: "must differ from tokenIn" });
-    if (BigInt(recipient) === 0n) issues.push({ path: "recipient", message: "must not be the zero address" });
-    if (BigInt(query.payer) === 0n) issues.push({ path: "payer", message: "must not be the zero address" });
+    const payerZero = BigInt(query.payer) === 0n;
+    if (payerZero) issues.push({ path: "payer", message: "must not be the zero address" });
+    // Without `recipient` the payer receives: the field that named it is the one refused (once).
+    const recipientProblem = recipientIssue(recipient, deps.deployment.contracts.executor);
+    if (recipientProblem && (query.recipient || !payerZero))
+      issues.push({ path: query.recipient ? "recipient" : "payer", message: recipientProblem });
     if (issues.length) throw new InvalidRequestError(issues);
 
     const request = {
