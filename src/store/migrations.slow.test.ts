@@ -79,6 +79,35 @@ const swapCalldata = (deadline: bigint): Hex =>
     ],
   });
 
+/** A saved builder quote as the code before 0004 wrote it (no deadline column). */
+const oldQuoteRow = (id: string, deadline: bigint) => ({
+  id,
+  workspace_id: "w",
+  key_id: "k",
+  builder_code: "old",
+  payer: "0x03",
+  recipient: "0x03",
+  token_in: "0x01",
+  token_out: "0x02",
+  amount_in: 1n,
+  gross_amount_out: 1n,
+  route_fee: 0n,
+  builder_fee: 0n,
+  amount_out: 1n,
+  minimum_amount_out: 1n,
+  route_fee_bps: 30,
+  builder_fee_bps: 50,
+  policy_version: 1,
+  policy_source: "onchain" as const,
+  builder_recipient: "0x04",
+  settlement_available: true,
+  block_number: 1,
+  tx_to: "0x05",
+  tx_data: swapCalldata(deadline),
+  tx_value: 0n,
+  expires_at: new Date(),
+});
+
 describe.each(emptyDatabases())("migration 0004 on %s", (_, open) => {
   it("backfills each saved quote's deadline from its calldata, then requires one", async () => {
     const { db, close } = await open();
@@ -89,33 +118,7 @@ describe.each(emptyDatabases())("migration 0004 on %s", (_, open) => {
       // 2^33 + 7 needs more than 32 bits: the backfill reads the word's low 64 bits.
       const deadlines = [1_800_000_600n, 2n ** 33n + 7n];
       for (const [i, deadline] of deadlines.entries()) {
-        const row = {
-          id: `q${i}`,
-          workspace_id: "w",
-          key_id: "k",
-          builder_code: "old",
-          payer: "0x03",
-          recipient: "0x03",
-          token_in: "0x01",
-          token_out: "0x02",
-          amount_in: 1n,
-          gross_amount_out: 1n,
-          route_fee: 0n,
-          builder_fee: 0n,
-          amount_out: 1n,
-          minimum_amount_out: 1n,
-          route_fee_bps: 30,
-          builder_fee_bps: 50,
-          policy_version: 1,
-          policy_source: "onchain" as const,
-          builder_recipient: "0x04",
-          settlement_available: true,
-          block_number: 1,
-          tx_to: "0x05",
-          tx_data: swapCalldata(deadline),
-          tx_value: 0n,
-          expires_at: new Date(),
-        };
+        const row = oldQuoteRow(`q${i}`, deadline);
         // Written as the code before 0004 wrote it: without a deadline column.
         await (db as unknown as Kysely<{ builder_quotes: typeof row }>)
           .insertInto("builder_quotes")
@@ -133,6 +136,49 @@ describe.each(emptyDatabases())("migration 0004 on %s", (_, open) => {
           .where("id", "=", "q0")
           .execute(),
       ).rejects.toThrow();
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe.each(emptyDatabases())("migration 0013 on %s", (_, open) => {
+  it("keeps a prepared swap saved as jsonb readable, and saves new ones as the text first sent", async () => {
+    const { db, close } = await open();
+    try {
+      const migrator = new Migrator({ db, provider: migrationProvider });
+      expect((await migrator.migrateTo("0012_one_key_table")).error).toBeUndefined();
+      await db.insertInto("workspaces").values({ id: "w", name: "old" }).execute();
+      await db
+        .insertInto("builder_quotes")
+        .values({ ...oldQuoteRow("q", 1_800_000_600n), deadline: new Date() })
+        .execute();
+      const preparation = (key: string, response: string) =>
+        db
+          .insertInto("swap_preparations")
+          .values({
+            key_id: "k",
+            idempotency_key: key,
+            quote_id: "q",
+            request_hash: "h",
+            status: "ready",
+            response,
+          })
+          .execute();
+      await preparation("old", JSON.stringify({ zeta: 1, a: "x" }));
+
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      await preparation("new", JSON.stringify({ zeta: 1, a: "x" }));
+      const saved = await db
+        .selectFrom("swap_preparations")
+        .select(["idempotency_key", "response"])
+        .orderBy("idempotency_key")
+        .execute();
+      // jsonb had sorted the old one's keys; the new one keeps its bytes.
+      expect(saved).toEqual([
+        { idempotency_key: "new", response: '{"zeta":1,"a":"x"}' },
+        { idempotency_key: "old", response: '{"a": "x", "zeta": 1}' },
+      ]);
     } finally {
       await close();
     }

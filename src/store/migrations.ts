@@ -351,6 +351,15 @@ const MIGRATIONS: Record<string, Migration> = {
         await db.schema.dropTable(table).execute();
     },
   },
+  "0013_preparation_response_text": {
+    // A prepared swap's response is kept as the text first sent, so a replay under its Idempotency-Key is
+    // byte-identical (jsonb reorders an object's keys).
+    async up(db: Kysely<unknown>) {
+      await sql`alter table swap_preparations alter column response type text using response::text`.execute(
+        db,
+      );
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -80,7 +80,10 @@ export async function savePreparationOutcome(
     .execute();
 }
 
-/** The preparation saved under the key, if any, with its `response` JSON parsed (were it text). */
+/**
+ * The preparation saved under the key, if any, with its `response` parsed from the text first sent (its
+ * keys in their first order, so a replay serializes to the same bytes).
+ */
 export async function findPreparation(
   db: Db,
   { keyId, idempotencyKey }: PreparationKey,
@@ -91,7 +94,5 @@ export async function findPreparation(
     .where("key_id", "=", keyId)
     .where("idempotency_key", "=", idempotencyKey)
     .executeTakeFirst();
-  return (
-    row && { ...row, response: typeof row.response === "string" ? JSON.parse(row.response) : row.response }
-  );
+  return row && { ...row, response: typeof row.response === "string" ? JSON.parse(row.response) : null };
 }

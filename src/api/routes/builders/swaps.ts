@@ -24,7 +24,7 @@ export function registerSwapRoutes(app: OpenAPIHono, deps: BuilderApiDeps): void
     tags: ["Builder"],
     summary: "Prepare the unsigned swap transaction of a builder quote",
     description:
-      "Scope `swap`. Simulates the quote's exact transaction from the payer at the latest block (input balance and exact allowance set by state override) and returns it with what must be approved (spender = executor). Idempotent under the `Idempotency-Key` header; the status is saved (see GET). Use the same key for receipts.",
+      "Scope `swap`. Simulates the quote's exact transaction from the payer at the latest block (input balance and exact allowance set by state override) and returns it with what must be approved (spender = executor). Idempotent under the `Idempotency-Key` header: a repeat replays the saved answer byte for byte; the status is saved (see GET). Use the same key for receipts.",
     security: BUILDER_SECURITY,
     middleware: [builderAccess(deps.db, "swap")] as const,
     request: {
@@ -40,7 +40,7 @@ export function registerSwapRoutes(app: OpenAPIHono, deps: BuilderApiDeps): void
       ...BODY_LIMIT_RESPONSES,
       404: errorResponse("PLAN_NOT_FOUND: no quote with this id for this key"),
       409: errorResponse(
-        "IDEMPOTENCY_CONFLICT (key reused with another body), PLAN_EXPIRED (quote past expiresAt: quote again) or PLAN_NOT_READY (a local-preview quote, or the preparation under this key is still running)",
+        "IDEMPOTENCY_CONFLICT (key reused with another body), PLAN_EXPIRED (quote past expiresAt: quote again) or PLAN_NOT_READY (a local-preview quote, or the preparation under this key is still running: one cut off by a crash is taken over by the same request 60 s after it began)",
       ),
       503: errorResponse(
         "PREPARATION_FAILED (the failure is saved under the Idempotency-Key: check GET before a new request) or UPSTREAM_UNAVAILABLE",
