@@ -40,6 +40,11 @@ export const ERROR_STATUS = {
   PLAN_NOT_READY: 409,
   /** History: the cursor's finalized snapshot is no longer canonical; restart pagination. */
   SNAPSHOT_NOT_CANONICAL: 409,
+  /**
+   * Receipts: the chain never saw the transaction and the quote's deadline passed over a minute ago (by the
+   * chain's clock): it can no longer settle the quote; stop polling.
+   */
+  TRANSACTION_NOT_FOUND: 409,
   /** The pinned block stopped being canonical while the quote was assessed: ask again. */
   BLOCK_REORGED: 409,
   /** The token has no contract code on the chain. */

@@ -33,8 +33,11 @@ export type ReceiptVerification = {
 export class ReceiptError extends JunctionError {
   override name = "ReceiptError";
   constructor(
-    /** PLAN_NOT_FOUND: no such quote for this key. RECEIPT_MISMATCH: the transaction does not settle it. */
-    code: "PLAN_NOT_FOUND" | "RECEIPT_MISMATCH",
+    /**
+     * PLAN_NOT_FOUND: no such quote for this key. RECEIPT_MISMATCH: the transaction does not settle it.
+     * TRANSACTION_NOT_FOUND: the chain never saw it, and it can no longer settle the quote.
+     */
+    code: "PLAN_NOT_FOUND" | "RECEIPT_MISMATCH" | "TRANSACTION_NOT_FOUND",
     message: string,
   ) {
     super(code, message);
@@ -42,6 +45,13 @@ export class ReceiptError extends JunctionError {
 }
 
 export type ReceiptDeps = { db: Db; client: PublicClient; contracts: Contracts };
+
+/**
+ * How long past the quote's transaction deadline, by the chain's own clock (the latest block's time), a hash
+ * the node does not know still answers `confirming` (it may yet reach this node). After it, the transaction
+ * can no longer settle the quote (the executor reverts past the deadline): 409 TRANSACTION_NOT_FOUND.
+ */
+export const UNKNOWN_TRANSACTION_GRACE_SECONDS = 60;
 
 /**
  * Receipt verification (docs/rules.md, receipt rules 1-2 and state rules 1-2): `confirming`
@@ -96,13 +106,11 @@ export async function verifyReceipt(
     blockHash: null,
     logIndex: null,
   };
-  let receipt: Awaited<ReturnType<PublicClient["getTransactionReceipt"]>>;
-  try {
-    receipt = await deps.client.getTransactionReceipt({ hash: input.hash });
-  } catch (error) {
-    // Not mined yet (or not seen by this node yet): still confirming.
-    if (error instanceof TransactionReceiptNotFoundError) return expected;
-    throw error;
+  const receipt = await receiptOrNothing(deps.client, input.hash);
+  if (!receipt) {
+    // Not mined (or not seen by this node) yet: confirming while it can still settle the quote.
+    await refuseWhenPastDeadline(deps.client, new Date(quote.deadline));
+    return expected;
   }
   if (receipt.status !== "success")
     throw new ReceiptError("RECEIPT_MISMATCH", "the transaction reverted: nothing was settled");
@@ -158,4 +166,28 @@ export async function verifyReceipt(
     amount_out: mined.amountOut,
   });
   return { ...mined, status: "finalized" };
+}
+
+/** The transaction's receipt, or undefined while the node knows of no mined transaction with this hash. */
+async function receiptOrNothing(client: PublicClient, hash: Hex) {
+  try {
+    return await client.getTransactionReceipt({ hash });
+  } catch (error) {
+    if (error instanceof TransactionReceiptNotFoundError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * For a hash the node has not mined: once the chain's latest block is past the quote's deadline by the
+ * grace period, no block can still include a transaction that settles it, so polling ends with a 409.
+ */
+async function refuseWhenPastDeadline(client: PublicClient, deadline: Date): Promise<void> {
+  const deadlineSeconds = BigInt(Math.floor(deadline.getTime() / 1000));
+  const latest = await client.getBlock({ blockTag: "latest" });
+  if (latest.timestamp <= deadlineSeconds + BigInt(UNKNOWN_TRANSACTION_GRACE_SECONDS)) return;
+  throw new ReceiptError(
+    "TRANSACTION_NOT_FOUND",
+    `the chain has no transaction with this hash, and the quote's deadline (${deadlineSeconds}) passed more than ${UNKNOWN_TRANSACTION_GRACE_SECONDS} s before its latest block (${latest.timestamp}): it can no longer settle this quote`,
+  );
 }

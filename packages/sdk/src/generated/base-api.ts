@@ -622,7 +622,7 @@ export type paths = {
         put?: never;
         /**
          * Verify a swap's finalized attribution
-         * @description Scope `receipts`; use the same key that prepared the swap. Answers `confirming` until the transaction's block is finalized, then checks the block is canonical, the transaction succeeded and the collector's settlement event carries this quote, builder and key, and records the settlement as `finalized`. Repeat the call until it is finalized.
+         * @description Scope `receipts`; use the same key that prepared the swap. Answers `confirming` until the transaction's block is finalized, then checks the block is canonical, the transaction succeeded and the collector's settlement event carries this quote, builder and key, and records the settlement as `finalized`. Repeat the call until it is finalized. A hash the chain has not seen answers `confirming` while it could still settle the quote: until 60 s past the quote's deadline by the chain's clock, then 409 TRANSACTION_NOT_FOUND.
          */
         post: {
             parameters: {
@@ -684,6 +684,15 @@ export type paths = {
                 };
                 /** @description PLAN_NOT_FOUND: no quote with this id for this key */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description TRANSACTION_NOT_FOUND: the chain has no transaction with this hash and the quote's deadline passed more than 60 s ago by the chain's clock (its latest block's time): no transaction can settle this quote any more, so stop polling */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1878,7 +1887,7 @@ export type components = {
                  * @description Closed list of error codes; each maps to one HTTP status.
                  * @enum {string}
                  */
-                code: "INVALID_REQUEST" | "UNSUPPORTED_CHAIN" | "IDENTICAL_TOKENS" | "UNSUPPORTED_TERMS" | "BUILDER_FEE_ABOVE_CAP" | "RECEIPT_MISMATCH" | "UNSUPPORTED_ACTION" | "UNAUTHORIZED" | "ALLOWANCE_EXHAUSTED" | "FORBIDDEN" | "NOT_FOUND" | "PLAN_NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "BUILDER_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PLAN_EXPIRED" | "PLAN_NOT_READY" | "SNAPSHOT_NOT_CANONICAL" | "BLOCK_REORGED" | "UNKNOWN_TOKEN" | "NO_ROUTE" | "NO_EXECUTABLE_ROUTE" | "PROVIDER_DISABLED" | "BUSY" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INTERNAL" | "QUOTE_TIMEOUT" | "UPSTREAM_UNAVAILABLE" | "PREPARATION_FAILED" | "REGISTRY_UNCOMMISSIONED" | "ZAPS_DISABLED" | "SHUTTING_DOWN" | "CODE_TAKEN";
+                code: "INVALID_REQUEST" | "UNSUPPORTED_CHAIN" | "IDENTICAL_TOKENS" | "UNSUPPORTED_TERMS" | "BUILDER_FEE_ABOVE_CAP" | "RECEIPT_MISMATCH" | "TRANSACTION_NOT_FOUND" | "UNSUPPORTED_ACTION" | "UNAUTHORIZED" | "ALLOWANCE_EXHAUSTED" | "FORBIDDEN" | "NOT_FOUND" | "PLAN_NOT_FOUND" | "PAYLOAD_TOO_LARGE" | "HEADERS_TOO_LARGE" | "REQUEST_TIMEOUT" | "BUILDER_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PLAN_EXPIRED" | "PLAN_NOT_READY" | "SNAPSHOT_NOT_CANONICAL" | "BLOCK_REORGED" | "UNKNOWN_TOKEN" | "NO_ROUTE" | "NO_EXECUTABLE_ROUTE" | "PROVIDER_DISABLED" | "BUSY" | "QUOTA_EXCEEDED" | "RATE_LIMITED" | "INTERNAL" | "QUOTE_TIMEOUT" | "UPSTREAM_UNAVAILABLE" | "PREPARATION_FAILED" | "REGISTRY_UNCOMMISSIONED" | "ZAPS_DISABLED" | "SHUTTING_DOWN" | "CODE_TAKEN";
                 /** @description Human-readable; never contains credentials, calldata or remote bodies. */
                 message: string;
                 /**

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Hex } from "viem";
-import { verifyReceipt } from "../../../builders/receipts.ts";
+import { UNKNOWN_TRANSACTION_GRACE_SECONDS, verifyReceipt } from "../../../builders/receipts.ts";
 import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import { ReceiptRequestSchema, ReceiptResponseSchema } from "../../schemas/builder-receipt.ts";
 import { errorResponse } from "../../schemas/error.ts";
@@ -14,8 +14,7 @@ export function registerReceiptRoute(app: OpenAPIHono, deps: BuilderApiDeps): vo
     path: "/api/v2/builders/receipts",
     tags: ["Builder"],
     summary: "Verify a swap's finalized attribution",
-    description:
-      "Scope `receipts`; use the same key that prepared the swap. Answers `confirming` until the transaction's block is finalized, then checks the block is canonical, the transaction succeeded and the collector's settlement event carries this quote, builder and key, and records the settlement as `finalized`. Repeat the call until it is finalized.",
+    description: `Scope \`receipts\`; use the same key that prepared the swap. Answers \`confirming\` until the transaction's block is finalized, then checks the block is canonical, the transaction succeeded and the collector's settlement event carries this quote, builder and key, and records the settlement as \`finalized\`. Repeat the call until it is finalized. A hash the chain has not seen answers \`confirming\` while it could still settle the quote: until ${UNKNOWN_TRANSACTION_GRACE_SECONDS} s past the quote's deadline by the chain's clock, then 409 TRANSACTION_NOT_FOUND.`,
     security: BUILDER_SECURITY,
     middleware: [builderAccess(deps.db, "receipts")] as const,
     request: { body: { required: true, content: { "application/json": { schema: ReceiptRequestSchema } } } },
@@ -30,6 +29,9 @@ export function registerReceiptRoute(app: OpenAPIHono, deps: BuilderApiDeps): vo
         "INVALID_REQUEST, or RECEIPT_MISMATCH: the transaction reverted, or settles another quote, builder or key",
       ),
       404: errorResponse("PLAN_NOT_FOUND: no quote with this id for this key"),
+      409: errorResponse(
+        `TRANSACTION_NOT_FOUND: the chain has no transaction with this hash and the quote's deadline passed more than ${UNKNOWN_TRANSACTION_GRACE_SECONDS} s ago by the chain's clock (its latest block's time): no transaction can settle this quote any more, so stop polling`,
+      ),
     },
   });
   app.openapi(route, async (c) => {

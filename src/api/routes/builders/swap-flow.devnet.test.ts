@@ -11,6 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderTestApi, createBuilderTestApi } from "../../../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
+import { UNKNOWN_TRANSACTION_GRACE_SECONDS } from "../../../builders/receipts.ts";
 import { CHAIN_ID } from "../../../chain/chain.ts";
 import { createChainClient } from "../../../chain/create-chain-client.ts";
 import { erc20Abi } from "../../../contracts/abis/ERC20.ts";
@@ -373,5 +374,31 @@ describe("builder quote → swap preparation → receipts", () => {
     } finally {
       clockOffsetMs = 0;
     }
+  });
+
+  it("answers confirming for a hash the chain never saw until the quote's deadline is a minute past, then 409 TRANSACTION_NOT_FOUND", async () => {
+    const { body } = await quote({
+      tokenIn: devnet.manifest.contracts.weth9,
+      tokenOut: token("USDC"),
+      amountIn: parseEther("1").toString(),
+      payer: payer(),
+    });
+    const unknown = `0x${"5e".repeat(32)}`;
+    expect((await receipts(body.quoteId, unknown)).body).toMatchObject({
+      status: "confirming",
+      hash: unknown,
+    });
+    // By the chain's clock: at the deadline plus the grace the hash may still arrive; a second later, never.
+    const latest = await devnet.publicClient.getBlock();
+    const graceEnds = body.deadline + UNKNOWN_TRANSACTION_GRACE_SECONDS;
+    await devnet.testClient.setNextBlockTimestamp({ timestamp: BigInt(graceEnds) });
+    await devnet.testClient.mine({ blocks: 1 });
+    expect(latest.timestamp).toBeLessThan(BigInt(graceEnds));
+    expect((await receipts(body.quoteId, unknown)).body.status).toBe("confirming");
+    await devnet.testClient.setNextBlockTimestamp({ timestamp: BigInt(graceEnds + 1) });
+    await devnet.testClient.mine({ blocks: 1 });
+    const gone = await receipts(body.quoteId, unknown);
+    expect(gone.status).toBe(409);
+    expect(gone.body.error.code).toBe("TRANSACTION_NOT_FOUND");
   });
 });
