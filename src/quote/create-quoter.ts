@@ -15,13 +15,14 @@ import type { Path } from "../routing/paths.ts";
 import { searchRoutes } from "../routing/split-search.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { createTransferFeeMeter, type TransferFeeMeter } from "../simulation/transfer-fee.ts";
-import { assessCandidate } from "./assess-candidate.ts";
+import { type AssessmentTerms, assessCandidate } from "./assess-candidate.ts";
 import { createBlockReads } from "./block-reads.ts";
 import { gasConversion } from "./gas-conversion.ts";
 import { QUOTE_LIMITS } from "./limits.ts";
 import { createMarketReader } from "./market-reader.ts";
 import { type ProviderOutcome, providerCandidates, providersAsked } from "./provider-candidates.ts";
 import {
+  type Assessment,
   type Candidate,
   type FeeTerms,
   QuoteError,
@@ -75,6 +76,8 @@ type Market = {
 };
 
 type Block = PinnedBlock;
+/** The block every candidate is simulated at, with the gas price and conversion they are ranked by. */
+type AssessAt = AssessmentTerms & { block: Block };
 /** The quote block, with its gas price when the followed state already knows it. */
 type Pinned = { block: Block; gasPrice?: bigint };
 
@@ -119,42 +122,72 @@ export function createQuoter(deps: QuoterDeps) {
       ? await searchOwnCandidates(request, loaded, block, signal, timings)
       : { market: loaded, own: [] };
     const terms = { executor: contracts.executor, fees: market.fees, timestamp: block.timestamp };
-    const theirs = (await external).map((candidate) =>
-      request.throughExecutor ? throughExecutor(candidate, request, terms) : candidate,
+    const theirs = external.then((candidates) =>
+      candidates.map((candidate) =>
+        request.throughExecutor ? throughExecutor(candidate, request, terms) : candidate,
+      ),
     );
-    const candidates = dedupe([...own, ...theirs]);
-    signal.throwIfAborted();
-    if (candidates.length === 0)
-      throw new QuoteError(
-        "NO_ROUTE",
-        ownSearch
-          ? "no verified pool path connects the pair for this amount"
-          : `${request.provider} offered no route for the pair and amount`,
-      );
-    // The canonical-block check rides in the simulations' round trip: the node answers it as it runs them,
-    // so a reorg of the quote block before the simulations ran is caught without a round trip of its own.
-    const [assessments, canonical] = await timed(timings, "simulate", () =>
-      Promise.all([
-        Promise.all(
-          candidates.map((candidate) =>
-            assessCandidate(assessDeps, request, candidate, {
-              block,
-              gasPrice: market.gasPrice,
-              gasToOut: market.gasToOut,
-            }),
-          ),
-        ),
-        client.getBlock({ blockNumber: block.number }),
-      ]),
-    );
-    if (canonical.hash !== block.hash)
-      throw new QuoteError("BLOCK_REORGED", "the quote block was reorged during assessment; ask again");
+    const at = { block, gasPrice: market.gasPrice, gasToOut: market.gasToOut };
+    const assessments = await assessOursAndTheirs(request, own, theirs, at, signal, timings);
     // Only when a candidate failed: is a token it moves taxed on transfer (one eth_call at the block)?
     const explained = await timed(timings, "simulate", () =>
       explainTransferFees(transferFees, request, block.number, assessments),
     );
     const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, explained));
     return { ...result, timings };
+  }
+
+  /**
+   * Stage 4: every deduplicated candidate simulated at the quote block, ours and theirs alike. Ours wait up
+   * to QUOTE_LIMITS.ownSimulationHoldMs for the providers', so that all travel in one round trip; past it,
+   * ours are simulated at once and theirs when they arrive, each batch with its own canonical-block check.
+   * A node that stopped answering then fails the quote one per-call deadline after the hold, not after the
+   * providers' deadline and then that (docs/operating.md, "Observing it": a stalled node).
+   */
+  async function assessOursAndTheirs(
+    request: QuoteRequest,
+    own: Candidate[],
+    theirs: Promise<Candidate[]>,
+    at: AssessAt,
+    signal: AbortSignal,
+    timings: StageTimings,
+  ): Promise<Assessment[]> {
+    const arrived =
+      own.length === 0 ? await theirs : await settledWithin(theirs, QUOTE_LIMITS.ownSimulationHoldMs);
+    signal.throwIfAborted();
+    if (arrived) {
+      const candidates = dedupe([...own, ...arrived]);
+      if (candidates.length === 0) throw noRoute(request);
+      return timed(timings, "simulate", () => assessAtBlock(request, candidates, at));
+    }
+    const [ours, later] = await Promise.all([
+      timed(timings, "simulate", () => assessAtBlock(request, own, at)),
+      theirs.then((candidates) => {
+        signal.throwIfAborted();
+        const fresh = dedupe([...own, ...candidates]).slice(own.length);
+        return fresh.length === 0 ? [] : timed(timings, "simulate", () => assessAtBlock(request, fresh, at));
+      }),
+    ]);
+    return [...ours, ...later];
+  }
+
+  /**
+   * The candidates simulated at the quote block in one round trip, with the check that the block is still
+   * canonical riding in it: the node answers it as it runs them, so a reorg of the quote block before the
+   * simulations ran is caught without a round trip of its own.
+   */
+  async function assessAtBlock(
+    request: QuoteRequest,
+    candidates: Candidate[],
+    at: AssessAt,
+  ): Promise<Assessment[]> {
+    const [assessments, canonical] = await Promise.all([
+      Promise.all(candidates.map((candidate) => assessCandidate(assessDeps, request, candidate, at))),
+      client.getBlock({ blockNumber: at.block.number }),
+    ]);
+    if (canonical.hash !== at.block.hash)
+      throw new QuoteError("BLOCK_REORGED", "the quote block was reorged during assessment; ask again");
+    return assessments;
   }
 
   /**
@@ -336,6 +369,29 @@ async function timed<T>(timings: StageTimings, stage: keyof StageTimings, run: (
   } finally {
     timings[stage] += performance.now() - started;
   }
+}
+
+/** What `promise` resolves to if it settles within `ms`, else undefined (it keeps running). */
+async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** No candidate at all: nothing connects the pair (or the named provider offered nothing). */
+function noRoute(request: QuoteRequest): QuoteError {
+  return new QuoteError(
+    "NO_ROUTE",
+    request.provider === undefined || request.provider === "service"
+      ? "no verified pool path connects the pair for this amount"
+      : `${request.provider} offered no route for the pair and amount`,
+  );
 }
 
 /** Candidates with identical calldata are one candidate (docs/rules.md, comparison rule 3). */

@@ -20,6 +20,12 @@ export const QUOTE_LIMITS = {
   maxPools: 96,
   /** Each third-party provider's default deadline (JUNCTION_PROVIDER_DEADLINE_MS sets it). */
   providerDeadlineMs: PROVIDER_DEADLINE_MS.default,
+  /**
+   * How long Junction's own candidates wait for the providers' before they are simulated on their own
+   * (create-quoter.ts): within it, all travel in one round trip; past it, a stalled node fails the quote
+   * within its per-call deadline instead of after the providers' deadline and then it.
+   */
+  ownSimulationHoldMs: 250,
 } as const;
 
 /**

@@ -2,7 +2,9 @@ import { zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
 import { type RpcProxy, startRpcProxy } from "../../../test/rpc-proxy.ts";
+import { startStandInProviders } from "../../../test/stand-in-providers.ts";
 import { createChainClient } from "../../chain/create-chain-client.ts";
+import { createFollowedState } from "../../liquidity/followed-state/follow-state.ts";
 import { createPoolIndex } from "../../liquidity/pool-index/pool-index.ts";
 import { QUOTE_SOURCES } from "../../providers/quote-sources.ts";
 import { createAdmission } from "../../quote/admission.ts";
@@ -17,6 +19,8 @@ import { createBaseApp } from "../base-app.ts";
 let devnet: TestDevnet;
 let proxy: RpcProxy;
 let app: ReturnType<typeof createBaseApp>;
+let client: ReturnType<typeof createChainClient>;
+let index: ReturnType<typeof createPoolIndex>;
 const internal: unknown[] = [];
 const admission = createAdmission({ perMinute: 10_000 });
 
@@ -25,8 +29,8 @@ beforeAll(async () => {
   proxy = await startRpcProxy(devnet.rpcUrl);
   const { contracts } = devnet.manifest;
   // The service's own client: coalescing, and each call bounded by its request's budget.
-  const client = createChainClient({ url: proxy.url, kind: "private" });
-  const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
+  client = createChainClient({ url: proxy.url, kind: "private" });
+  index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
   await index.sync();
   app = createBaseApp({
     contracts,
@@ -136,6 +140,58 @@ describe("public quote: upstream failures are 503 with a closed reason", () => {
     proxy.mode = { kind: "pass" };
     const thawed = await quote("5000000000000000000", zeroAddress, token("DAI"));
     expect(thawed.status).toBe(200);
+  });
+
+  it("answers 503 one per-call deadline after its search when the node freezes while the providers are slow", async () => {
+    // The quote block, pools and token layouts come from followed state and a warm quote: nothing asks the
+    // node before the simulations, which wait only a moment for providers that take their whole deadline.
+    proxy.mode = { kind: "pass" };
+    const standIns = await startStandInProviders(devnet);
+    try {
+      const { contracts } = devnet.manifest;
+      const followed = createFollowedState({
+        client,
+        pools: () => index.pools(),
+        ...(contracts.v4PoolManager ? { poolManager: contracts.v4PoolManager } : {}),
+        staleAfterMs: 600_000,
+      });
+      await followed.step();
+      const providerDeadlineMs = 8_000;
+      const slow = createBaseApp({
+        contracts,
+        providers: () => QUOTE_SOURCES.map((id) => ({ id, kind: "aggregator" as const, enabled: true })),
+        latestBlock: () => client.getBlockNumber(),
+        logError: (error) => internal.push(error),
+        quote: createQuoter({
+          client,
+          index,
+          contracts,
+          fixtures: createFixtures(client),
+          followed,
+          providers: [standIns.aggregatorA, standIns.aggregatorB],
+          providerDeadlineMs,
+        }),
+        admission: createAdmission({ perMinute: 10_000 }),
+      });
+      const ask = () =>
+        slow.request(
+          `/api/v2/quote?${new URLSearchParams({ chainId: "4663", tokenIn: zeroAddress, tokenOut: token("DAI"), amountIn: "1000000000000000000" })}`,
+        );
+      expect((await ask()).status).toBe(200);
+      await standIns.fault("aggregator-a", "slow");
+      await standIns.fault("aggregator-b", "slow");
+      proxy.mode = { kind: "delay", ms: 30_000 };
+      const started = Date.now();
+      const frozen = await ask();
+      const elapsed = Date.now() - started;
+      expect(frozen.status).toBe(503);
+      expect(((await frozen.json()) as ErrorBody).error).toMatchObject({ reason: "rpc-unavailable" });
+      // Waiting for the providers first would take their deadline and then the node's 4 s.
+      expect(elapsed).toBeLessThan(providerDeadlineMs);
+    } finally {
+      proxy.mode = { kind: "pass" };
+      await standIns.close();
+    }
   });
 
   it("answers an input past every pool's integer range as no route, not a 500", async () => {
