@@ -30,6 +30,13 @@ export type ProxyMode =
 export type RpcProxy = {
   url: string;
   mode: ProxyMode;
+  /**
+   * A hosted node's limits, applied before `mode`: batches `refused` (HTTP 400 `-32600` to any JSON array)
+   * or capped at N calls (one `-32005` error object answering a longer array), and request bodies capped at
+   * `bodyBytes` (HTTP 413). Requests refused so are counted in `refused`.
+   */
+  limits: { batches?: "refused" | number; bodyBytes?: number };
+  refused: number;
   calls: string[];
   requests: number;
   close: () => Promise<void>;
@@ -39,6 +46,8 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
   const proxy: RpcProxy = {
     url: "",
     mode: { kind: "pass" },
+    limits: {},
+    refused: 0,
     calls: [],
     requests: 0,
     close: async () => {},
@@ -59,6 +68,12 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     for await (const chunk of req) body += chunk;
     const parsed = JSON.parse(body) as Call | Call[];
     proxy.requests += 1;
+    const refusal = refusedByLimits(proxy.limits, body.length, parsed);
+    if (refusal) {
+      proxy.refused += 1;
+      res.writeHead(refusal.status, { "content-type": "application/json" }).end(JSON.stringify(refusal.body));
+      return;
+    }
     for (const call of Array.isArray(parsed) ? parsed : [parsed]) proxy.calls.push(call.method);
     const mode = proxy.mode;
     if (mode.kind === "delay" || mode.kind === "cut")
@@ -127,4 +142,24 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
       server.close(() => resolve());
     });
   return proxy;
+}
+
+/** How a node with these limits answers a request it will not take (the wording of common node software). */
+function refusedByLimits(
+  limits: RpcProxy["limits"],
+  bytes: number,
+  parsed: unknown,
+): { status: number; body: unknown } | undefined {
+  const error = (code: number, message: string) => ({ jsonrpc: "2.0", id: null, error: { code, message } });
+  if (limits.bodyBytes !== undefined && bytes > limits.bodyBytes)
+    return { status: 413, body: error(-32600, `request body of ${bytes} bytes exceeds ${limits.bodyBytes}`) };
+  if (!Array.isArray(parsed) || limits.batches === undefined) return undefined;
+  if (limits.batches === "refused")
+    return { status: 400, body: error(-32600, "batch requests are not supported") };
+  if (parsed.length > limits.batches)
+    return {
+      status: 200,
+      body: error(-32005, `batch of ${parsed.length} exceeds the limit of ${limits.batches}`),
+    };
+  return undefined;
 }

@@ -1,8 +1,14 @@
-import { createPublicClient, http, type PublicClient, type Transport } from "viem";
+import { createPublicClient, type PublicClient, type Transport } from "viem";
 import { junctionChain } from "./chain.ts";
 import { type CoalescingStats, coalescingTransport } from "./coalescing-transport.ts";
 import { finalityTransport } from "./finality-transport.ts";
 import { hedgedTransport } from "./hedged-transport.ts";
+import {
+  type BatchLimitChange,
+  type BatchLimits,
+  DEFAULT_BATCH_LIMITS,
+  jsonRpcHttp,
+} from "./json-rpc-http.ts";
 import { observedTransport, type RpcObserver } from "./observed-transport.ts";
 import { deadlineTransport } from "./request-deadline.ts";
 import { tallyHttpRequest, tallyRpc } from "./rpc-tally.ts";
@@ -15,18 +21,14 @@ export type RpcSettings = {
    */
   kind: "private" | "public";
   backupUrl?: string;
+  /** Most calls one request carries (JUNCTION_RPC_MAX_BATCH; 1: no batches); lowered by refusals. */
+  maxBatch?: number;
+  /** Most bytes one batched request's body carries (JUNCTION_RPC_MAX_BATCH_BYTES); lowered by refusals. */
+  maxBatchBytes?: number;
 };
 
 /** A public transport may try its one backup RPC after this delay (docs/rules.md, comparison rule 15). */
 export const BACKUP_RPC_DELAY_MS = 250;
-
-/**
- * Most JSON-RPC calls one HTTP request carries: calls made in the same turn of the event loop (a quote's
- * simulations of every candidate and its canonical-block check) travel as one JSON-RPC batch, one request
- * and one round trip to the node. Hosted nodes cap batches (often at 50 to 1,000 calls); a quote sends
- * fewer than this.
- */
-export const RPC_BATCH_SIZE = 32;
 
 /** Timeout of one RPC call made outside any request (the indexers follow the chain in the background). */
 const RPC_TIMEOUT_MS = 10_000;
@@ -49,19 +51,27 @@ export function createChainClient(
     observe?: RpcObserver;
     /** Unset: the node's `finalized` tag; N: `latest − N` answers it (see finality-transport.ts). */
     finalityConfirmations?: number | undefined;
+    /** Told once per limit the node's refusals taught (a log line for the operator). */
+    onBatchLimits?: (change: BatchLimitChange) => void;
   } = {},
 ): PublicClient {
-  const endpoint = (url: string) =>
-    http(url, {
-      timeout: RPC_TIMEOUT_MS,
-      retryCount: 0,
-      batch: { batchSize: RPC_BATCH_SIZE, wait: 0 },
-      // Counted as sent (an `onFetchRequest` hook would make viem build a Request object per request).
+  // Each endpoint keeps what it learned for the life of the client (one client per process).
+  const endpoint = (url: string) => {
+    const limits: BatchLimits = {
+      calls: settings.maxBatch ?? DEFAULT_BATCH_LIMITS.calls,
+      bytes: settings.maxBatchBytes ?? DEFAULT_BATCH_LIMITS.bytes,
+    };
+    return jsonRpcHttp(url, {
+      timeoutMs: RPC_TIMEOUT_MS,
+      limits,
+      // Counted as sent, for the work whose call opened the request (rpc-tally.ts).
       fetchFn: (input, init) => {
         tallyHttpRequest();
         return fetch(input, init);
       },
+      ...(options.onBatchLimits ? { onLearned: options.onBatchLimits } : {}),
     });
+  };
   let transport: Transport = endpoint(settings.url);
   if (settings.kind === "public" && settings.backupUrl) {
     transport = hedgedTransport({

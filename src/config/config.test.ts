@@ -28,6 +28,7 @@ describe("loadConfig", () => {
       dataDir: "/srv/junction/data",
       logLevel: "info",
       drainMs: 0,
+      rpcBatch: {},
       chain: { mode: "devnet", port: 8545, seed: 4663, blockTime: 2 },
       aggregators: { deadlineMs: 2500, a: { enabled: true }, b: { enabled: true } },
       transfers: { integrator: "junction" },
@@ -60,6 +61,19 @@ describe("loadConfig", () => {
     expect(load({ JUNCTION_FINALITY_CONFIRMATIONS: "12" }).finalityConfirmations).toBe(12);
     rejects({ JUNCTION_FINALITY_CONFIRMATIONS: "0" }, "JUNCTION_FINALITY_CONFIRMATIONS", /1 to 100000/);
     rejects({ JUNCTION_FINALITY_CONFIRMATIONS: "-3" }, "JUNCTION_FINALITY_CONFIRMATIONS", /1 to 100000/);
+  });
+
+  it("reads what one request to the node may carry, on a real chain and the devnet alike", () => {
+    const rpc = { JUNCTION_RPC_URL: "https://rpc.example/4663", JUNCTION_DEPLOYMENT: "d.json" };
+    expect(load(rpc).rpcBatch).toEqual({});
+    expect(load({ ...rpc, JUNCTION_RPC_MAX_BATCH: "1" }).rpcBatch).toEqual({ maxBatch: 1 });
+    expect(load({ JUNCTION_RPC_MAX_BATCH: "10", JUNCTION_RPC_MAX_BATCH_BYTES: "500000" }).rpcBatch).toEqual({
+      maxBatch: 10,
+      maxBatchBytes: 500_000,
+    });
+    rejects({ JUNCTION_RPC_MAX_BATCH: "0" }, "JUNCTION_RPC_MAX_BATCH", /1 to 1000/);
+    rejects({ JUNCTION_RPC_MAX_BATCH: "ten" }, "JUNCTION_RPC_MAX_BATCH", /1 to 1000/);
+    rejects({ JUNCTION_RPC_MAX_BATCH_BYTES: "100" }, "JUNCTION_RPC_MAX_BATCH_BYTES", /4096 to 100000000/);
   });
 
   it("keeps serving 10 s after turning not ready against a real chain, at once on the devnet, as set", () => {

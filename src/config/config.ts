@@ -15,6 +15,12 @@ export const PROVIDER_DEADLINE_MS = { default: 2_500, min: 100, max: 10_000 } as
  * longer than a load balancer's usual 5 s check interval, so it sees the 503 while requests still succeed.
  * The embedded devnet has no balancer in front of it: it stops at once unless told otherwise.
  */
+/** Bounds of JUNCTION_RPC_MAX_BATCH (calls per request) and JUNCTION_RPC_MAX_BATCH_BYTES. */
+export const RPC_BATCH_SETTINGS = {
+  calls: { min: 1, max: 1_000 },
+  bytes: { min: 4_096, max: 100_000_000 },
+} as const;
+
 export const DRAIN_MS = { default: 10_000, devnet: 0, min: 0, max: 120_000 } as const;
 
 export type ChainConfig =
@@ -60,6 +66,11 @@ export type Config = {
    * ours: finality).
    */
   finalityConfirmations?: number;
+  /**
+   * What one request to the node may carry, set up front (JUNCTION_RPC_MAX_BATCH,
+   * JUNCTION_RPC_MAX_BATCH_BYTES); unset, the defaults, lowered by what the node refuses.
+   */
+  rpcBatch: { maxBatch?: number; maxBatchBytes?: number };
   port: number;
   partnerPort: number;
   /**
@@ -125,9 +136,17 @@ export function loadConfig(env: Source = process.env, cwd = process.cwd()): Conf
   const finalityConfirmations = get("JUNCTION_FINALITY_CONFIRMATIONS")
     ? integer(get, "JUNCTION_FINALITY_CONFIRMATIONS", 0, 1, 100_000)
     : undefined;
+  const batchSetting = (name: SettingName, bounds: { min: number; max: number }) =>
+    get(name) === undefined ? undefined : integer(get, name, 0, bounds.min, bounds.max);
+  const maxBatch = batchSetting("JUNCTION_RPC_MAX_BATCH", RPC_BATCH_SETTINGS.calls);
+  const maxBatchBytes = batchSetting("JUNCTION_RPC_MAX_BATCH_BYTES", RPC_BATCH_SETTINGS.bytes);
   return {
     host,
     ...(finalityConfirmations !== undefined ? { finalityConfirmations } : {}),
+    rpcBatch: {
+      ...(maxBatch !== undefined ? { maxBatch } : {}),
+      ...(maxBatchBytes !== undefined ? { maxBatchBytes } : {}),
+    },
     port,
     partnerPort,
     publicUrl,

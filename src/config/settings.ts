@@ -22,6 +22,10 @@ export const SETTINGS = {
   JUNCTION_RPC_BACKUP_URL: "backup RPC for a public transport",
   JUNCTION_RPC_WS_URL:
     "ws:// or wss:// endpoint of the node behind JUNCTION_RPC_URL; pool state follows its newHeads subscription instead of polling every second (reads stay on JUNCTION_RPC_URL); unset polls (the embedded devnet uses its own)",
+  JUNCTION_RPC_MAX_BATCH:
+    "most JSON-RPC calls one request to the node carries (1 to 1000; 1 sends single calls only); unset: 32, lowered when the node refuses a batch",
+  JUNCTION_RPC_MAX_BATCH_BYTES:
+    "most bytes of one batched request's body (4096 to 100000000); unset: 1000000, lowered when the node refuses a large body",
   JUNCTION_DEPLOYMENT: "deployment file (contract addresses) for JUNCTION_RPC_URL; required with it",
   JUNCTION_DEVNET_PORT: "port of the embedded devnet's anvil (default 8545; 0 picks a free one)",
   JUNCTION_DEVNET_SEED: `seed of the devnet's token and pool universe (default ${DEFAULT_DEVNET_SEED})`,

@@ -64,10 +64,14 @@ export async function openChain(
       label: `deployment file ${chain.deploymentPath}`,
     };
   }
-  const client = createChainClient(where.rpc, {
-    observe: deps.observeRpc,
-    finalityConfirmations: config.finalityConfirmations,
-  });
+  const client = createChainClient(
+    { ...where.rpc, ...config.rpcBatch },
+    {
+      observe: deps.observeRpc,
+      finalityConfirmations: config.finalityConfirmations,
+      onBatchLimits: ({ limits, message }) => deps.logger.warn({ limits }, message),
+    },
+  );
   await checkDeployment(client, where.deployment, where.label);
   const finality = await finalizedTagWarning(client, config.finalityConfirmations);
   if (finality) deps.logger.warn(finality);

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,9 +8,9 @@ import { junctionChain } from "../../src/chain/chain.ts";
 import { uniswapV2FactoryAbi } from "../../src/contracts/abis/UniswapV2Factory.ts";
 import type { Manifest } from "../../src/devnet/manifest.ts";
 import { createThrowawayStore } from "../../src/store/throwaway-store.ts";
-import { copySnapshot } from "../devnet.ts";
 import { type RpcProxy, startRpcProxy } from "../rpc-proxy.ts";
 import { builderSwapToFinality } from "./builder-swap-flow.ts";
+import { startDevnetProcess } from "./devnet-process.ts";
 import { type SpawnedService, spawnService } from "./spawn-service.ts";
 
 /**
@@ -24,41 +23,6 @@ const databaseUrl = process.env.DATABASE_URL;
 
 /** Everything a host needs, per the doc: the node, its deployment (the devnet's manifest), the database. */
 type Shared = { rpcUrl: string; manifestPath: string; databaseUrl: string };
-
-/** `junction devnet` on a copy of the test snapshot (a warm boot), as the doc's first step runs it. */
-async function startDevnetProcess(): Promise<{
-  child: ChildProcess;
-  dataDir: string;
-  rpcUrl: string;
-  manifestPath: string;
-}> {
-  const dataDir = copySnapshot();
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of Object.keys(env))
-    if (name.startsWith("JUNCTION_") || name === "DATABASE_URL") delete env[name];
-  Object.assign(env, { JUNCTION_DATA_DIR: dataDir, JUNCTION_DEVNET_PORT: "0" });
-  const child = spawn(process.execPath, ["bin/junction.js", "devnet"], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  const printed = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`devnet did not start:\n${output}`)), 90_000);
-    for (const stream of [child.stdout!, child.stderr!])
-      stream.on("data", (chunk) => {
-        output += chunk;
-        if (/manifest \S+\n/.test(output)) {
-          clearTimeout(timer);
-          resolve(output);
-        }
-      });
-    child.once("exit", (code) => reject(new Error(`devnet exited with ${code}:\n${output}`)));
-  });
-  const rpcUrl = /rpc\s+(http:\/\/\S+)/.exec(printed)?.[1];
-  const manifestPath = /manifest (\S+)\n/.exec(printed)?.[1];
-  if (!rpcUrl || !manifestPath) throw new Error(`no rpc or manifest in the devnet output:\n${printed}`);
-  return { child, dataDir, rpcUrl, manifestPath };
-}
 
 type Host = { service: SpawnedService; proxy: RpcProxy };
 

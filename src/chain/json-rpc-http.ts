@@ -1,0 +1,207 @@
+import { custom, HttpRequestError, RpcRequestError, TimeoutError, type Transport } from "viem";
+
+/**
+ * What one HTTP request to the node may carry: at most `calls` JSON-RPC calls in a batch (1: no batches)
+ * and at most `bytes` of body (a single call larger than that still goes, alone). Set up front
+ * (JUNCTION_RPC_MAX_BATCH, JUNCTION_RPC_MAX_BATCH_BYTES) and lowered by what the node refuses; kept for the
+ * life of the client (one per process).
+ */
+export type BatchLimits = { calls: number; bytes: number };
+
+/**
+ * Defaults: a quote's calls fit one batch (32 calls), and a body stays well under what common nodes accept
+ * (anvil refuses 2 MiB, geth 5 MiB by default, hosted providers often 1 to 10 MB).
+ */
+export const DEFAULT_BATCH_LIMITS: BatchLimits = { calls: 32, bytes: 1_000_000 };
+
+/** A refused batch bigger than this is taken to have hit a body limit, a smaller one a call-count limit. */
+const BODY_LIMIT_FLOOR_BYTES = 256 * 1024;
+
+/** How a batch refusal changed the limits, for one log line (never a request body). */
+export type BatchLimitChange = { limits: BatchLimits; message: string };
+
+type Call = { method: string; params?: unknown };
+type Pending = {
+  id: number;
+  call: Call;
+  /** The call as sent, JSON. */
+  json: string;
+  resolve: (result: unknown) => void;
+  reject: (error: unknown) => void;
+};
+type Reply = { id?: unknown; result?: unknown; error?: { code: number; message: string; data?: unknown } };
+
+/**
+ * A JSON-RPC over HTTP transport shaped for the node it talks to (docs/operating.md, "Choosing a node"):
+ * calls made in the same turn of the event loop travel together, cut into batches within `limits` (a single
+ * call is sent as a plain object, never a one-element array, which nodes without batches refuse). A batch
+ * the node refuses as a whole (HTTP 400 or 413, or one error object answering the array) is split in halves
+ * and sent again, so each call still gets its own answer and no caller fails for sharing a request; the
+ * refusal lowers `limits` (the call count, or the body size for a large body) for every later request and is
+ * reported once through `onLearned`. Without batches each call goes concurrently on kept-alive connections:
+ * a quote still costs one round trip. Errors are viem's (HttpRequestError, RpcRequestError, TimeoutError),
+ * naming the method and the endpoint's origin only: never params (calldata) or a credential in the URL.
+ */
+export function jsonRpcHttp(
+  url: string,
+  options: {
+    timeoutMs: number;
+    limits: BatchLimits;
+    fetchFn?: typeof fetch;
+    onLearned?: (change: BatchLimitChange) => void;
+  },
+): Transport {
+  const { limits, timeoutMs } = options;
+  const fetchFn = options.fetchFn ?? fetch;
+  const where = new URL(url).origin;
+  let nextId = 1;
+  let queue: Pending[] = [];
+
+  const flush = () => {
+    const pending = queue;
+    queue = [];
+    for (const batch of cut(pending, limits)) void send(batch);
+  };
+
+  async function send(batch: Pending[]): Promise<void> {
+    const single = batch.length === 1;
+    const body = single ? batch[0]!.json : `[${batch.map((p) => p.json).join(",")}]`;
+    const excerpt = describe(batch);
+    let status: number;
+    let text: string;
+    try {
+      const response = await fetchFn(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      status = response.status;
+      text = await response.text();
+    } catch (error) {
+      const failure =
+        error instanceof DOMException && error.name === "TimeoutError"
+          ? new TimeoutError({ body: excerpt, url: where })
+          : new HttpRequestError({ body: excerpt, details: messageOf(error), url: where });
+      for (const p of batch) p.reject(failure);
+      return;
+    }
+    const parsed = parseJson(text);
+    if (!single && !Array.isArray(parsed) && refusesBatch(status, parsed)) {
+      learnFrom(batch.length, body.length);
+      const half = Math.ceil(batch.length / 2);
+      await Promise.all([send(batch.slice(0, half)), send(batch.slice(half))]);
+      return;
+    }
+    if (status < 200 || status > 299 || parsed === undefined) {
+      const failure = new HttpRequestError({
+        body: excerpt,
+        details: text.slice(0, 200),
+        status,
+        url: where,
+      });
+      for (const p of batch) p.reject(failure);
+      return;
+    }
+    const replies = (Array.isArray(parsed) ? parsed : [parsed]) as Reply[];
+    const byId = new Map(replies.map((reply) => [reply.id, reply]));
+    for (const p of batch) {
+      const reply = byId.get(p.id) ?? (single ? replies[0] : undefined);
+      if (reply?.error)
+        p.reject(new RpcRequestError({ body: { method: p.call.method }, error: reply.error, url: where }));
+      else if (reply && "result" in reply) p.resolve(reply.result);
+      else
+        p.reject(
+          new HttpRequestError({
+            body: { method: p.call.method },
+            details: "the node's answer left this call out",
+            status,
+            url: where,
+          }),
+        );
+    }
+  }
+
+  function learnFrom(calls: number, bytes: number): void {
+    const before = { ...limits };
+    if (bytes > BODY_LIMIT_FLOOR_BYTES) limits.bytes = Math.min(limits.bytes, Math.floor(bytes / 2));
+    else limits.calls = Math.min(limits.calls, Math.max(1, Math.ceil(calls / 2)));
+    if (limits.calls === before.calls && limits.bytes === before.bytes) return;
+    const message =
+      limits.calls === 1
+        ? "rpc: batches refused, sending single calls (set JUNCTION_RPC_MAX_BATCH=1 to start so)"
+        : limits.calls !== before.calls
+          ? `rpc: the node refused a batch of ${calls} calls; sending at most ${limits.calls} per batch (JUNCTION_RPC_MAX_BATCH sets it)`
+          : `rpc: the node refused a ${bytes}-byte batch; keeping batches under ${limits.bytes} bytes (JUNCTION_RPC_MAX_BATCH_BYTES sets it)`;
+    options.onLearned?.({ limits: { ...limits }, message });
+  }
+
+  return custom(
+    {
+      request: ({ method, params }: Call) =>
+        new Promise((resolve, reject) => {
+          const id = nextId++;
+          const json = JSON.stringify({
+            jsonrpc: "2.0",
+            id,
+            method,
+            ...(params === undefined ? {} : { params }),
+          });
+          queue.push({ id, call: { method, params }, json, resolve, reject });
+          // Calls made in this turn of the event loop travel together.
+          if (queue.length === 1) setTimeout(flush, 0);
+        }),
+    },
+    { retryCount: 0 },
+  );
+}
+
+/** `pending` in order, cut into batches within `limits` (a call alone may exceed the body limit). */
+export function cut<T extends { json: string }>(pending: T[], limits: BatchLimits): T[][] {
+  const batches: T[][] = [];
+  let batch: T[] = [];
+  let bytes = 2;
+  for (const p of pending) {
+    const size = p.json.length + 1;
+    if (batch.length > 0 && (batch.length >= limits.calls || bytes + size > limits.bytes)) {
+      batches.push(batch);
+      batch = [];
+      bytes = 2;
+    }
+    batch.push(p);
+    bytes += size;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/**
+ * A batch the node refused as a whole, rather than answered call by call: an HTTP 400 or 413 (body or
+ * batch too large, batches not supported), or any single JSON-RPC error object answering an array.
+ */
+function refusesBatch(status: number, parsed: unknown): boolean {
+  if (status === 400 || status === 413) return true;
+  return status >= 200 && status <= 299 && typeof parsed === "object" && parsed !== null && "error" in parsed;
+}
+
+/** What a request carried, for an error message: its methods, never their params. */
+function describe(batch: Pending[]): { method: string } | { batch: number; methods: string[] } {
+  if (batch.length === 1) return { method: batch[0]!.call.method };
+  return { batch: batch.length, methods: [...new Set(batch.map((p) => p.call.method))].slice(0, 8) };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function messageOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string } }).cause?.code;
+  return `${error instanceof Error ? error.message : String(error)}${cause ? ` (${cause})` : ""}`.slice(
+    0,
+    200,
+  );
+}

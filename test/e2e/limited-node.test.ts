@@ -1,0 +1,81 @@
+import { readFileSync, rmSync } from "node:fs";
+import { type Address, createPublicClient, createWalletClient, type Hex, http, parseEther } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { junctionChain } from "../../src/chain/chain.ts";
+import type { Manifest } from "../../src/devnet/manifest.ts";
+import { type RpcProxy, startRpcProxy } from "../rpc-proxy.ts";
+import { builderSwapToFinality } from "./builder-swap-flow.ts";
+import { startDevnetProcess } from "./devnet-process.ts";
+import { type SpawnedService, spawnService } from "./spawn-service.ts";
+
+/**
+ * `junction start` against a node with a hosted provider's limits all at once (docs/operating.md, "Choosing
+ * a node"): JSON-RPC batches refused (HTTP 400 `-32600` to any array), request bodies capped, and
+ * `eth_getLogs` refused past 100 blocks. It starts, says once that it sends single calls, indexes, follows,
+ * quotes, and settles a builder swap to finality, with no batch ever sent again after the first refusal.
+ */
+const LOG_RANGE_CAP = 100n;
+
+let devnet: Awaited<ReturnType<typeof startDevnetProcess>>;
+let proxy: RpcProxy;
+let service: SpawnedService | undefined;
+let manifest: Manifest;
+
+beforeAll(async () => {
+  devnet = await startDevnetProcess();
+  manifest = JSON.parse(readFileSync(devnet.manifestPath, "utf8")) as Manifest;
+  proxy = await startRpcProxy(devnet.rpcUrl);
+  proxy.limits = { batches: "refused", bodyBytes: 1_500_000 };
+  proxy.mode = {
+    kind: "refuse",
+    refuse: (method, params) => {
+      if (method !== "eth_getLogs") return undefined;
+      const filter = params[0] as { fromBlock?: string; toBlock?: string };
+      if (!filter.fromBlock?.startsWith("0x") || !filter.toBlock?.startsWith("0x")) return undefined;
+      return BigInt(filter.toBlock) - BigInt(filter.fromBlock) >= LOG_RANGE_CAP
+        ? { code: -32005, message: "query exceeds max block range 100" }
+        : undefined;
+    },
+  };
+  service = await spawnService({ JUNCTION_RPC_URL: proxy.url, JUNCTION_DEPLOYMENT: devnet.manifestPath });
+}, 240_000);
+afterAll(async () => {
+  service?.kill();
+  await proxy?.close();
+  devnet?.child.kill("SIGKILL");
+  if (devnet) rmSync(devnet.dataDir, { recursive: true, force: true });
+});
+
+describe("a node that refuses batches, caps bodies and caps log ranges", () => {
+  it("starts, says once what it learned, quotes and settles a builder swap to finality", async () => {
+    const output = service!.output();
+    expect(output).toMatch(/junction ready/);
+    expect(output).not.toMatch(/unexpected error/);
+    expect(output.match(/rpc: batches refused, sending single calls/g) ?? []).toHaveLength(1);
+
+    const refusedAtStart = proxy.refused;
+    const token = (symbol: string) => manifest.tokens.find((t) => t.symbol === symbol)!.address as Address;
+    const quote = await fetch(
+      `${service!.baseUrl}/api/v2/quote?chainId=4663&tokenIn=${manifest.contracts.weth9}&tokenOut=${token("USDC")}&amountIn=${parseEther("1")}`,
+    );
+    expect(quote.status, await quote.clone().text()).toBe(200);
+
+    const chain = junctionChain(devnet.rpcUrl);
+    await builderSwapToFinality({
+      service: service!,
+      deployment: manifest,
+      publicClient: createPublicClient({ chain, transport: http(devnet.rpcUrl), pollingInterval: 100 }),
+      wallet: createWalletClient({
+        chain,
+        transport: http(devnet.rpcUrl),
+        account: privateKeyToAccount(manifest.accounts[3]!.privateKey as Hex),
+      }),
+      tokenOut: token("USDC"),
+      code: "limited-node",
+      routeBps: manifest.junction.feeSchedule.defaultRouteFeeBps,
+    });
+    // Learned once: no batch was sent after the first refusal.
+    expect(proxy.refused).toBe(refusedAtStart);
+  }, 240_000);
+});
