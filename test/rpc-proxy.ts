@@ -33,9 +33,14 @@ export type RpcProxy = {
   /**
    * A hosted node's limits, applied before `mode`: batches `refused` (HTTP 400 `-32600` to any JSON array)
    * or capped at N calls (one `-32005` error object answering a longer array), and request bodies capped at
-   * `bodyBytes` (HTTP 413). Requests refused so are counted in `refused`.
+   * `bodyBytes` (HTTP 413), and a rate limit's burst: the next `throttle.times` requests answered HTTP 429,
+   * with `Retry-After: throttle.retryAfter` when given. Requests refused so are counted in `refused`.
    */
-  limits: { batches?: "refused" | number; bodyBytes?: number };
+  limits: {
+    batches?: "refused" | number;
+    bodyBytes?: number;
+    throttle?: { times: number; retryAfter?: number };
+  };
   refused: number;
   calls: string[];
   requests: number;
@@ -68,6 +73,14 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     for await (const chunk of req) body += chunk;
     const parsed = JSON.parse(body) as Call | Call[];
     proxy.requests += 1;
+    const throttle = proxy.limits.throttle;
+    if (throttle && throttle.times > 0) {
+      throttle.times -= 1;
+      proxy.refused += 1;
+      const headers = throttle.retryAfter === undefined ? {} : { "retry-after": String(throttle.retryAfter) };
+      res.writeHead(429, headers).end("Too Many Requests");
+      return;
+    }
     const refusal = refusedByLimits(proxy.limits, body.length, parsed);
     if (refusal) {
       proxy.refused += 1;

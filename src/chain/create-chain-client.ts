@@ -9,6 +9,7 @@ import {
   DEFAULT_BATCH_LIMITS,
   jsonRpcHttp,
 } from "./json-rpc-http.ts";
+import { createNodePace } from "./node-pace.ts";
 import { observedTransport, type RpcObserver } from "./observed-transport.ts";
 import { deadlineTransport } from "./request-deadline.ts";
 import { tallyHttpRequest, tallyRpc } from "./rpc-tally.ts";
@@ -25,6 +26,8 @@ export type RpcSettings = {
   maxBatch?: number;
   /** Most bytes one batched request's body carries (JUNCTION_RPC_MAX_BATCH_BYTES); lowered by refusals. */
   maxBatchBytes?: number;
+  /** The process's budget of HTTP requests per second to this node (JUNCTION_RPC_MAX_RPS); none by default. */
+  maxRps?: number;
 };
 
 /** A public transport may try its one backup RPC after this delay (docs/rules.md, comparison rule 15). */
@@ -53,6 +56,8 @@ export function createChainClient(
     finalityConfirmations?: number | undefined;
     /** Told once per limit the node's refusals taught (a log line for the operator). */
     onBatchLimits?: (change: BatchLimitChange) => void;
+    /** Told of each batch split after a refusal and each rate limit the node answered (metrics). */
+    onRpcEvent?: (event: "split" | "throttled") => void;
   } = {},
 ): PublicClient {
   // Each endpoint keeps what it learned for the life of the client (one client per process).
@@ -64,12 +69,14 @@ export function createChainClient(
     return jsonRpcHttp(url, {
       timeoutMs: RPC_TIMEOUT_MS,
       limits,
+      pace: createNodePace(settings.maxRps === undefined ? {} : { maxRps: settings.maxRps }),
       // Counted as sent, for the work whose call opened the request (rpc-tally.ts).
       fetchFn: (input, init) => {
         tallyHttpRequest();
         return fetch(input, init);
       },
       ...(options.onBatchLimits ? { onLearned: options.onBatchLimits } : {}),
+      ...(options.onRpcEvent ? { onEvent: options.onRpcEvent } : {}),
     });
   };
   let transport: Transport = endpoint(settings.url);

@@ -1,4 +1,6 @@
 import { custom, HttpRequestError, RpcRequestError, TimeoutError, type Transport } from "viem";
+import { type NodePace, NodeThrottledError, retryAfterMs } from "./node-pace.ts";
+import { onRequestPath } from "./request-deadline.ts";
 
 /**
  * What one HTTP request to the node may carry: at most `calls` JSON-RPC calls in a batch (1: no batches)
@@ -23,6 +25,8 @@ export type BatchLimitChange = { limits: BatchLimits; message: string };
 type Call = { method: string; params?: unknown };
 type Pending = {
   id: number;
+  /** Made on a request's behalf (a client waits), not the background's. */
+  foreground: boolean;
   call: Call;
   /** The call as sent, JSON. */
   json: string;
@@ -39,7 +43,8 @@ type Reply = { id?: unknown; result?: unknown; error?: { code: number; message: 
  * and sent again, so each call still gets its own answer and no caller fails for sharing a request; the
  * refusal lowers `limits` (the call count, or the body size for a large body) for every later request and is
  * reported once through `onLearned`. Without batches each call goes concurrently on kept-alive connections:
- * a quote still costs one round trip. Errors are viem's (HttpRequestError, RpcRequestError, TimeoutError),
+ * a quote still costs one round trip. An HTTP 429 fails the request's calls with NodeThrottledError and
+ * starts `pace`'s backoff (node-pace.ts), which also keeps the process within its request budget. Errors are viem's (HttpRequestError, RpcRequestError, TimeoutError),
  * naming the method and the endpoint's origin only: never params (calldata) or a credential in the URL.
  */
 export function jsonRpcHttp(
@@ -47,11 +52,15 @@ export function jsonRpcHttp(
   options: {
     timeoutMs: number;
     limits: BatchLimits;
+    /** Rate limits and the request budget; none: every request goes at once. */
+    pace?: NodePace;
     fetchFn?: typeof fetch;
     onLearned?: (change: BatchLimitChange) => void;
+    /** Each batch split after a refusal, and each rate limit the node answered (metrics). */
+    onEvent?: (event: "split" | "throttled") => void;
   },
 ): Transport {
-  const { limits, timeoutMs } = options;
+  const { limits, timeoutMs, pace } = options;
   const fetchFn = options.fetchFn ?? fetch;
   const where = new URL(url).origin;
   let nextId = 1;
@@ -60,15 +69,30 @@ export function jsonRpcHttp(
   const flush = () => {
     const pending = queue;
     queue = [];
-    for (const batch of cut(pending, limits)) void send(batch);
+    // A request's calls and the background's travel apart: a backoff refuses the first and delays the second.
+    for (const foreground of [true, false])
+      for (const batch of cut(
+        pending.filter((p) => p.foreground === foreground),
+        limits,
+      ))
+        void send(batch);
+  };
+
+  /** Fails `batch` as throttled for `ms` (the node's Retry-After, or what is left of the backoff). */
+  const throttle = (batch: Pending[], ms: number) => {
+    const failure = new NodeThrottledError({ body: describe(batch), url: where, retryAfterMs: ms });
+    for (const p of batch) p.reject(failure);
   };
 
   async function send(batch: Pending[]): Promise<void> {
     const single = batch.length === 1;
     const body = single ? batch[0]!.json : `[${batch.map((p) => p.json).join(",")}]`;
     const excerpt = describe(batch);
+    const paused = pace ? await pace.acquire(batch[0]!.foreground) : 0;
+    if (paused > 0) return throttle(batch, paused);
     let status: number;
     let text: string;
+    let retryAfter: string | null;
     try {
       const response = await fetchFn(url, {
         method: "POST",
@@ -77,6 +101,7 @@ export function jsonRpcHttp(
         signal: AbortSignal.timeout(timeoutMs),
       });
       status = response.status;
+      retryAfter = response.headers.get("retry-after");
       text = await response.text();
     } catch (error) {
       const failure =
@@ -86,9 +111,18 @@ export function jsonRpcHttp(
       for (const p of batch) p.reject(failure);
       return;
     }
+    if (status === 429) {
+      options.onEvent?.("throttled");
+      return throttle(
+        batch,
+        pace ? pace.throttled(retryAfterMs(retryAfter)) : (retryAfterMs(retryAfter) ?? 1_000),
+      );
+    }
+    pace?.answered();
     const parsed = parseJson(text);
     if (!single && !Array.isArray(parsed) && refusesBatch(status, parsed)) {
       learnFrom(batch.length, body.length);
+      options.onEvent?.("split");
       const half = Math.ceil(batch.length / 2);
       await Promise.all([send(batch.slice(0, half)), send(batch.slice(half))]);
       return;
@@ -147,7 +181,7 @@ export function jsonRpcHttp(
             method,
             ...(params === undefined ? {} : { params }),
           });
-          queue.push({ id, call: { method, params }, json, resolve, reject });
+          queue.push({ id, foreground: onRequestPath(), call: { method, params }, json, resolve, reject });
           // Calls made in this turn of the event loop travel together.
           if (queue.length === 1) setTimeout(flush, 0);
         }),

@@ -12,6 +12,11 @@ export function withRequestDeadline<T>(budgetMs: number, work: () => Promise<T>)
   return requestDeadlines.run({ deadlineAt: Date.now() + budgetMs }, work);
 }
 
+/** Whether the work running now is a request's (a client waits for it), not the background's. */
+export function onRequestPath(): boolean {
+  return requestDeadlines.getStore() !== undefined;
+}
+
 /**
  * Bounds each JSON-RPC call made on a request's behalf by `min(perCallMs, what is left of the request's
  * budget)`, so a frozen node costs a request seconds, not the client library's own timeout per call, and a

@@ -15,10 +15,11 @@ export const PROVIDER_DEADLINE_MS = { default: 2_500, min: 100, max: 10_000 } as
  * longer than a load balancer's usual 5 s check interval, so it sees the 503 while requests still succeed.
  * The embedded devnet has no balancer in front of it: it stops at once unless told otherwise.
  */
-/** Bounds of JUNCTION_RPC_MAX_BATCH (calls per request) and JUNCTION_RPC_MAX_BATCH_BYTES. */
+/** Bounds of JUNCTION_RPC_MAX_BATCH (calls per request), JUNCTION_RPC_MAX_BATCH_BYTES and JUNCTION_RPC_MAX_RPS. */
 export const RPC_BATCH_SETTINGS = {
   calls: { min: 1, max: 1_000 },
   bytes: { min: 4_096, max: 100_000_000 },
+  rps: { min: 1, max: 100_000 },
 } as const;
 
 export const DRAIN_MS = { default: 10_000, devnet: 0, min: 0, max: 120_000 } as const;
@@ -70,7 +71,7 @@ export type Config = {
    * What one request to the node may carry, set up front (JUNCTION_RPC_MAX_BATCH,
    * JUNCTION_RPC_MAX_BATCH_BYTES); unset, the defaults, lowered by what the node refuses.
    */
-  rpcBatch: { maxBatch?: number; maxBatchBytes?: number };
+  rpcBatch: { maxBatch?: number; maxBatchBytes?: number; maxRps?: number };
   port: number;
   partnerPort: number;
   /**
@@ -140,12 +141,14 @@ export function loadConfig(env: Source = process.env, cwd = process.cwd()): Conf
     get(name) === undefined ? undefined : integer(get, name, 0, bounds.min, bounds.max);
   const maxBatch = batchSetting("JUNCTION_RPC_MAX_BATCH", RPC_BATCH_SETTINGS.calls);
   const maxBatchBytes = batchSetting("JUNCTION_RPC_MAX_BATCH_BYTES", RPC_BATCH_SETTINGS.bytes);
+  const maxRps = batchSetting("JUNCTION_RPC_MAX_RPS", RPC_BATCH_SETTINGS.rps);
   return {
     host,
     ...(finalityConfirmations !== undefined ? { finalityConfirmations } : {}),
     rpcBatch: {
       ...(maxBatch !== undefined ? { maxBatch } : {}),
       ...(maxBatchBytes !== undefined ? { maxBatchBytes } : {}),
+      ...(maxRps !== undefined ? { maxRps } : {}),
     },
     port,
     partnerPort,

@@ -54,6 +54,8 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const ERROR_REASONS = [
   /** The chain node did not answer, or answered with an error. */
   "rpc-unavailable",
+  /** The chain node is rate-limiting this service: Retry-After says when to ask again. */
+  "rpc-rate-limited",
   /** Neither the node's gas price suggestion nor the block's base fee is positive (no zero-price fallback). */
   "gas-price-unavailable",
   /** The node answered `latest` with a block that has no number or hash yet. */

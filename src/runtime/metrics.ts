@@ -52,6 +52,12 @@ export function createMetrics(sources: {
     labelNames: ["method", "outcome"] as const,
     registers: [registry],
   });
+  const rpcAdaptations = new Counter({
+    name: "junction_rpc_adaptations_total",
+    help: "Requests the node refused and the service adapted to: `split` (a batch refused as a whole, resent in halves), `throttled` (an HTTP 429, which starts a backoff)",
+    labelNames: ["kind"] as const,
+    registers: [registry],
+  });
   const rpcLatency = new Histogram({
     name: "junction_rpc_request_duration_seconds",
     help: "Time the node took to answer a JSON-RPC request",
@@ -159,6 +165,10 @@ export function createMetrics(sources: {
         rpcLatency.observe({ method }, (performance.now() - started) / 1000);
       };
     }) satisfies RpcObserver,
+    /** Counts a refused request the node transport adapted to (json-rpc-http.ts). */
+    rpcAdaptation(kind: "split" | "throttled"): void {
+      rpcAdaptations.inc({ kind });
+    },
     /** Counts a third-party provider's outcome per variant, and times it. */
     provider(outcome: { provider: string; variant: string; outcome: string; ms: number }): void {
       providerOutcomes.inc({

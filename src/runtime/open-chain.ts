@@ -33,6 +33,8 @@ export async function openChain(
     progress: (line: string) => void;
     logger: Logger;
     observeRpc: RpcObserver;
+    /** Each refused request the transport adapted to (metrics). */
+    onRpcEvent?: (event: "split" | "throttled") => void;
     shutdown: ShutdownStack;
   },
 ): Promise<OpenChain> {
@@ -70,6 +72,7 @@ export async function openChain(
       observe: deps.observeRpc,
       finalityConfirmations: config.finalityConfirmations,
       onBatchLimits: ({ limits, message }) => deps.logger.warn({ limits }, message),
+      ...(deps.onRpcEvent ? { onRpcEvent: deps.onRpcEvent } : {}),
     },
   );
   await checkDeployment(client, where.deployment, where.label);

@@ -95,7 +95,13 @@ async function startLocked(
     isIndexer: () => reported.role?.isIndexer() ?? false,
   });
   try {
-    const chain = await openChain(config, { progress, logger, observeRpc: metrics.rpc, shutdown });
+    const chain = await openChain(config, {
+      progress,
+      logger,
+      observeRpc: metrics.rpc,
+      onRpcEvent: (event) => metrics.rpcAdaptation(event),
+      shutdown,
+    });
     const { client, deployment, devnet } = chain;
     const { store, role } = await openDatabase(config, chain, {
       progress,

@@ -194,6 +194,39 @@ describe("public quote: upstream failures are 503 with a closed reason", () => {
     }
   });
 
+  it("answers a node's rate limit at once with 503 rpc-rate-limited and Retry-After, and quotes again after it", async () => {
+    proxy.mode = { kind: "pass" };
+    // Warm: the pair's reads are known, so the next quote's first request is its simulations.
+    expect((await quote("1000000000000000000", token("LINK"), token("DAI"))).status).toBe(200);
+    proxy.limits = { throttle: { times: 1, retryAfter: 2 } };
+    const started = Date.now();
+    const limited = await quote("2000000000000000000", token("LINK"), token("DAI"));
+    expect(limited.status).toBe(503);
+    expect(limited.headers.get("retry-after")).toBe("2");
+    expect(((await limited.json()) as ErrorBody).error).toMatchObject({
+      code: "UPSTREAM_UNAVAILABLE",
+      reason: "rpc-rate-limited",
+    });
+    // During the backoff a quote is refused before it reaches the node.
+    const sent = proxy.requests;
+    const refused = await quote("3000000000000000000", token("LINK"), token("DAI"));
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(proxy.requests).toBe(sent);
+    // Background work waits the backoff out instead, and then the node is asked again.
+    expect(await client.getChainId()).toBe(4663);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_900);
+    expect((await quote("4000000000000000000", token("LINK"), token("DAI"))).status).toBe(200);
+    // Without Retry-After: a backoff of about a second (jittered), then quotes again.
+    proxy.limits = { throttle: { times: 1 } };
+    const again = await quote("5000000000000000000", token("LINK"), token("DAI"));
+    expect(again.status).toBe(503);
+    expect(Number(again.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    await client.getChainId();
+    expect((await quote("6000000000000000000", token("LINK"), token("DAI"))).status).toBe(200);
+    expect(internal).toEqual([]);
+  });
+
   it("answers an input past every pool's integer range as no route, not a 500", async () => {
     proxy.mode = { kind: "pass" };
     for (const amountIn of [2n ** 127n, 2n ** 200n, 2n ** 256n - 1n]) {

@@ -364,10 +364,10 @@ export type components = {
                 /** @description Human-readable; never contains credentials, calldata or remote bodies. */
                 message: string;
                 /**
-                 * @description Closed list; where the code alone does not say what failed. On 503 UPSTREAM_UNAVAILABLE: `rpc-unavailable` (the node did not answer), `gas-price-unavailable` (no positive gas price: neither the node's suggestion nor the base fee), `block-pending` (the node's latest block had no number or hash yet), `tip-unstable` (the chain tip reorganised during the read), `database-unavailable` (the database did not answer; Retry-After 2). On 429 BUSY: `concurrency` or `rate`.
+                 * @description Closed list; where the code alone does not say what failed. On 503 UPSTREAM_UNAVAILABLE: `rpc-unavailable` (the node did not answer), `rpc-rate-limited` (the node is rate-limiting this service: ask again after `Retry-After` seconds), `gas-price-unavailable` (no positive gas price: neither the node's suggestion nor the base fee), `block-pending` (the node's latest block had no number or hash yet), `tip-unstable` (the chain tip reorganised during the read), `database-unavailable` (the database did not answer; Retry-After 2). On 429 BUSY: `concurrency` or `rate`.
                  * @enum {string}
                  */
-                reason?: "rpc-unavailable" | "gas-price-unavailable" | "block-pending" | "tip-unstable" | "database-unavailable" | "concurrency" | "rate" | "token-transfer-fee";
+                reason?: "rpc-unavailable" | "rpc-rate-limited" | "gas-price-unavailable" | "block-pending" | "tip-unstable" | "database-unavailable" | "concurrency" | "rate" | "token-transfer-fee";
                 /** @description Which inputs were rejected and why (validation errors only). */
                 issues?: {
                     path: string;
