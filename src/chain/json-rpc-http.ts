@@ -233,7 +233,8 @@ function parseJson(text: string): unknown {
 }
 
 function messageOf(error: unknown): string {
-  const cause = (error as { cause?: { code?: string } }).cause?.code;
+  const inner = (error as { cause?: { code?: string; message?: string } }).cause;
+  const cause = inner?.code ?? inner?.message;
   return `${error instanceof Error ? error.message : String(error)}${cause ? ` (${cause})` : ""}`.slice(
     0,
     200,

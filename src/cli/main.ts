@@ -15,6 +15,7 @@ const OPERATOR_ERRORS = new Set([
   "EmbeddedLockError",
   "StoreMigrationError",
   "RegistryInputError",
+  "NodeStartError",
 ]);
 
 async function main(argv: string[]): Promise<void> {

@@ -7,6 +7,7 @@ import { type Deployment, readDeployment } from "../config/deployment.ts";
 import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
 import { finalizedTagWarning } from "./check-finalized-tag.ts";
 import type { Logger } from "./logger.ts";
+import { reachNode } from "./reach-node.ts";
 import type { ShutdownStack } from "./shutdown-stack.ts";
 
 export type OpenChain = {
@@ -75,7 +76,9 @@ export async function openChain(
       ...(deps.onRpcEvent ? { onRpcEvent: deps.onRpcEvent } : {}),
     },
   );
-  await checkDeployment(client, where.deployment, where.label);
+  // The first contact with the node: retried while it is transient, and said plainly when it fails.
+  const node = { url: where.rpc.url, setting: where.devnet ? "the embedded devnet" : "JUNCTION_RPC_URL" };
+  await reachNode(client, node, () => checkDeployment(client, where.deployment, where.label), deps);
   const finality = await finalizedTagWarning(client, config.finalityConfirmations);
   if (finality) deps.logger.warn(finality);
   const { devnet, deployment, rpc, headsUrl } = where;

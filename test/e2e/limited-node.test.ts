@@ -1,4 +1,8 @@
-import { readFileSync, rmSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { type Address, createPublicClient, createWalletClient, type Hex, http, parseEther } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,7 +11,7 @@ import type { Manifest } from "../../src/devnet/manifest.ts";
 import { type RpcProxy, startRpcProxy } from "../rpc-proxy.ts";
 import { builderSwapToFinality } from "./builder-swap-flow.ts";
 import { startDevnetProcess } from "./devnet-process.ts";
-import { type SpawnedService, spawnService } from "./spawn-service.ts";
+import { freePort, type SpawnedService, spawnService } from "./spawn-service.ts";
 
 /**
  * `junction start` against a node with a hosted provider's limits all at once (docs/operating.md, "Choosing
@@ -78,4 +82,34 @@ describe("a node that refuses batches, caps bodies and caps log ranges", () => {
     // Learned once: no batch was sent after the first refusal.
     expect(proxy.refused).toBe(refusedAtStart);
   }, 240_000);
+});
+
+describe("a node that is not there", () => {
+  it("stops the start after retrying, naming the node's answer and the setting, not an unexpected error", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "junction-no-node-"));
+    const env: NodeJS.ProcessEnv = { ...process.env };
+    for (const name of Object.keys(env))
+      if (name.startsWith("JUNCTION_") || name === "DATABASE_URL") delete env[name];
+    Object.assign(env, {
+      JUNCTION_DATA_DIR: dataDir,
+      JUNCTION_PORT: String(await freePort()),
+      JUNCTION_PARTNER_PORT: String(await freePort()),
+      JUNCTION_RPC_URL: `http://127.0.0.1:${await freePort()}/v2/provider-key`,
+      JUNCTION_DEPLOYMENT: devnet.manifestPath,
+    });
+    try {
+      const failed = await promisify(execFile)(process.execPath, ["bin/junction.js", "start"], { env }).then(
+        () => ({ code: 0, stdout: "", stderr: "" }),
+        (error: { code: number; stdout: string; stderr: string }) => error,
+      );
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toMatch(
+        /^junction: the node at http:\/\/127\.0\.0\.1:\d+ \(JUNCTION_RPC_URL\) did not answer in \d+ s \(6 attempts\): .*ECONNREFUSED.*Check that JUNCTION_RPC_URL points at a running node/m,
+      );
+      expect(`${failed.stdout}${failed.stderr}`).toMatch(/trying again in 8 s \(attempt 6 of 6\)/);
+      expect(`${failed.stdout}${failed.stderr}`).not.toMatch(/unexpected error|provider-key/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -1,0 +1,75 @@
+import { BaseError, type PublicClient } from "viem";
+import { CHAIN_ID } from "../chain/chain.ts";
+import { throttledCause } from "../chain/node-pace.ts";
+import { isTransientRpcError } from "../chain/rpc-errors.ts";
+import { isNodeFailure } from "../chain/upstream-error.ts";
+
+/** Pauses between start's attempts to reach the node: 15.5 s in all before it gives up. */
+export const REACH_NODE_BACKOFF_MS = [500, 1_000, 2_000, 4_000, 8_000] as const;
+
+/**
+ * Start stopped because of the node: the message names the node (its origin only: a hosted provider's key
+ * sits in the URL's path), what it answered, and the setting that fixes it. Never an "unexpected error".
+ */
+export class NodeStartError extends Error {
+  override name = "NodeStartError";
+}
+
+/**
+ * Start stage: the work that first talks to the node (its chain id, then `work`), retried with backoff
+ * while the node's failure is transient (no connection, a timeout, HTTP 5xx or 429), each retry said on a
+ * progress line; a deterministic refusal, a wrong chain, or the last failure stops the start with a
+ * NodeStartError. Errors of our own (a deployment file that does not match) pass through.
+ */
+export async function reachNode<T>(
+  client: Pick<PublicClient, "getChainId">,
+  node: { url: string; setting: string },
+  work: () => Promise<T>,
+  options: { progress: (line: string) => void; backoffMs?: readonly number[] },
+): Promise<T> {
+  const backoff = options.backoffMs ?? REACH_NODE_BACKOFF_MS;
+  const origin = new URL(node.url).origin;
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const chainId = await client.getChainId();
+      if (chainId !== CHAIN_ID)
+        throw new NodeStartError(
+          `the node at ${origin} (${node.setting}) serves chain ${chainId}, not ${CHAIN_ID}: point ${node.setting} at a node of chain ${CHAIN_ID}`,
+        );
+      return await work();
+    } catch (error) {
+      if (!isNodeFailure(error)) throw error;
+      const answer = answerOf(error);
+      const pause = backoff[attempt];
+      if (!isTransientRpcError(error) || pause === undefined)
+        throw new NodeStartError(
+          `${pause === undefined ? `the node at ${origin} (${node.setting}) did not answer in ${Math.round((Date.now() - started) / 1000)} s (${attempt + 1} attempts)` : `the node at ${origin} (${node.setting}) refused a start-up read`}: ${answer}. ${remedyFor(error, node.setting)}`,
+        );
+      options.progress(
+        `node: ${origin} did not answer (${answer}); trying again in ${pause / 1000} s (attempt ${attempt + 2} of ${backoff.length + 1})`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
+/** What the node answered, in a line: viem's short message and details, never a request's params. */
+function answerOf(error: unknown): string {
+  let inner: unknown = error;
+  while (inner instanceof BaseError && inner.cause instanceof BaseError) inner = inner.cause;
+  if (!(inner instanceof BaseError)) return String(error).slice(0, 200);
+  const details = inner.details && inner.details !== inner.shortMessage ? ` (${inner.details})` : "";
+  const status = (inner as { status?: number }).status;
+  const http = status === undefined ? "" : ` with HTTP ${status}`;
+  return `${inner.shortMessage.replace(/\.$/, "")}${http}${details}`.replace(/\s+/g, " ").slice(0, 240);
+}
+
+/** The setting or step that fixes what the node answered. */
+function remedyFor(error: unknown, setting: string): string {
+  if (throttledCause(error))
+    return "The node is rate-limiting: set JUNCTION_RPC_MAX_RPS under its limit, or use a plan or node that allows more";
+  if (isTransientRpcError(error))
+    return `Check that ${setting} points at a running node this machine can reach`;
+  return `Check that ${setting} is a JSON-RPC endpoint of chain ${CHAIN_ID} (docs/operating.md, "Choosing a node")`;
+}
