@@ -1,17 +1,20 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { type RpcProxy, refusedByLimits } from "../test/rpc-proxy.ts";
 
 export type ProxyCount = { requests: number; roundTrips: number };
 
 /**
  * A JSON-RPC forwarder on loopback that holds every HTTP request `delayMs` before passing it to the node,
  * as a hosted RPC provider's network distance would: one round trip to the node costs at least `delayMs`.
- * Batches and single calls alike; the answer is relayed as the node gave it. It counts what it receives,
- * so a benchmark can compare versions of the service that count nothing themselves.
+ * Batches and single calls alike; the answer is relayed as the node gave it, or refused as a hosted node
+ * with `limits` would (batches refused or capped: test/rpc-proxy.ts). It counts what it receives, so a
+ * benchmark can compare versions of the service that count nothing themselves.
  */
 export async function startDelayProxy(
   upstream: string,
   delayMs: number,
+  limits: RpcProxy["limits"] = {},
 ): Promise<{ url: string; counted: () => ProxyCount; close: () => Promise<void> }> {
   let count: ProxyCount = { requests: 0, roundTrips: 0 };
   let inFlight = 0;
@@ -25,11 +28,17 @@ export async function startDelayProxy(
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const body = Buffer.concat(chunks);
+    const refusal = refusedByLimits(limits, body.length, JSON.parse(body.toString("utf8")));
+    if (refusal) {
+      res.writeHead(refusal.status, { "content-type": "application/json" }).end(JSON.stringify(refusal.body));
+      return;
+    }
     try {
       const answer = await fetch(upstream, {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: Buffer.concat(chunks),
+        body,
       });
       res.writeHead(answer.status, { "content-type": "application/json" }).end(await answer.text());
     } catch {

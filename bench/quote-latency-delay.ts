@@ -7,11 +7,23 @@ import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
 import { createQuoter } from "../src/quote/create-quoter.ts";
 import { QuoteError } from "../src/quote/quote-types.ts";
 import { createFixtures } from "../src/simulation/fixtures.ts";
+import type { RpcProxy } from "../test/rpc-proxy.ts";
 import { startDelayProxy } from "./delay-proxy.ts";
 import { machineLine, table } from "./machine.ts";
 
 /** Delays added to every request to the node, in ms (`BENCH_RPC_DELAYS=0,20,50`). */
 const DELAYS = (process.env.BENCH_RPC_DELAYS ?? "0,20,50").split(",").map(Number);
+/**
+ * A hosted node's limits the proxy enforces (`BENCH_NODE_LIMITS=none,no-batches,batch-10`): none, every
+ * batch refused, or batches over 10 calls refused. The service's client learns them while it syncs the
+ * index, before any quote is timed (src/chain/json-rpc-http.ts).
+ */
+const NODE_LIMITS = (process.env.BENCH_NODE_LIMITS ?? "none").split(",");
+const LIMITS: Record<string, RpcProxy["limits"]> = {
+  none: {},
+  "no-batches": { batches: "refused" },
+  "batch-10": { batches: 10 },
+};
 /** Pairs and sizes: direct pools, native ETH both ways, two and three hops; $10 to $100k. */
 const PAIRS: [string, string][] = [
   ["WETH", "USDC"],
@@ -52,78 +64,81 @@ export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> 
       : (manifest.tokens.find((t) => t.symbol === symbol)!.address as Address);
   const rows: string[][] = [];
   for (const delayMs of DELAYS)
-    for (const state of STATES) {
-      const proxy = await startDelayProxy(devnet.rpcUrl, delayMs);
-      try {
-        const client = createChainClient({ url: proxy.url, kind: "private" });
-        const index = createPoolIndex({ client, contracts, fromBlock: BigInt(manifest.deploymentBlock) });
-        await index.sync();
-        const followed =
-          state !== "reads"
-            ? createFollowedState({
-                client,
-                pools: () => index.pools(),
-                ...(contracts.v4PoolManager ? { poolManager: contracts.v4PoolManager } : {}),
-                watch: [contracts.builderRegistry],
-                staleAfterMs: 3_000,
-              })
-            : undefined;
-        const quote = createQuoter({
-          client,
-          index,
-          contracts,
-          fixtures: createFixtures(client),
-          ...(followed ? { followed } : {}),
-        });
-        const run = async (from: string, to: string, usd: bigint) => {
-          // As on a live chain with a quote of each pair less often than once a block.
-          if (state === "followed-new-block") await mine(devnet.rpcUrl);
-          await followed?.step();
-          proxy.counted();
-          const started = performance.now();
-          try {
-            const result = await quote(
-              { tokenIn: address(from), tokenOut: address(to), amountIn: amountForUsd(from, usd) },
-              new AbortController().signal,
-            );
-            return { ms: performance.now() - started, timings: result.timings, ...proxy.counted() };
-          } catch (error) {
-            if (!(error instanceof QuoteError)) throw error;
-            return undefined;
-          }
-        };
-        for (const [from, to] of PAIRS) await run(from, to, 500n);
-        const samples: NonNullable<Awaited<ReturnType<typeof run>>>[] = [];
-        for (const usd of SIZES_USD)
-          for (const [from, to] of PAIRS) {
-            const sample = await run(from, to, usd);
-            if (sample) samples.push(sample);
-          }
-        const at = (values: number[], p: number) => {
-          const sorted = [...values].sort((a, b) => a - b);
-          return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
-        };
-        const ms = samples.map((s) => s.ms);
-        const trips = samples.map((s) => s.roundTrips);
-        const requests = samples.map((s) => s.requests);
-        rows.push([
-          `${delayMs} ms`,
-          state,
-          String(samples.length),
-          ...[50, 90, 99].map((p) => at(ms, p).toFixed(0)),
-          ...[50, 90].map((p) => String(at(trips, p))),
-          ...[50, 90].map((p) => String(at(requests, p))),
-          STAGES.map((stage) =>
-            at(
-              samples.map((s) => s.timings[stage]),
-              50,
-            ).toFixed(1),
-          ).join(" / "),
-        ]);
-      } finally {
-        await proxy.close();
+    for (const limits of NODE_LIMITS)
+      for (const state of STATES) {
+        if (!LIMITS[limits]) throw new Error(`BENCH_NODE_LIMITS: unknown ${limits}`);
+        const proxy = await startDelayProxy(devnet.rpcUrl, delayMs, LIMITS[limits]);
+        try {
+          const client = createChainClient({ url: proxy.url, kind: "private" });
+          const index = createPoolIndex({ client, contracts, fromBlock: BigInt(manifest.deploymentBlock) });
+          await index.sync();
+          const followed =
+            state !== "reads"
+              ? createFollowedState({
+                  client,
+                  pools: () => index.pools(),
+                  ...(contracts.v4PoolManager ? { poolManager: contracts.v4PoolManager } : {}),
+                  watch: [contracts.builderRegistry],
+                  staleAfterMs: 3_000,
+                })
+              : undefined;
+          const quote = createQuoter({
+            client,
+            index,
+            contracts,
+            fixtures: createFixtures(client),
+            ...(followed ? { followed } : {}),
+          });
+          const run = async (from: string, to: string, usd: bigint) => {
+            // As on a live chain with a quote of each pair less often than once a block.
+            if (state === "followed-new-block") await mine(devnet.rpcUrl);
+            await followed?.step();
+            proxy.counted();
+            const started = performance.now();
+            try {
+              const result = await quote(
+                { tokenIn: address(from), tokenOut: address(to), amountIn: amountForUsd(from, usd) },
+                new AbortController().signal,
+              );
+              return { ms: performance.now() - started, timings: result.timings, ...proxy.counted() };
+            } catch (error) {
+              if (!(error instanceof QuoteError)) throw error;
+              return undefined;
+            }
+          };
+          for (const [from, to] of PAIRS) await run(from, to, 500n);
+          const samples: NonNullable<Awaited<ReturnType<typeof run>>>[] = [];
+          for (const usd of SIZES_USD)
+            for (const [from, to] of PAIRS) {
+              const sample = await run(from, to, usd);
+              if (sample) samples.push(sample);
+            }
+          const at = (values: number[], p: number) => {
+            const sorted = [...values].sort((a, b) => a - b);
+            return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
+          };
+          const ms = samples.map((s) => s.ms);
+          const trips = samples.map((s) => s.roundTrips);
+          const requests = samples.map((s) => s.requests);
+          rows.push([
+            `${delayMs} ms`,
+            limits,
+            state,
+            String(samples.length),
+            ...[50, 90, 99].map((p) => at(ms, p).toFixed(0)),
+            ...[50, 90].map((p) => String(at(trips, p))),
+            ...[50, 90].map((p) => String(at(requests, p))),
+            STAGES.map((stage) =>
+              at(
+                samples.map((s) => s.timings[stage]),
+                50,
+              ).toFixed(1),
+            ).join(" / "),
+          ]);
+        } finally {
+          await proxy.close();
+        }
       }
-    }
   return [
     "## Quote latency against a distant node",
     "",
@@ -134,6 +149,7 @@ export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> 
     ...table(
       [
         "Delay per request",
+        "Node limits",
         "Pool state",
         "Quotes",
         "p50 (ms)",

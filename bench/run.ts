@@ -10,6 +10,7 @@ import { benchPools } from "./pool-bench.ts";
 import { benchQuoteLatency } from "./quote-latency.ts";
 import { benchQuoteLatencyDelay } from "./quote-latency-delay.ts";
 import { benchRouteQuality } from "./route-quality.ts";
+import { benchSelectPools } from "./select-pools.ts";
 
 /**
  * `npm run bench [-- <name>...]`: numbers on the embedded devnet, printed as markdown tables a reader can
@@ -37,6 +38,10 @@ const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promi
   restart: {
     about: "pool index start-up on a 100,000-block chain, with and without the persisted index",
     run: (devnet) => benchIndexRestart(devnet, log),
+  },
+  "select-pools": {
+    about: "choosing a quote's pools on synthetic indexes of 300 to 30,000 pools",
+    run: benchSelectPools,
   },
   save: {
     about: "the devnet's chain saves: cost, and what kill -9 loses after a receipt",

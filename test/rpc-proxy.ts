@@ -158,7 +158,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
 }
 
 /** How a node with these limits answers a request it will not take (the wording of common node software). */
-function refusedByLimits(
+export function refusedByLimits(
   limits: RpcProxy["limits"],
   bytes: number,
   parsed: unknown,

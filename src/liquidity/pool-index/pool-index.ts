@@ -42,6 +42,8 @@ export type PoolIndex = {
   poolsForPair: (tokenA: Address, tokenB: Address) => IndexedPool[];
   /** Pools holding this token. */
   poolsOf: (token: Address) => IndexedPool[];
+  /** How many pools hold this token (without listing them). */
+  poolCountOf: (token: Address) => number;
 };
 
 /**
@@ -80,5 +82,6 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
     pools: () => state.pools.all(),
     poolsForPair: (a, b) => state.pools.forPair(a, b),
     poolsOf: (token) => state.pools.of(token),
+    poolCountOf: (token) => state.pools.count(token),
   };
 }

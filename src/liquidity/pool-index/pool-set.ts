@@ -73,6 +73,11 @@ export class PoolSet {
     return [...(this.byPair.get(pairKey(tokenA, tokenB)) ?? [])].map((ref) => this.byRef.get(ref)!);
   }
 
+  /** How many pools hold `token`, without listing them. */
+  count(token: Address): number {
+    return this.byToken.get(lower(token))?.size ?? 0;
+  }
+
   of(token: Address): IndexedPool[] {
     return [...(this.byToken.get(lower(token)) ?? [])].map((ref) => this.byRef.get(ref)!);
   }
