@@ -15,26 +15,19 @@ import type { Path } from "../routing/paths.ts";
 import { searchRoutes } from "../routing/split-search.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { createTransferFeeMeter, type TransferFeeMeter } from "../simulation/transfer-fee.ts";
-import { type AssessmentTerms, assessCandidate } from "./assess-candidate.ts";
+import { createCandidateAssessment } from "./assess-candidates.ts";
 import { createBlockReads } from "./block-reads.ts";
 import { gasConversion } from "./gas-conversion.ts";
 import { QUOTE_LIMITS } from "./limits.ts";
 import { createMarketReader } from "./market-reader.ts";
 import { type ProviderOutcome, providerCandidates, providersAsked } from "./provider-candidates.ts";
-import {
-  type Assessment,
-  type Candidate,
-  type FeeTerms,
-  QuoteError,
-  type QuoteRequest,
-  type QuoteResult,
-  type StageTimings,
-} from "./quote-types.ts";
+import type { Candidate, FeeTerms, QuoteRequest, QuoteResult, StageTimings } from "./quote-types.ts";
 import { rankCandidates } from "./rank.ts";
 import { selectPools } from "./select-pools.ts";
 import { serviceCandidate } from "./service-candidate.ts";
 import { SIMULATION_MARGIN_GAS, simulationShortlist } from "./simulation-shortlist.ts";
 import { throughExecutor } from "./through-executor.ts";
+import { timed } from "./timed.ts";
 import { type Explained, explainTransferFees, noExecutableRoute } from "./transfer-fee-explanation.ts";
 import type { Misses } from "./widen-pools.ts";
 
@@ -76,8 +69,6 @@ type Market = {
 };
 
 type Block = PinnedBlock;
-/** The block every candidate is simulated at, with the gas price and conversion they are ranked by. */
-type AssessAt = AssessmentTerms & { block: Block };
 /** The quote block, with its gas price when the followed state already knows it. */
 type Pinned = { block: Block; gasPrice?: bigint };
 
@@ -92,7 +83,11 @@ export function createQuoter(deps: QuoterDeps) {
   const { client, index, contracts } = deps;
   const weth = contracts.weth9;
   const { loadEdges, executablePaths, probeFallback, widen } = createMarketReader(deps);
-  const assessDeps = { client, fixtures: deps.fixtures, collector: contracts.settlementCollector };
+  const { assessOursAndTheirs } = createCandidateAssessment({
+    client,
+    fixtures: deps.fixtures,
+    collector: contracts.settlementCollector,
+  });
   const transferFees = deps.transferFees ?? createTransferFeeMeter(client);
   const reads = createBlockReads(client, contracts.builderRegistry, deps.followed);
 
@@ -135,59 +130,6 @@ export function createQuoter(deps: QuoterDeps) {
     );
     const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, explained));
     return { ...result, timings };
-  }
-
-  /**
-   * Stage 4: every deduplicated candidate simulated at the quote block, ours and theirs alike. Ours wait up
-   * to QUOTE_LIMITS.ownSimulationHoldMs for the providers', so that all travel in one round trip; past it,
-   * ours are simulated at once and theirs when they arrive, each batch with its own canonical-block check.
-   * A node that stopped answering then fails the quote one per-call deadline after the hold, not after the
-   * providers' deadline and then that (docs/operating.md, "Observing it": a stalled node).
-   */
-  async function assessOursAndTheirs(
-    request: QuoteRequest,
-    own: Candidate[],
-    theirs: Promise<Candidate[]>,
-    at: AssessAt,
-    signal: AbortSignal,
-    timings: StageTimings,
-  ): Promise<Assessment[]> {
-    const arrived =
-      own.length === 0 ? await theirs : await settledWithin(theirs, QUOTE_LIMITS.ownSimulationHoldMs);
-    signal.throwIfAborted();
-    if (arrived) {
-      const candidates = dedupe([...own, ...arrived]);
-      if (candidates.length === 0) throw noRoute(request);
-      return timed(timings, "simulate", () => assessAtBlock(request, candidates, at));
-    }
-    const [ours, later] = await Promise.all([
-      timed(timings, "simulate", () => assessAtBlock(request, own, at)),
-      theirs.then((candidates) => {
-        signal.throwIfAborted();
-        const fresh = dedupe([...own, ...candidates]).slice(own.length);
-        return fresh.length === 0 ? [] : timed(timings, "simulate", () => assessAtBlock(request, fresh, at));
-      }),
-    ]);
-    return [...ours, ...later];
-  }
-
-  /**
-   * The candidates simulated at the quote block in one round trip, with the check that the block is still
-   * canonical riding in it: the node answers it as it runs them, so a reorg of the quote block before the
-   * simulations ran is caught without a round trip of its own.
-   */
-  async function assessAtBlock(
-    request: QuoteRequest,
-    candidates: Candidate[],
-    at: AssessAt,
-  ): Promise<Assessment[]> {
-    const [assessments, canonical] = await Promise.all([
-      Promise.all(candidates.map((candidate) => assessCandidate(assessDeps, request, candidate, at))),
-      client.getBlock({ blockNumber: at.block.number }),
-    ]);
-    if (canonical.hash !== at.block.hash)
-      throw new QuoteError("BLOCK_REORGED", "the quote block was reorged during assessment; ask again");
-    return assessments;
   }
 
   /**
@@ -359,47 +301,4 @@ export function createQuoter(deps: QuoterDeps) {
       warnings,
     };
   }
-}
-
-/** Runs a stage, adding its wall time to `timings[stage]` (a stage may run more than once). */
-async function timed<T>(timings: StageTimings, stage: keyof StageTimings, run: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  try {
-    return await run();
-  } finally {
-    timings[stage] += performance.now() - started;
-  }
-}
-
-/** What `promise` resolves to if it settles within `ms`, else undefined (it keeps running). */
-async function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
-/** No candidate at all: nothing connects the pair (or the named provider offered nothing). */
-function noRoute(request: QuoteRequest): QuoteError {
-  return new QuoteError(
-    "NO_ROUTE",
-    request.provider === undefined || request.provider === "service"
-      ? "no verified pool path connects the pair for this amount"
-      : `${request.provider} offered no route for the pair and amount`,
-  );
-}
-
-/** Candidates with identical calldata are one candidate (docs/rules.md, comparison rule 3). */
-function dedupe(candidates: Candidate[]): Candidate[] {
-  const seen = new Set<string>();
-  return candidates.filter((candidate) => {
-    if (seen.has(candidate.tx.data)) return false;
-    seen.add(candidate.tx.data);
-    return true;
-  });
 }
