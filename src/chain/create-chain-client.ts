@@ -58,6 +58,8 @@ export function createChainClient(
     onBatchLimits?: (change: BatchLimitChange) => void;
     /** Told of each batch split after a refusal and each rate limit the node answered (metrics). */
     onRpcEvent?: (event: "split" | "throttled") => void;
+    /** Told once per method the node does not have (a log line for the operator). */
+    onMissingMethod?: (method: string) => void;
   } = {},
 ): PublicClient {
   // Each endpoint keeps what it learned for the life of the client (one client per process).
@@ -77,6 +79,7 @@ export function createChainClient(
       },
       ...(options.onBatchLimits ? { onLearned: options.onBatchLimits } : {}),
       ...(options.onRpcEvent ? { onEvent: options.onRpcEvent } : {}),
+      ...(options.onMissingMethod ? { onMissingMethod: options.onMissingMethod } : {}),
     });
   };
   let transport: Transport = endpoint(settings.url);

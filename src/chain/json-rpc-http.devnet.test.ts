@@ -159,4 +159,36 @@ describe("JSON-RPC over HTTP within the node's limits", () => {
     expect(single.rpc.roundTrips).toBe(batched.rpc.roundTrips);
     expect(proxy.refused - refusedBefore).toBe(0);
   });
+
+  it("says once which method the node lacks, and quotes without it", async () => {
+    proxy.mode = {
+      kind: "refuse",
+      refuse: (method) =>
+        method === "eth_simulateV1"
+          ? { code: -32601, message: "the method eth_simulateV1 does not exist" }
+          : undefined,
+    };
+    const missing: string[] = [];
+    const chain = createChainClient(
+      { url: proxy.url, kind: "private" },
+      { onMissingMethod: (method) => missing.push(method) },
+    );
+    const contracts = devnet.manifest.contracts;
+    const index = createPoolIndex({
+      client: chain,
+      contracts,
+      fromBlock: BigInt(devnet.manifest.deploymentBlock),
+    });
+    await index.sync();
+    const quote = createQuoter({ client: chain, index, contracts, fixtures: createFixtures(chain) });
+    const usdc = devnet.manifest.tokens.find((t) => t.symbol === "USDC")!.address;
+    for (const amountIn of [parseEther("1"), parseEther("2")]) {
+      const result = await quote(
+        { tokenIn: contracts.weth9, tokenOut: usdc, amountIn },
+        new AbortController().signal,
+      );
+      expect(result.selected.simulation.status).toBe("simulated");
+    }
+    expect(missing).toEqual(["eth_simulateV1"]);
+  });
 });

@@ -16,6 +16,9 @@ export type BatchLimits = { calls: number; bytes: number };
  */
 export const DEFAULT_BATCH_LIMITS: BatchLimits = { calls: 32, bytes: 1_000_000 };
 
+/** JSON-RPC codes a node answers for a method it does not have (EIP-1474: method not found, not supported). */
+const MISSING_METHOD_CODES = new Set([-32601, -32004]);
+
 /** A refused batch bigger than this is taken to have hit a body limit, a smaller one a call-count limit. */
 const BODY_LIMIT_FLOOR_BYTES = 256 * 1024;
 
@@ -58,6 +61,8 @@ export function jsonRpcHttp(
     onLearned?: (change: BatchLimitChange) => void;
     /** Each batch split after a refusal, and each rate limit the node answered (metrics). */
     onEvent?: (event: "split" | "throttled") => void;
+    /** Told once per method the node answers it does not have (JSON-RPC -32601 or -32004). */
+    onMissingMethod?: (method: string) => void;
   },
 ): Transport {
   const { limits, timeoutMs, pace } = options;
@@ -65,6 +70,7 @@ export function jsonRpcHttp(
   const where = new URL(url).origin;
   let nextId = 1;
   let queue: Pending[] = [];
+  const missing = new Set<string>();
 
   const flush = () => {
     const pending = queue;
@@ -141,9 +147,13 @@ export function jsonRpcHttp(
     const byId = new Map(replies.map((reply) => [reply.id, reply]));
     for (const p of batch) {
       const reply = byId.get(p.id) ?? (single ? replies[0] : undefined);
-      if (reply?.error)
+      if (reply?.error) {
+        if (MISSING_METHOD_CODES.has(reply.error.code) && !missing.has(p.call.method)) {
+          missing.add(p.call.method);
+          options.onMissingMethod?.(p.call.method);
+        }
         p.reject(new RpcRequestError({ body: { method: p.call.method }, error: reply.error, url: where }));
-      else if (reply && "result" in reply) p.resolve(reply.result);
+      } else if (reply && "result" in reply) p.resolve(reply.result);
       else
         p.reject(
           new HttpRequestError({

@@ -74,6 +74,7 @@ export async function openChain(
       finalityConfirmations: config.finalityConfirmations,
       onBatchLimits: ({ limits, message }) => deps.logger.warn({ limits }, message),
       ...(deps.onRpcEvent ? { onRpcEvent: deps.onRpcEvent } : {}),
+      onMissingMethod: (method) => deps.logger.warn({ method }, missingMethodMessage(method)),
     },
   );
   // The first contact with the node: retried while it is transient, and said plainly when it fails.
@@ -89,4 +90,13 @@ export async function openChain(
     ...(headsUrl ? { headsUrl } : {}),
     client,
   };
+}
+
+/** What a method the node lacks costs, for the one line that says so (docs/operating.md, "Choosing a node"). */
+export function missingMethodMessage(method: string): string {
+  const costs: Record<string, string> = {
+    eth_simulateV1:
+      "candidates are simulated with eth_call through a probe contract instead (gas measured before refunds)",
+  };
+  return `rpc: the node has no ${method}; ${costs[method] ?? "what needs it fails with the node's answer"}`;
 }
