@@ -30,11 +30,27 @@ afterEach(() => {
 
 function client(settings: Partial<RpcSettings> = {}) {
   const learned: BatchLimitChange[] = [];
+  const missing: string[] = [];
   const chain = createChainClient(
     { url: proxy.url, kind: "private", ...settings },
-    { onBatchLimits: (change) => learned.push(change) },
+    { onBatchLimits: (change) => learned.push(change), onMissingMethod: (method) => missing.push(method) },
   );
-  return { chain, learned };
+  return { chain, learned, missing };
+}
+
+/** The quote pipeline over `chain`, its pool index synced, and a WETH → USDC request of `amountIn`. */
+async function quoterOn(chain: ReturnType<typeof client>["chain"]) {
+  const contracts = devnet.manifest.contracts;
+  const index = createPoolIndex({
+    client: chain,
+    contracts,
+    fromBlock: BigInt(devnet.manifest.deploymentBlock),
+  });
+  await index.sync();
+  const quote = createQuoter({ client: chain, index, contracts, fixtures: createFixtures(chain) });
+  const usdc = devnet.manifest.tokens.find((t) => t.symbol === "USDC")!.address;
+  return (amountIn: bigint) =>
+    quote({ tokenIn: contracts.weth9, tokenOut: usdc, amountIn }, new AbortController().signal);
 }
 
 /** `n` distinct reads made in one turn of the event loop (they would travel as one batch). */
@@ -131,21 +147,11 @@ describe("JSON-RPC over HTTP within the node's limits", () => {
   });
 
   it("quotes in as many round trips on a node without batches as on one with them, its calls concurrent", async () => {
-    const contracts = devnet.manifest.contracts;
-    const usdc = devnet.manifest.tokens.find((t) => t.symbol === "USDC")!.address;
-    const request = { tokenIn: contracts.weth9, tokenOut: usdc, amountIn: parseEther("1") };
     /** A warm quote's count (the second of the pair: token layouts learned, the index synced). */
     const warmQuote = async (settings: Partial<RpcSettings>) => {
-      const { chain } = client(settings);
-      const index = createPoolIndex({
-        client: chain,
-        contracts,
-        fromBlock: BigInt(devnet.manifest.deploymentBlock),
-      });
-      await index.sync();
-      const quote = createQuoter({ client: chain, index, contracts, fixtures: createFixtures(chain) });
-      await quote(request, new AbortController().signal);
-      return quote(request, new AbortController().signal);
+      const quote = await quoterOn(client(settings).chain);
+      await quote(parseEther("1"));
+      return quote(parseEther("1"));
     };
     const batched = await warmQuote({});
     proxy.limits = { batches: "refused" };
@@ -168,27 +174,10 @@ describe("JSON-RPC over HTTP within the node's limits", () => {
           ? { code: -32601, message: "the method eth_simulateV1 does not exist" }
           : undefined,
     };
-    const missing: string[] = [];
-    const chain = createChainClient(
-      { url: proxy.url, kind: "private" },
-      { onMissingMethod: (method) => missing.push(method) },
-    );
-    const contracts = devnet.manifest.contracts;
-    const index = createPoolIndex({
-      client: chain,
-      contracts,
-      fromBlock: BigInt(devnet.manifest.deploymentBlock),
-    });
-    await index.sync();
-    const quote = createQuoter({ client: chain, index, contracts, fixtures: createFixtures(chain) });
-    const usdc = devnet.manifest.tokens.find((t) => t.symbol === "USDC")!.address;
-    for (const amountIn of [parseEther("1"), parseEther("2")]) {
-      const result = await quote(
-        { tokenIn: contracts.weth9, tokenOut: usdc, amountIn },
-        new AbortController().signal,
-      );
-      expect(result.selected.simulation.status).toBe("simulated");
-    }
+    const { chain, missing } = client();
+    const quote = await quoterOn(chain);
+    for (const amountIn of [parseEther("1"), parseEther("2")])
+      expect((await quote(amountIn)).selected.simulation.status).toBe("simulated");
     expect(missing).toEqual(["eth_simulateV1"]);
   });
 });
