@@ -1,6 +1,6 @@
 import { type Address, getAbiItem, type Hex, type PublicClient } from "viem";
 import { markActivated } from "../auth/keys.ts";
-import { createLogScanner, type LogScanner } from "../chain/log-scanner.ts";
+import { createLogScanner, type LogRangePolicy, type LogScanner } from "../chain/log-scanner.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { builderCodes, workspaceByBuilderCode } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
@@ -119,11 +119,13 @@ export function followActivations(options: {
   onActivated?: (codes: string[]) => void;
   /** Whether this process indexes the chain now; the ticks of a process that does not are skipped. */
   isIndexer?: () => boolean;
+  /** How `eth_getLogs` ranges are sized (default: adaptive, see log-scanner.ts). */
+  logRanges?: LogRangePolicy;
 }): { stop: () => Promise<void> } {
   let stopped = false;
   let next = options.fromBlock;
   // One scanner for the follower's life: what it learns of the node's range limits carries over.
-  const logs = createLogScanner();
+  const logs = createLogScanner(options.logRanges);
   let current: Promise<unknown> = Promise.resolve();
   const overlap = (options.tag ?? "latest") === "latest" ? REORG_OVERLAP_BLOCKS : 0n;
   const tick = () => {

@@ -11,7 +11,71 @@ export type LogRangePolicy = {
   attempts: number;
   /** First pause between attempts; doubled each time. */
   backoffMs: number;
+  /**
+   * What the node was seen to allow, shared by every scanner reading the same node (default: this scanner's
+   * own): a range one scanner learned the node refuses is not tried again by another.
+   */
+  learned?: LearnedLogRange;
 };
+
+/**
+ * The widest `eth_getLogs` range a node answered and the narrowest it refused, for every scanner of one node.
+ * Growth stays below the narrowest refused range and bisects the gap between the two, so a node capped at
+ * 100 blocks settles near 100 in a few refusals rather than being refused every other request.
+ */
+export class LearnedLogRange {
+  private widestAnswered = 0n;
+  private narrowestRefused: bigint | undefined;
+  private told = false;
+
+  /** `onRefused` hears of each range the node refused, `first` once (a log line for the operator, a metric). */
+  constructor(private readonly onRefused?: (blocks: bigint, first: boolean) => void) {}
+
+  answered(blocks: bigint): void {
+    if (
+      blocks > this.widestAnswered &&
+      (this.narrowestRefused === undefined || blocks < this.narrowestRefused)
+    )
+      this.widestAnswered = blocks;
+  }
+
+  refused(blocks: bigint): void {
+    if (this.narrowestRefused === undefined || blocks < this.narrowestRefused) this.narrowestRefused = blocks;
+    // A node limiting results, not blocks, can refuse a dense range narrower than a sparse one it answered.
+    if (this.widestAnswered >= blocks) this.widestAnswered = 0n;
+    this.onRefused?.(blocks, !this.told);
+    this.told = true;
+  }
+
+  /** The range a new scan starts with, wanting `wanted` blocks: the widest answered once one was refused. */
+  start(wanted: bigint): bigint {
+    if (this.narrowestRefused === undefined) return wanted;
+    const safe = this.widestAnswered > 0n ? this.widestAnswered : this.narrowestRefused / 2n;
+    return wanted < safe ? wanted : safe > 0n ? safe : 1n;
+  }
+
+  /** The range to try after one of `range` blocks answered, wanting `wanted` blocks at most. */
+  next(range: bigint, wanted: bigint): bigint {
+    const refused = this.narrowestRefused;
+    if (refused === undefined) return wanted;
+    const known = this.widestAnswered > range ? this.widestAnswered : range;
+    if (wanted <= known) return wanted;
+    // Within an eighth of the limit: close enough, stop probing it.
+    if (refused - known <= known / 8n + 1n) return known;
+    const middle = (known + refused) / 2n;
+    return wanted < middle ? wanted : middle;
+  }
+
+  /** The range to try after one of `blocks` was refused: the widest answered, else half of it. */
+  afterRefusal(blocks: bigint): bigint {
+    return this.widestAnswered > 0n && this.widestAnswered < blocks ? this.widestAnswered : blocks / 2n;
+  }
+
+  /** The narrowest range the node refused, if any. */
+  refusedAt(): bigint | undefined {
+    return this.narrowestRefused;
+  }
+}
 
 /**
  * Inside the limits public RPCs commonly enforce (Alchemy 2k-10k blocks or 10k logs, Infura 10k logs,
@@ -31,17 +95,20 @@ const GROW_BELOW_LOGS = 2_000;
 
 /**
  * Reads logs over a block range in chunks sized to the node, remembering what it learned across scans:
- * - a JSON-RPC error on a range of more than one block halves the range and asks again: node software
+ * - a JSON-RPC error on a range of more than one block narrows the range (to the widest the node answered,
+ *   else half) and asks again, and the node's limit is bisected between what it answered and what it
+ *   refused (`LearnedLogRange`, shared by the scanners of one node); node software
  *   words its range and result limits differently ("block range too large", "query returned more than
  *   10000 results", "log response size exceeded"), and a deterministic error stays an error when the range
  *   cannot shrink further (one block), so no message text is parsed;
  * - transient trouble (timeouts, HTTP 429 and 5xx) retries the same range with exponential backoff,
  *   `attempts` times at most;
- * - a range answered with few logs doubles the next one, up to `max`.
+ * - a range answered with few logs doubles the next one, up to `max` and below what the node refused.
  * Results come back in block order.
  */
 export function createLogScanner(policy: LogRangePolicy = DEFAULT_LOG_RANGES) {
-  let range = policy.initial;
+  const learned = policy.learned ?? new LearnedLogRange();
+  let range = learned.start(policy.initial < policy.max ? policy.initial : policy.max);
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   return {
     /** Blocks the next request will span. */
@@ -61,14 +128,16 @@ export function createLogScanner(policy: LogRangePolicy = DEFAULT_LOG_RANGES) {
         try {
           const logs = await read(start, end);
           out.push(...logs);
+          learned.answered(end - start + 1n);
           start = end + 1n;
           failures = 0;
           onRange?.(end);
           if (logs.length < GROW_BELOW_LOGS && range < policy.max)
-            range = range * 2n > policy.max ? policy.max : range * 2n;
+            range = learned.next(range, range * 2n > policy.max ? policy.max : range * 2n);
         } catch (error) {
           if (isRangeRefusal(error) && end > start) {
-            range = (end - start + 1n) / 2n;
+            learned.refused(end - start + 1n);
+            range = learned.afterRefusal(end - start + 1n);
             continue;
           }
           if (isTransientRpcError(error) && ++failures < policy.attempts) {

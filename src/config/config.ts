@@ -15,11 +15,15 @@ export const PROVIDER_DEADLINE_MS = { default: 2_500, min: 100, max: 10_000 } as
  * longer than a load balancer's usual 5 s check interval, so it sees the 503 while requests still succeed.
  * The embedded devnet has no balancer in front of it: it stops at once unless told otherwise.
  */
-/** Bounds of JUNCTION_RPC_MAX_BATCH (calls per request), JUNCTION_RPC_MAX_BATCH_BYTES and JUNCTION_RPC_MAX_RPS. */
+/**
+ * Bounds of JUNCTION_RPC_MAX_BATCH (calls per request), JUNCTION_RPC_MAX_BATCH_BYTES, JUNCTION_RPC_MAX_RPS
+ * and JUNCTION_RPC_MAX_LOG_RANGE (blocks per `eth_getLogs`).
+ */
 export const RPC_BATCH_SETTINGS = {
   calls: { min: 1, max: 1_000 },
   bytes: { min: 4_096, max: 100_000_000 },
   rps: { min: 1, max: 100_000 },
+  logRange: { min: 1, max: 10_000_000 },
 } as const;
 
 export const DRAIN_MS = { default: 10_000, devnet: 0, min: 0, max: 120_000 } as const;
@@ -69,9 +73,10 @@ export type Config = {
   finalityConfirmations?: number;
   /**
    * What one request to the node may carry, set up front (JUNCTION_RPC_MAX_BATCH,
-   * JUNCTION_RPC_MAX_BATCH_BYTES); unset, the defaults, lowered by what the node refuses.
+   * JUNCTION_RPC_MAX_BATCH_BYTES, JUNCTION_RPC_MAX_LOG_RANGE) and how many a second (JUNCTION_RPC_MAX_RPS);
+   * unset, the defaults, lowered by what the node refuses.
    */
-  rpcBatch: { maxBatch?: number; maxBatchBytes?: number; maxRps?: number };
+  rpcBatch: { maxBatch?: number; maxBatchBytes?: number; maxRps?: number; maxLogRange?: number };
   port: number;
   partnerPort: number;
   /**
@@ -142,6 +147,7 @@ export function loadConfig(env: Source = process.env, cwd = process.cwd()): Conf
   const maxBatch = batchSetting("JUNCTION_RPC_MAX_BATCH", RPC_BATCH_SETTINGS.calls);
   const maxBatchBytes = batchSetting("JUNCTION_RPC_MAX_BATCH_BYTES", RPC_BATCH_SETTINGS.bytes);
   const maxRps = batchSetting("JUNCTION_RPC_MAX_RPS", RPC_BATCH_SETTINGS.rps);
+  const maxLogRange = batchSetting("JUNCTION_RPC_MAX_LOG_RANGE", RPC_BATCH_SETTINGS.logRange);
   return {
     host,
     ...(finalityConfirmations !== undefined ? { finalityConfirmations } : {}),
@@ -149,6 +155,7 @@ export function loadConfig(env: Source = process.env, cwd = process.cwd()): Conf
       ...(maxBatch !== undefined ? { maxBatch } : {}),
       ...(maxBatchBytes !== undefined ? { maxBatchBytes } : {}),
       ...(maxRps !== undefined ? { maxRps } : {}),
+      ...(maxLogRange !== undefined ? { maxLogRange } : {}),
     },
     port,
     partnerPort,

@@ -28,6 +28,8 @@ export const SETTINGS = {
     "most bytes of one batched request's body (4096 to 100000000); unset: 1000000, lowered when the node refuses a large body",
   JUNCTION_RPC_MAX_RPS:
     "most HTTP requests per second this process sends the node (1 to 100000), requests for clients before background ones; unset: no budget (a node's 429 still backs off)",
+  JUNCTION_RPC_MAX_LOG_RANGE:
+    "most blocks one eth_getLogs request spans (1 to 10000000); unset: starts at 5000, grows to 100000 on a node that allows it, and learns a node's narrower limit from its refusals",
   JUNCTION_DEPLOYMENT: "deployment file (contract addresses) for JUNCTION_RPC_URL; required with it",
   JUNCTION_DEVNET_PORT: "port of the embedded devnet's anvil (default 8545; 0 picks a free one)",
   JUNCTION_DEVNET_SEED: `seed of the devnet's token and pool universe (default ${DEFAULT_DEVNET_SEED})`,

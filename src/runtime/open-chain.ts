@@ -1,5 +1,6 @@
 import type { PublicClient } from "viem";
 import { createChainClient, type RpcSettings } from "../chain/create-chain-client.ts";
+import { DEFAULT_LOG_RANGES, LearnedLogRange, type LogRangePolicy } from "../chain/log-scanner.ts";
 import type { RpcObserver } from "../chain/observed-transport.ts";
 import { checkDeployment } from "../config/check-deployment.ts";
 import type { Config } from "../config/config.ts";
@@ -21,6 +22,8 @@ export type OpenChain = {
    */
   headsUrl?: string;
   client: PublicClient;
+  /** How every log scan of this node sizes its `eth_getLogs` ranges, sharing what the node refused. */
+  logRanges: LogRangePolicy;
 };
 
 /**
@@ -67,8 +70,9 @@ export async function openChain(
       label: `deployment file ${chain.deploymentPath}`,
     };
   }
+  const { maxLogRange, ...batch } = config.rpcBatch;
   const client = createChainClient(
-    { ...where.rpc, ...config.rpcBatch },
+    { ...where.rpc, ...batch },
     {
       observe: deps.observeRpc,
       finalityConfirmations: config.finalityConfirmations,
@@ -89,7 +93,35 @@ export async function openChain(
     rpcUrl: rpc.url,
     ...(headsUrl ? { headsUrl } : {}),
     client,
+    logRanges: nodeLogRanges(maxLogRange, {
+      onRefused: (blocks, first) => {
+        deps.onRpcEvent?.("split");
+        if (first) deps.logger.warn({ blocks: String(blocks) }, logRangeRefusedMessage(blocks));
+      },
+    }),
   };
+}
+
+/**
+ * The log ranges of one node: `maxLogRange` (JUNCTION_RPC_MAX_LOG_RANGE) caps them up front; unset, the
+ * defaults, narrowed by what the node refuses (every scanner shares what one learned).
+ */
+export function nodeLogRanges(
+  maxLogRange: number | undefined,
+  tell: { onRefused?: (blocks: bigint, first: boolean) => void } = {},
+): LogRangePolicy {
+  const max = maxLogRange === undefined ? DEFAULT_LOG_RANGES.max : BigInt(maxLogRange);
+  return {
+    ...DEFAULT_LOG_RANGES,
+    initial: DEFAULT_LOG_RANGES.initial < max ? DEFAULT_LOG_RANGES.initial : max,
+    max,
+    learned: new LearnedLogRange(tell.onRefused),
+  };
+}
+
+/** The one line that says a node refused a log range (docs/operating.md, "Choosing a node"). */
+export function logRangeRefusedMessage(blocks: bigint): string {
+  return `rpc: the node refused eth_getLogs over ${blocks} blocks; log ranges now stay within what it answers (set JUNCTION_RPC_MAX_LOG_RANGE to its limit to start so)`;
 }
 
 /** What a method the node lacks costs, for the one line that says so (docs/operating.md, "Choosing a node"). */

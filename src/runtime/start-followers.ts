@@ -3,6 +3,7 @@ import { pruneQuotaCounters } from "../auth/quotas.ts";
 import { followActivations } from "../builders/activation.ts";
 import type { SettlementIndexReader } from "../builders/history.ts";
 import { createSettlementIndex, followSettlements } from "../builders/settlement-index.ts";
+import { createLogScanner, type LogRangePolicy } from "../chain/log-scanner.ts";
 import type { Deployment } from "../config/deployment.ts";
 import type { FollowedSource } from "../liquidity/followed-state/follow-state.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
@@ -29,6 +30,8 @@ const QUOTA_PRUNE_MS = 3_600_000;
  */
 export async function startFollowers(deps: {
   client: PublicClient;
+  /** How log scans size their `eth_getLogs` ranges (the node's, shared: see open-chain.ts). */
+  logRanges: LogRangePolicy;
   deployment: Deployment;
   store: Store;
   index: PoolIndex;
@@ -72,6 +75,7 @@ export async function startFollowers(deps: {
     onError: (error) => logger.warn({ err: error }, "registry activation scan failed; retrying"),
     onActivated: (codes) => logger.info({ codes }, "builder IDs activated"),
     isIndexer: role.isIndexer,
+    logRanges: deps.logRanges,
   });
   shutdown.defer(() => activations.stop());
   const prune = () =>
@@ -86,6 +90,7 @@ export async function startFollowers(deps: {
     db,
     collector: deployment.contracts.settlementCollector,
     deploymentBlock: BigInt(deployment.deploymentBlock),
+    logs: createLogScanner(deps.logRanges),
   });
   const settlements = followSettlements(settlementIndex, {
     intervalMs: FOLLOW_MS,

@@ -1,4 +1,5 @@
 import type { AddressInfo } from "node:net";
+import type { LogRangePolicy } from "../chain/log-scanner.ts";
 import type { Config } from "../config/config.ts";
 import type { Deployment } from "../config/deployment.ts";
 import { NO_AGGREGATORS } from "../contracts/executor-constructor.ts";
@@ -16,6 +17,7 @@ import { aggregatorWiringIssues, executorAggregatorTargets } from "./aggregator-
 import type { NodeFetch } from "./close-unread-body.ts";
 import { createApps } from "./create-apps.ts";
 import { logDatabase, watchDatabase } from "./database-readiness.ts";
+import { discoveryProgress } from "./discovery-progress.ts";
 import { createIndexFreshness, type IndexFreshness, indexReadiness } from "./index-freshness.ts";
 import type { IndexerRole } from "./indexer-role.ts";
 import type { Logger } from "./logger.ts";
@@ -109,13 +111,21 @@ async function startLocked(
       indexProgress: freshness,
       shutdown,
     });
-    const index = createPersistedIndex(deployment, { client, store, freshness, logger });
+    const index = createPersistedIndex(deployment, {
+      client,
+      logRanges: chain.logRanges,
+      store,
+      freshness,
+      logger,
+      progress,
+    });
     Object.assign(reported, { index, role });
     const assets = deploymentAssetBook(deployment);
     const seed = devnet ? await seedDevnet(devnet, { store, config, assets, shutdown }) : undefined;
     const { quoteProviders, estimator } = await openSources(config, chain, seed, { logger, shutdown });
     const { settlementIndex, followed } = await startFollowers({
       client,
+      logRanges: chain.logRanges,
       headsUrl: chain.headsUrl,
       deployment,
       store,
@@ -220,21 +230,28 @@ async function openSources(
   return { quoteProviders, estimator };
 }
 
-/** Start stage, the pool index, persisted in the database: a restart resumes from its last block. */
+/**
+ * Start stage, the pool index, persisted in the database: a restart resumes from its last block (a long
+ * first scan is saved in steps), and a long scan prints its progress.
+ */
 function createPersistedIndex(
   deployment: Deployment,
   deps: {
     client: Parameters<typeof createPoolIndex>[0]["client"];
+    logRanges: LogRangePolicy;
     store: Store;
     freshness: IndexFreshness;
     logger: Logger;
+    progress: (line: string) => void;
   },
 ): PoolIndex {
+  const tell = discoveryProgress(deps.progress);
   const { db } = deps.store;
   return createPoolIndex({
     client: deps.client,
     contracts: deployment.contracts,
     fromBlock: BigInt(deployment.poolsFromBlock),
+    logRanges: deps.logRanges,
     persistence: {
       load: (sinceVersion) => loadPoolIndex(db, sinceVersion),
       save: async (change) => {
@@ -243,7 +260,10 @@ function createPersistedIndex(
     },
     onPersistError: (error) =>
       deps.logger.warn({ err: error }, "saving the pool index failed; retrying whole"),
-    onScanned: () => deps.freshness.progressed(Date.now()),
+    onScanned: (scan) => {
+      deps.freshness.progressed(Date.now());
+      tell(scan);
+    },
   });
 }
 

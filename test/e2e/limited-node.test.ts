@@ -57,6 +57,7 @@ describe("a node that refuses batches, caps bodies and caps log ranges", () => {
     expect(output).toMatch(/junction ready/);
     expect(output).not.toMatch(/unexpected error/);
     expect(output.match(/rpc: batches refused, sending single calls/g) ?? []).toHaveLength(1);
+    expect(output.match(/rpc: the node refused eth_getLogs over \d+ blocks/g) ?? []).toHaveLength(1);
 
     const refusedAtStart = proxy.refused;
     const token = (symbol: string) => manifest.tokens.find((t) => t.symbol === symbol)!.address as Address;

@@ -34,14 +34,27 @@ export type DiscoveryChain = {
   /** The contracts whose logs are read: the enabled sources' factories and PoolManager. */
   scanned: Address[];
   logs: LogScanner;
-  onScanned?: (end: bigint) => void;
+  /** Each range of logs a sync read: how far it got of the blocks it scans. */
+  onScanned?: (scan: ScanProgress) => void;
+  /** Blocks one step of a long sync scans before saving what it found (default `CHECKPOINT_BLOCKS`). */
+  checkpointBlocks?: bigint;
 };
+
+/** How far a sync's scan got: blocks `from` through `through` of `from` through `to`, holding `pools`. */
+export type ScanProgress = { from: bigint; through: bigint; to: bigint; pools: number };
+
+/**
+ * A sync over more blocks than this scans and saves them in steps of this many (a first start on a long
+ * chain): a restart resumes from the last step saved, and a step's logs are all that is held at once.
+ */
+export const CHECKPOINT_BLOCKS = 50_000n;
 
 export function discoveryChain(options: {
   client: DiscoveryChain["client"];
   contracts: IndexContracts;
   logRanges?: LogRangePolicy;
-  onScanned?: (end: bigint) => void;
+  onScanned?: (scan: ScanProgress) => void;
+  checkpointBlocks?: bigint;
 }): DiscoveryChain {
   const { client, contracts } = options;
   const [v2, v3, v4] = [v2Of(contracts), v3Of(contracts), v4Of(contracts)];
@@ -53,24 +66,26 @@ export function discoveryChain(options: {
     scanned: [v2?.factory, v3?.factory, v4?.v4PoolManager].filter((a): a is Address => !!a),
     logs: createLogScanner(options.logRanges),
     ...(options.onScanned ? { onScanned: options.onScanned } : {}),
+    ...(options.checkpointBlocks ? { checkpointBlocks: options.checkpointBlocks } : {}),
   };
 }
 
 /**
- * Discovers the pools created from block `from` through `tip` and adds them to the index: each creation
+ * Discovers the pools created from block `from` through `to` and adds them to the index: each creation
  * event's pool if it is canonical, then the pools of V4 ids seen only in activity (initialized before the
- * first block scanned) whose keys resolve; an id that does not resolve is remembered as unresolved. Returns
- * the pools added, in the order they were found; all or nothing (a failed read adds none).
+ * first block scanned) whose keys resolve at `tip` (the chain's head: a node without archive state answers
+ * reads there); an id that does not resolve is remembered as unresolved. Returns the pools added, in the
+ * order they were found; all or nothing (a failed read adds none). `onRange` hears of each range read.
  */
 export async function discoverPools(
   chain: DiscoveryChain,
   state: IndexState,
-  from: bigint,
+  range: { from: bigint; to: bigint; onRange?: (end: bigint) => void },
   tip: Tip,
 ): Promise<IndexedPool[]> {
   const found = await chain.logs.scan(
-    from,
-    tip.number,
+    range.from,
+    range.to,
     (fromBlock, toBlock) =>
       chain.client.getLogs({
         address: chain.scanned,
@@ -79,7 +94,7 @@ export async function discoverPools(
         toBlock,
         strict: true,
       }),
-    chain.onScanned,
+    range.onRange,
   );
   // Nothing reaches the index until discovery has finished: a read that fails part way (resolving an
   // activity id) leaves it as it was, and the next sync finds, adds and saves those pools again.

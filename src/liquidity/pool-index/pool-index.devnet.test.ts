@@ -21,7 +21,7 @@ import { v4PoolId } from "../v4/pool-key.ts";
 import { v2PairAddress, v3PoolAddress } from "./canonical.ts";
 import type { PoolIndexPersistence } from "./persistence.ts";
 import { poolRef } from "./pool.ts";
-import { createPoolIndex } from "./pool-index.ts";
+import { createPoolIndex, type ScanProgress } from "./pool-index.ts";
 import { recoverV4Key } from "./v4-keys.ts";
 
 let devnet: TestDevnet;
@@ -180,6 +180,55 @@ describe("pool index", () => {
       expect(fresh.from).toBe(1n);
       expect((await persisted(1n).sync()).resumed?.pools).toBe(other.pools().length);
     } finally {
+      await store.close();
+    }
+  });
+
+  it("scans a long chain in saved steps, telling its progress, and resumes from the last step after a failure", async () => {
+    const { contracts } = devnet.manifest;
+    const tip = await devnet.publicClient.getBlockNumber();
+    const step = tip / 4n + 1n;
+    const proxy = await startRpcProxy(devnet.rpcUrl);
+    const store = await createStore({ dataDir: null });
+    const stepped = (told: ScanProgress[]) =>
+      createPoolIndex({
+        client: createChainClient({ url: proxy.url, kind: "private" }),
+        contracts,
+        fromBlock: 0n,
+        logRanges: { initial: step, max: step, attempts: 1, backoffMs: 0 },
+        persistence: persistenceIn(store),
+        checkpointBlocks: step,
+        onScanned: (scan) => told.push(scan),
+      });
+    try {
+      // The third step's logs are refused: the first two steps stay saved.
+      let reads = 0;
+      proxy.mode = {
+        kind: "refuse",
+        refuse: (method) => (method === "eth_getLogs" && ++reads === 3 ? { status: 503 } : undefined),
+      };
+      const told: ScanProgress[] = [];
+      await expect(stepped(told).sync()).rejects.toThrow();
+      expect(told.map((scan) => scan.through)).toEqual([step - 1n, 2n * step - 1n]);
+      expect(told.every((scan) => scan.from === 0n && scan.to >= tip)).toBe(true);
+      const saved = await loadPoolIndex(store.db);
+      expect(saved?.tips).toContain(`"${2n * step - 1n}"`);
+
+      // A restart scans only the rest, and ends with every pool a whole scan finds.
+      proxy.mode = { kind: "pass" };
+      const toldAgain: ScanProgress[] = [];
+      const restarted = stepped(toldAgain);
+      const resumed = await restarted.sync();
+      expect(resumed.resumed?.block).toBe(2n * step - 1n);
+      expect(resumed.from).toBe(2n * step);
+      expect(toldAgain[0]?.from).toBe(2n * step);
+      expect(toldAgain.at(-1)?.through).toBe(resumed.to);
+      expect(toldAgain.at(-1)?.pools).toBeGreaterThan(0);
+      const whole = indexFor(0n);
+      await whole.sync({ number: resumed.to, hash: restarted.syncedTo()!.hash });
+      expect(restarted.pools().map(poolRef).sort()).toEqual(whole.pools().map(poolRef).sort());
+    } finally {
+      await proxy.close();
       await store.close();
     }
   });

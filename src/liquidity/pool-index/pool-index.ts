@@ -1,7 +1,7 @@
 import type { Address, Hex, PublicClient } from "viem";
 import type { LogRangePolicy } from "../../chain/log-scanner.ts";
 import { oneAtATime } from "../../chain/one-at-a-time.ts";
-import { discoveryChain, type IndexContracts } from "./discovery.ts";
+import { discoveryChain, type IndexContracts, type ScanProgress } from "./discovery.ts";
 import { createIndexState } from "./index-state.ts";
 import type { PoolIndexPersistence } from "./persistence.ts";
 import type { IndexedPool } from "./pool.ts";
@@ -9,7 +9,7 @@ import { indexFingerprint, SavedIndex } from "./saved-index.ts";
 import { syncIndex } from "./sync-index.ts";
 import type { SyncResult } from "./sync-result.ts";
 
-export type { IndexContracts } from "./discovery.ts";
+export type { IndexContracts, ScanProgress } from "./discovery.ts";
 export type { SyncResult } from "./sync-result.ts";
 
 export type PoolIndexOptions = {
@@ -23,8 +23,10 @@ export type PoolIndexOptions = {
   persistence?: PoolIndexPersistence;
   /** A save that failed (the index keeps serving; the next save rewrites everything). */
   onPersistError?: (error: unknown) => void;
-  /** Each range of logs a sync read, through block `end`: a long scan is progressing, not stuck. */
-  onScanned?: (end: bigint) => void;
+  /** Each range of logs a sync read: a long scan is progressing, not stuck (and how far it got). */
+  onScanned?: (scan: ScanProgress) => void;
+  /** Blocks a long sync scans between saves (default 50,000: see `CHECKPOINT_BLOCKS`). */
+  checkpointBlocks?: bigint;
 };
 
 export type PoolIndex = {
