@@ -35,12 +35,18 @@ export type RpcProxy = {
    * or capped at N calls (one `-32005` error object answering a longer array), and request bodies capped at
    * `bodyBytes` (HTTP 413), and a rate limit's burst: the next `throttle.times` requests answered HTTP 429,
    * with `Retry-After: throttle.retryAfter` when given. Requests refused so are counted in `refused`.
+   * Per call: `eth_getLogs` over more than `logs.blocks` blocks refused (`-32005 query exceeds max block
+   * range`), or answering more than `logs.results` logs refused (`-32005 query returned more than N
+   * results`), and the `missing` methods answered `-32601` (counted in `refusedCalls`).
    */
   limits: {
     batches?: "refused" | number;
     bodyBytes?: number;
     throttle?: { times: number; retryAfter?: number };
+    logs?: { blocks?: number; results?: number };
+    missing?: string[];
   };
+  refusedCalls: number;
   refused: number;
   calls: string[];
   requests: number;
@@ -53,6 +59,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     mode: { kind: "pass" },
     limits: {},
     refused: 0,
+    refusedCalls: 0,
     calls: [],
     requests: 0,
     close: async () => {},
@@ -101,7 +108,8 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
     }
     const calls = Array.isArray(parsed) ? parsed : [parsed];
     // Calls answered here with a JSON-RPC error; the rest are forwarded (a batch is answered as one array).
-    const refused = new Map<number, { code: number; message: string }>();
+    const refused = callsRefusedByLimits(proxy.limits, calls);
+    proxy.refusedCalls += refused.size;
     if (mode.kind === "rpc-error")
       for (const call of calls) refused.set(call.id, { code: mode.code, message: "injected" });
     if (mode.kind === "refuse")
@@ -113,16 +121,22 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
         }
         if (refusal) refused.set(call.id, refusal);
       }
-    if (refused.size > 0) {
+    if (refused.size > 0 || proxy.limits.logs?.results !== undefined) {
       const forwarded = calls.filter((call) => !refused.has(call.id));
       const replies = forwarded.length > 0 ? await forward(forwarded) : [];
-      const answers = calls.map(
-        (call) =>
-          replies.find((reply) => reply.id === call.id) ?? {
-            jsonrpc: "2.0",
-            id: call.id,
-            error: refused.get(call.id),
-          },
+      const results = proxy.limits.logs?.results;
+      for (const reply of replies) {
+        const call = calls.find((c) => c.id === reply.id);
+        if (results === undefined || call?.method !== "eth_getLogs") continue;
+        if (!Array.isArray(reply.result) || reply.result.length <= results) continue;
+        refused.set(reply.id, { code: -32005, message: `query returned more than ${results} results` });
+        proxy.refusedCalls += 1;
+        delete reply.result;
+      }
+      const answers = calls.map((call) =>
+        refused.has(call.id)
+          ? { jsonrpc: "2.0", id: call.id, error: refused.get(call.id) }
+          : replies.find((reply) => reply.id === call.id),
       );
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
@@ -155,6 +169,28 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
       server.close(() => resolve());
     });
   return proxy;
+}
+
+/** The calls a node with these limits answers with an error of their own (the wording of common node software). */
+function callsRefusedByLimits(
+  limits: RpcProxy["limits"],
+  calls: { id: number; method: string; params?: unknown[] }[],
+): Map<number, { code: number; message: string }> {
+  const refused = new Map<number, { code: number; message: string }>();
+  for (const call of calls) {
+    if (limits.missing?.includes(call.method))
+      refused.set(call.id, {
+        code: -32601,
+        message: `the method ${call.method} does not exist/is not available`,
+      });
+    const blocks = limits.logs?.blocks;
+    if (call.method !== "eth_getLogs" || blocks === undefined) continue;
+    const filter = (call.params?.[0] ?? {}) as { fromBlock?: string; toBlock?: string };
+    if (!filter.fromBlock?.startsWith("0x") || !filter.toBlock?.startsWith("0x")) continue;
+    if (BigInt(filter.toBlock) - BigInt(filter.fromBlock) + 1n > BigInt(blocks))
+      refused.set(call.id, { code: -32005, message: `query exceeds max block range ${blocks}` });
+  }
+  return refused;
 }
 
 /** How a node with these limits answers a request it will not take (the wording of common node software). */

@@ -11,6 +11,7 @@ describe("draining and readiness", () => {
   const lifecycle: Lifecycle = {
     leaving: () => leaving,
     closing: () => closing,
+    nodeLacks: () => ["websocket"],
     readiness: async () =>
       leaving
         ? { ready: false, reason: "stopping" }
@@ -26,15 +27,23 @@ describe("draining and readiness", () => {
   app.get("/work", (c) => c.json({ ok: true }));
 
   it("is ready while serving and says why it is not", async () => {
-    expect(await (await app.request("/readyz")).json()).toEqual({ status: "ready" });
+    expect(await (await app.request("/readyz")).json()).toEqual({
+      status: "ready",
+      nodeLacks: ["websocket"],
+    });
     indexFresh = false;
     const stale = await app.request("/readyz");
     expect(stale.status).toBe(503);
-    expect(await stale.json()).toEqual({ status: "not-ready", reason: "index-stale" });
+    expect(await stale.json()).toEqual({
+      status: "not-ready",
+      reason: "index-stale",
+      nodeLacks: ["websocket"],
+    });
     databaseUp = false;
     expect(await (await app.request("/readyz")).json()).toEqual({
       status: "not-ready",
       reason: "database-unavailable",
+      nodeLacks: ["websocket"],
     });
     databaseUp = true;
     indexFresh = true;
@@ -49,7 +58,11 @@ describe("draining and readiness", () => {
     expect(served.headers.get("connection")).toBe("close");
     const readiness = await app.request("/readyz");
     expect(readiness.status).toBe(503);
-    expect(await readiness.json()).toEqual({ status: "not-ready", reason: "stopping" });
+    expect(await readiness.json()).toEqual({
+      status: "not-ready",
+      reason: "stopping",
+      nodeLacks: ["websocket"],
+    });
   });
 
   it("refuses new work once closing, with Retry-After and Connection: close, but still answers probes", async () => {
@@ -62,7 +75,11 @@ describe("draining and readiness", () => {
     expect(await refused.json()).toEqual({
       error: { code: "SHUTTING_DOWN", message: "this process is shutting down; retry shortly" },
     });
-    expect(await (await app.request("/readyz")).json()).toEqual({ status: "not-ready", reason: "stopping" });
+    expect(await (await app.request("/readyz")).json()).toEqual({
+      status: "not-ready",
+      reason: "stopping",
+      nodeLacks: ["websocket"],
+    });
     expect((await app.request("/healthz")).status).toBe(200);
   });
 });

@@ -18,6 +18,8 @@ export type Lifecycle = {
   closing: () => boolean;
   /** Whether a load balancer should send this process traffic. */
   readiness: () => Readiness | Promise<Readiness>;
+  /** What the node lacks of what Junction uses (runtime/node-features.ts); none known when absent. */
+  nodeLacks?: () => string[];
 };
 
 /** Probes and scrapes stay answered while closing: the load balancer must see the process leave. */
@@ -51,6 +53,11 @@ const ReadinessSchema = z
       description:
         "`stopping`: the process is stopping (it still serves for a drain period, then closes); `database-unavailable`: the database does not answer (keyed endpoints would answer 503); `index-stale`: the pool index has not followed the chain lately (quotes would miss new pools).",
     }),
+    nodeLacks: z.array(z.string()).openapi({
+      description:
+        'What the node lacks of what Junction uses, learned at start and since: `eth_simulateV1`, `eth_gasPrice`, `finalized`, `websocket`, or any other method the node answered it does not have. Never a reason to be unready: each has a fallback (docs/operating.md, "Choosing a node").',
+      example: ["websocket"],
+    }),
   })
   .openapi("Readiness");
 
@@ -72,8 +79,9 @@ const readinessRoute = createRoute({
 export function registerReadinessRoute(app: OpenAPIHono, lifecycle: Lifecycle): void {
   app.openapi(readinessRoute, async (c) => {
     const state = await lifecycle.readiness();
+    const nodeLacks = lifecycle.nodeLacks?.() ?? [];
     return state.ready
-      ? c.json({ status: "ready" as const }, 200)
-      : c.json({ status: "not-ready" as const, reason: state.reason }, 503);
+      ? c.json({ status: "ready" as const, nodeLacks }, 200)
+      : c.json({ status: "not-ready" as const, reason: state.reason, nodeLacks }, 503);
   });
 }

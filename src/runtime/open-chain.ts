@@ -8,6 +8,13 @@ import { type Deployment, readDeployment } from "../config/deployment.ts";
 import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
 import { finalizedTagWarning } from "./check-finalized-tag.ts";
 import type { Logger } from "./logger.ts";
+import {
+  NODE_FEATURES,
+  type NodeFeature,
+  NodeFeatures,
+  nodeFeaturesLine,
+  probeNodeFeatures,
+} from "./node-features.ts";
 import { reachNode } from "./reach-node.ts";
 import type { ShutdownStack } from "./shutdown-stack.ts";
 
@@ -24,6 +31,14 @@ export type OpenChain = {
   client: PublicClient;
   /** How every log scan of this node sizes its `eth_getLogs` ranges, sharing what the node refused. */
   logRanges: LogRangePolicy;
+  /** What the node lacks of what Junction uses (probed at start, added to as learned). */
+  features: NodeFeatures;
+  /**
+   * Runs a later start stage that reads the node (the pool index's first scan) as the first contact is run:
+   * retried while the node's failure is transient, and a refusal stops the start naming the node's answer,
+   * `step` and `remedy`, never as an unexpected error.
+   */
+  atStart: <T>(work: () => Promise<T>, step: string, remedy: string) => Promise<T>;
 };
 
 /**
@@ -71,6 +86,7 @@ export async function openChain(
     };
   }
   const { maxLogRange, ...batch } = config.rpcBatch;
+  const features = new NodeFeatures();
   const client = createChainClient(
     { ...where.rpc, ...batch },
     {
@@ -78,7 +94,10 @@ export async function openChain(
       finalityConfirmations: config.finalityConfirmations,
       onBatchLimits: ({ limits, message }) => deps.logger.warn({ limits }, message),
       ...(deps.onRpcEvent ? { onRpcEvent: deps.onRpcEvent } : {}),
-      onMissingMethod: (method) => deps.logger.warn({ method }, missingMethodMessage(method)),
+      onMissingMethod: (method) => {
+        features.lack(method);
+        deps.logger.warn({ method }, missingMethodMessage(method));
+      },
     },
   );
   // The first contact with the node: retried while it is transient, and said plainly when it fails.
@@ -87,12 +106,16 @@ export async function openChain(
   const finality = await finalizedTagWarning(client, config.finalityConfirmations);
   if (finality) deps.logger.warn(finality);
   const { devnet, deployment, rpc, headsUrl } = where;
+  await probeNodeFeatures(client, features, { finalizedMissing: finality !== undefined, headsUrl });
+  deps.progress(nodeFeaturesLine(features.lacks()));
   return {
     ...(devnet ? { devnet } : {}),
     deployment,
     rpcUrl: rpc.url,
     ...(headsUrl ? { headsUrl } : {}),
     client,
+    features,
+    atStart: (work, step, remedy) => reachNode(client, node, work, { ...deps, step, remedy }),
     logRanges: nodeLogRanges(maxLogRange, {
       onRefused: (blocks, first) => {
         deps.onRpcEvent?.("split");
@@ -126,9 +149,6 @@ export function logRangeRefusedMessage(blocks: bigint): string {
 
 /** What a method the node lacks costs, for the one line that says so (docs/operating.md, "Choosing a node"). */
 export function missingMethodMessage(method: string): string {
-  const costs: Record<string, string> = {
-    eth_simulateV1:
-      "candidates are simulated with eth_call through a probe contract instead (gas measured before refunds)",
-  };
-  return `rpc: the node has no ${method}; ${costs[method] ?? "what needs it fails with the node's answer"}`;
+  const cost = method in NODE_FEATURES ? NODE_FEATURES[method as NodeFeature] : undefined;
+  return `rpc: the node has no ${method}; ${cost ?? "what needs it fails with the node's answer"}`;
 }

@@ -1,4 +1,4 @@
-import { BaseError, type PublicClient } from "viem";
+import { BaseError, type PublicClient, RpcRequestError } from "viem";
 import { CHAIN_ID } from "../chain/chain.ts";
 import { throttledCause } from "../chain/node-pace.ts";
 import { isTransientRpcError } from "../chain/rpc-errors.ts";
@@ -25,7 +25,14 @@ export async function reachNode<T>(
   client: Pick<PublicClient, "getChainId">,
   node: { url: string; setting: string },
   work: () => Promise<T>,
-  options: { progress: (line: string) => void; backoffMs?: readonly number[] },
+  options: {
+    progress: (line: string) => void;
+    backoffMs?: readonly number[];
+    /** What `work` is, for the line a refusal stops the start with (default: a start-up read). */
+    step?: string;
+    /** What fixes a deterministic refusal of `work` (default: checking the node is of this chain). */
+    remedy?: string;
+  },
 ): Promise<T> {
   const backoff = options.backoffMs ?? REACH_NODE_BACKOFF_MS;
   const origin = new URL(node.url).origin;
@@ -42,16 +49,30 @@ export async function reachNode<T>(
       if (!isNodeFailure(error)) throw error;
       const answer = answerOf(error);
       const pause = backoff[attempt];
-      if (!isTransientRpcError(error) || pause === undefined)
+      if (!isTransientRpcError(error) || pause === undefined) {
+        const step = options.step ?? "a start-up read";
+        const seconds = Math.round((Date.now() - started) / 1000);
+        const what =
+          pause !== undefined
+            ? `refused ${step}`
+            : answeredWithError(error)
+              ? `kept refusing ${step} for ${seconds} s (${attempt + 1} attempts)`
+              : `did not answer in ${seconds} s (${attempt + 1} attempts)`;
         throw new NodeStartError(
-          `${pause === undefined ? `the node at ${origin} (${node.setting}) did not answer in ${Math.round((Date.now() - started) / 1000)} s (${attempt + 1} attempts)` : `the node at ${origin} (${node.setting}) refused a start-up read`}: ${answer}. ${remedyFor(error, node.setting)}`,
+          `the node at ${origin} (${node.setting}) ${what}: ${answer}. ${remedyFor(error, node.setting, options.remedy)}`,
         );
+      }
       options.progress(
-        `node: ${origin} did not answer (${answer}); trying again in ${pause / 1000} s (attempt ${attempt + 2} of ${backoff.length + 1})`,
+        `node: ${origin} ${answeredWithError(error) ? "refused" : "did not answer"} (${answer}); trying again in ${pause / 1000} s (attempt ${attempt + 2} of ${backoff.length + 1})`,
       );
       await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
+}
+
+/** Whether the node answered (a JSON-RPC error), rather than failing to (no connection, a timeout, HTTP). */
+function answeredWithError(error: unknown): boolean {
+  return error instanceof BaseError && error.walk((e) => e instanceof RpcRequestError) !== null;
 }
 
 /** What the node answered, in a line: viem's short message and details, never a request's params. */
@@ -66,10 +87,11 @@ function answerOf(error: unknown): string {
 }
 
 /** The setting or step that fixes what the node answered. */
-function remedyFor(error: unknown, setting: string): string {
+function remedyFor(error: unknown, setting: string, remedy: string | undefined): string {
   if (throttledCause(error))
     return "The node is rate-limiting: set JUNCTION_RPC_MAX_RPS under its limit, or use a plan or node that allows more";
-  if (isTransientRpcError(error))
+  if (isTransientRpcError(error) && !answeredWithError(error))
     return `Check that ${setting} points at a running node this machine can reach`;
+  if (remedy) return remedy;
   return `Check that ${setting} is a JSON-RPC endpoint of chain ${CHAIN_ID} (docs/operating.md, "Choosing a node")`;
 }

@@ -14,6 +14,7 @@ import type { IndexFreshness } from "./index-freshness.ts";
 import type { IndexerRole } from "./indexer-role.ts";
 import type { Logger } from "./logger.ts";
 import type { createMetrics } from "./metrics.ts";
+import type { OpenChain } from "./open-chain.ts";
 import type { ShutdownStack } from "./shutdown-stack.ts";
 import { reportIndex } from "./start-reports.ts";
 
@@ -32,6 +33,8 @@ export async function startFollowers(deps: {
   client: PublicClient;
   /** How log scans size their `eth_getLogs` ranges (the node's, shared: see open-chain.ts). */
   logRanges: LogRangePolicy;
+  /** Runs a start stage that reads the node, retried and its refusal named (see open-chain.ts). */
+  atStart: OpenChain["atStart"];
   deployment: Deployment;
   store: Store;
   index: PoolIndex;
@@ -47,7 +50,11 @@ export async function startFollowers(deps: {
   const { client, deployment, index, role, freshness, logger, shutdown } = deps;
   const { db } = deps.store;
   const readHead = () => client.getBlockNumber();
-  const indexed = await indexAtStart({ index, role, freshness, readHead }, deps.progress);
+  const indexed = await deps.atStart(
+    () => indexAtStart({ index, role, freshness, readHead }, deps.progress),
+    "the pool index's first scan",
+    `The pool index reads the factories' and PoolManager's logs with eth_getLogs (one block at least: a node capping results below one block's pool logs cannot serve it) and keys at the head with eth_call: use a node that answers them (docs/operating.md, "Choosing a node")`,
+  );
   reportIndex(index.pools(), deployment, indexed, deps.progress, logger);
   // The role renews its lease in the background; the followers only read the outcome. Beside the index,
   // pool state follows the chain, so a warm quote needs no pin or state round trip.

@@ -126,6 +126,7 @@ async function startLocked(
     const { settlementIndex, followed } = await startFollowers({
       client,
       logRanges: chain.logRanges,
+      atStart: chain.atStart,
       headsUrl: chain.headsUrl,
       deployment,
       store,
@@ -142,6 +143,7 @@ async function startLocked(
       servers,
       databaseAnswers: watchDatabase(() => pingDatabase(store.db), { onChange: logDatabase(logger) }),
       indexReadiness: () => indexReadiness(freshness, Date.now()),
+      nodeLacks: () => chain.features.lacks(),
       progress,
     });
     const { base, partner } = await createApps({

@@ -19,6 +19,8 @@ export function createStopping(deps: {
   databaseAnswers: () => Promise<boolean>;
   /** The pool index's part of readiness. */
   indexReadiness: () => Readiness;
+  /** What the node lacks of what Junction uses (said beside readiness, not a reason to be unready). */
+  nodeLacks?: () => string[];
   progress: (line: string) => void;
 }) {
   let leaving = false;
@@ -26,6 +28,7 @@ export function createStopping(deps: {
   const lifecycle: Lifecycle = {
     leaving: () => leaving,
     closing: () => closing,
+    ...(deps.nodeLacks ? { nodeLacks: deps.nodeLacks } : {}),
     readiness: async () => {
       if (leaving) return { ready: false, reason: "stopping" };
       if (!(await deps.databaseAnswers())) return { ready: false, reason: "database-unavailable" };

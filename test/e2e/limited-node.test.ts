@@ -16,10 +16,10 @@ import { freePort, type SpawnedService, spawnService } from "./spawn-service.ts"
 /**
  * `junction start` against a node with a hosted provider's limits all at once (docs/operating.md, "Choosing
  * a node"): JSON-RPC batches refused (HTTP 400 `-32600` to any array), request bodies capped, and
- * `eth_getLogs` refused past 100 blocks. It starts, says once that it sends single calls, indexes, follows,
+ * `eth_getLogs` refused past 100 blocks or 1,000 results, and no `eth_simulateV1`. It starts, says once that it sends single calls, indexes, follows,
  * quotes, and settles a builder swap to finality, with no batch ever sent again after the first refusal.
  */
-const LOG_RANGE_CAP = 100n;
+const LOG_RANGE_CAP = 100;
 
 let devnet: Awaited<ReturnType<typeof startDevnetProcess>>;
 let proxy: RpcProxy;
@@ -30,17 +30,11 @@ beforeAll(async () => {
   devnet = await startDevnetProcess();
   manifest = JSON.parse(readFileSync(devnet.manifestPath, "utf8")) as Manifest;
   proxy = await startRpcProxy(devnet.rpcUrl);
-  proxy.limits = { batches: "refused", bodyBytes: 1_500_000 };
-  proxy.mode = {
-    kind: "refuse",
-    refuse: (method, params) => {
-      if (method !== "eth_getLogs") return undefined;
-      const filter = params[0] as { fromBlock?: string; toBlock?: string };
-      if (!filter.fromBlock?.startsWith("0x") || !filter.toBlock?.startsWith("0x")) return undefined;
-      return BigInt(filter.toBlock) - BigInt(filter.fromBlock) >= LOG_RANGE_CAP
-        ? { code: -32005, message: "query exceeds max block range 100" }
-        : undefined;
-    },
+  proxy.limits = {
+    batches: "refused",
+    bodyBytes: 1_500_000,
+    logs: { blocks: LOG_RANGE_CAP, results: 1_000 },
+    missing: ["eth_simulateV1"],
   };
   service = await spawnService({ JUNCTION_RPC_URL: proxy.url, JUNCTION_DEPLOYMENT: devnet.manifestPath });
 }, 240_000);
@@ -58,6 +52,7 @@ describe("a node that refuses batches, caps bodies and caps log ranges", () => {
     expect(output).not.toMatch(/unexpected error/);
     expect(output.match(/rpc: batches refused, sending single calls/g) ?? []).toHaveLength(1);
     expect(output.match(/rpc: the node refused eth_getLogs over \d+ blocks/g) ?? []).toHaveLength(1);
+    expect(output).toMatch(/node: lacks eth_simulateV1 \(.*\); websocket \(/);
 
     const refusedAtStart = proxy.refused;
     const token = (symbol: string) => manifest.tokens.find((t) => t.symbol === symbol)!.address as Address;

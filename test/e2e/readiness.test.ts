@@ -48,13 +48,13 @@ describe.skipIf(!databaseUrl)("readiness follows the database", () => {
     });
 
   it("answers 503 database-unavailable while the database is away, and ready once it answers again", async () => {
-    expect(await readiness()).toEqual({ status: 200, body: { status: "ready" } });
+    expect(await readiness()).toEqual({ status: 200, body: { status: "ready", nodeLacks: [] } });
     expect((await usage()).status).toBe(200);
 
     proxy.cut();
     expect(await readinessBecomes(503)).toEqual({
       status: 503,
-      body: { status: "not-ready", reason: "database-unavailable" },
+      body: { status: "not-ready", reason: "database-unavailable", nodeLacks: [] },
     });
     // What the balancer is spared: a keyed request here fails.
     expect((await usage()).status).toBe(503);
@@ -62,7 +62,7 @@ describe.skipIf(!databaseUrl)("readiness follows the database", () => {
     expect((await fetch(`${spawned.baseUrl}/healthz`)).status).toBe(200);
 
     proxy.restore();
-    expect(await readinessBecomes(200)).toEqual({ status: 200, body: { status: "ready" } });
+    expect(await readinessBecomes(200)).toEqual({ status: 200, body: { status: "ready", nodeLacks: [] } });
     expect((await usage()).status).toBe(200);
     expect(spawned.output()).toMatch(/the database does not answer: not ready/);
   });

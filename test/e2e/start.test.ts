@@ -52,7 +52,8 @@ describe("junction start", () => {
       const health = (await response.json()) as { block: string };
       expect(Number(health.block)).toBeGreaterThan(0);
       expect(response.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-      expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: "ready" });
+      // The embedded devnet's anvil has every feature Junction uses, WebSocket included.
+      expect(await (await fetch(`${url}/readyz`)).json()).toEqual({ status: "ready", nodeLacks: [] });
     }
     // Both listeners count into the one registry served on {base_url}.
     const metrics = await (await fetch(`${baseUrl}/metrics`)).text();
@@ -193,10 +194,11 @@ describe("junction start", () => {
     // each answer closing its connection so a keep-alive client reconnects through the balancer.
     let readiness = await fetch(`${baseUrl}/readyz`);
     while (readiness.status === 200) readiness = await fetch(`${baseUrl}/readyz`);
-    expect(await readiness.json()).toEqual({ status: "not-ready", reason: "stopping" });
+    expect(await readiness.json()).toEqual({ status: "not-ready", reason: "stopping", nodeLacks: [] });
     expect(await (await fetch(`${partnerUrl}/readyz`)).json()).toEqual({
       status: "not-ready",
       reason: "stopping",
+      nodeLacks: [],
     });
     const served = await fetch(`${baseUrl}/api/v2/config`);
     expect(served.status).toBe(200);

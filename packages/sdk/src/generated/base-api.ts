@@ -1563,6 +1563,13 @@ export type components = {
              * @enum {string}
              */
             reason?: "stopping" | "database-unavailable" | "index-stale";
+            /**
+             * @description What the node lacks of what Junction uses, learned at start and since: `eth_simulateV1`, `eth_gasPrice`, `finalized`, `websocket`, or any other method the node answered it does not have. Never a reason to be unready: each has a fallback (docs/operating.md, "Choosing a node").
+             * @example [
+             *       "websocket"
+             *     ]
+             */
+            nodeLacks: string[];
         };
         Config: {
             /** @enum {number} */
