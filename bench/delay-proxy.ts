@@ -1,8 +1,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type RpcProxy, refusedByLimits } from "../test/rpc-proxy.ts";
+import { callsRefusedByLimits, type RpcProxy, refusedByLimits } from "../test/rpc-proxy.ts";
 
 export type ProxyCount = { requests: number; roundTrips: number };
+
+type Call = { id: number; method: string; params?: unknown[] };
 
 /**
  * A JSON-RPC forwarder on loopback that holds every HTTP request `delayMs` before passing it to the node,
@@ -29,9 +31,36 @@ export async function startDelayProxy(
     for await (const chunk of req) chunks.push(chunk as Buffer);
     await new Promise((resolve) => setTimeout(resolve, delayMs));
     const body = Buffer.concat(chunks);
-    const refusal = refusedByLimits(limits, body.length, JSON.parse(body.toString("utf8")));
+    const parsed = JSON.parse(body.toString("utf8")) as Call | Call[];
+    const refusal = refusedByLimits(limits, body.length, parsed);
     if (refusal) {
       res.writeHead(refusal.status, { "content-type": "application/json" }).end(JSON.stringify(refusal.body));
+      return;
+    }
+    // Calls a limit refuses alone (a log range too wide) are answered here; the rest go to the node.
+    const calls = Array.isArray(parsed) ? parsed : [parsed];
+    const refused = callsRefusedByLimits(limits, calls);
+    if (refused.size > 0) {
+      const forwarded = calls.filter((call) => !refused.has(call.id));
+      const replies = (
+        forwarded.length > 0
+          ? await (
+              await fetch(upstream, {
+                method: "POST",
+                headers: { "content-type": "application/json" },
+                body: JSON.stringify(forwarded),
+              })
+            ).json()
+          : []
+      ) as { id: number }[];
+      const answers = calls.map((call) =>
+        refused.has(call.id)
+          ? { jsonrpc: "2.0", id: call.id, error: refused.get(call.id) }
+          : replies.find((reply) => reply.id === call.id),
+      );
+      res
+        .writeHead(200, { "content-type": "application/json" })
+        .end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
       return;
     }
     try {

@@ -14,8 +14,8 @@ import { machineLine, table } from "./machine.ts";
 /** Delays added to every request to the node, in ms (`BENCH_RPC_DELAYS=0,20,50`). */
 const DELAYS = (process.env.BENCH_RPC_DELAYS ?? "0,20,50").split(",").map(Number);
 /**
- * A hosted node's limits the proxy enforces (`BENCH_NODE_LIMITS=none,no-batches,batch-10`): none, every
- * batch refused, or batches over 10 calls refused. The service's client learns them while it syncs the
+ * A hosted node's limits the proxy enforces (`BENCH_NODE_LIMITS=none,no-batches,batch-10,logs-1000`):
+ * none, every batch refused, batches over 10 calls refused, or `eth_getLogs` over 1,000 blocks refused. The service's client learns them while it syncs the
  * index, before any quote is timed (src/chain/json-rpc-http.ts).
  */
 const NODE_LIMITS = (process.env.BENCH_NODE_LIMITS ?? "none").split(",");
@@ -23,6 +23,7 @@ const LIMITS: Record<string, RpcProxy["limits"]> = {
   none: {},
   "no-batches": { batches: "refused" },
   "batch-10": { batches: 10 },
+  "logs-1000": { logs: { blocks: 1_000 } },
 };
 /** Pairs and sizes: direct pools, native ETH both ways, two and three hops; $10 to $100k. */
 const PAIRS: [string, string][] = [

@@ -172,7 +172,7 @@ export async function startRpcProxy(upstream: string): Promise<RpcProxy> {
 }
 
 /** The calls a node with these limits answers with an error of their own (the wording of common node software). */
-function callsRefusedByLimits(
+export function callsRefusedByLimits(
   limits: RpcProxy["limits"],
   calls: { id: number; method: string; params?: unknown[] }[],
 ): Map<number, { code: number; message: string }> {

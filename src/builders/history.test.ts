@@ -1,5 +1,6 @@
 import { type Address, BlockNotFoundError, getAddress, type Hex, HttpRequestError, zeroAddress } from "viem";
 import { describe, expect, it } from "vitest";
+import { createLogScanner } from "../chain/log-scanner.ts";
 import { UpstreamUnavailableError } from "../chain/upstream-error.ts";
 import { builderIdOf } from "./builder-code.ts";
 import {
@@ -119,6 +120,28 @@ describe("readHistoryPage", () => {
         expect(pages.at(-1)!.next).toBeNull();
         expect(pages.at(-1)!.scannedThrough).toBe(20n);
       }
+  });
+
+  it("reads the chain past the index within the log ranges the index learned of the node", async () => {
+    const { client, calls } = node(events, 20n);
+    const index = {
+      coverage: async () => undefined,
+      read: async () => [],
+      logs: createLogScanner({ initial: 4n, max: 4n, attempts: 1, backoffMs: 0 }),
+    };
+    const page = await readHistoryPage(client, {
+      code: CODE,
+      collector: COLLECTOR,
+      deploymentBlock: 10n,
+      index,
+      limits: { blocks: 1000, events: 1000 },
+    });
+    expect(page.settlements.map(key)).toEqual(expected);
+    expect(calls.filter((call) => call.startsWith("logs"))).toEqual([
+      "logs 10-13",
+      "logs 14-17",
+      "logs 18-20",
+    ]);
   });
 
   it("cuts inside a block and resumes right after the last returned event", async () => {

@@ -1,4 +1,5 @@
 import { type Address, BlockNotFoundError, getAbiItem, type Hex, type PublicClient } from "viem";
+import type { LogScanner } from "../chain/log-scanner.ts";
 import { fromNode, UpstreamUnavailableError } from "../chain/upstream-error.ts";
 import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { JunctionError } from "../errors/junction-error.ts";
@@ -87,6 +88,11 @@ export type SettlementIndexReader = {
   coverage: () => Promise<{ through: bigint; hash: Hex } | undefined>;
   /** The builder's indexed entries from block `from` through `to`, in chain order. */
   read: (builderId: Hex, code: string, from: bigint, to: bigint) => Promise<SettlementEntry[]>;
+  /**
+   * How the index sizes its `eth_getLogs` ranges to the node: a page reading the chain past the index reads
+   * within them (a node capping ranges below a page's 1,000 blocks still serves it). Absent: one request.
+   */
+  logs?: LogScanner;
 };
 
 /** The pinned finalized snapshot stopped being canonical: restart pagination. */
@@ -210,7 +216,10 @@ async function readRange(
     chainFrom = indexedTo + 1n;
   }
   if (chainFrom > to) return indexed;
-  const logs = await readSettled(client, request.collector, builderId, chainFrom, to);
+  const read = (from: bigint, to: bigint) => readSettled(client, request.collector, builderId, from, to);
+  const logs = await (request.index?.logs
+    ? request.index.logs.scan(chainFrom, to, read)
+    : read(chainFrom, to));
   return [...indexed, ...logs.map((log) => toEntry(request.code, log))];
 }
 

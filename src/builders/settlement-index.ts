@@ -77,6 +77,7 @@ export function createSettlementIndex(options: SettlementIndexOptions): Settleme
   };
 
   return {
+    logs,
     sync: () => queue(syncOnce),
     coverage: async () => {
       const state = await settlementIndexState(db);

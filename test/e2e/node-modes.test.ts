@@ -50,7 +50,7 @@ const MODES: Mode[] = [
     limits: {},
     said: [],
     lacks: ["websocket"],
-    burst: { times: 6, retryAfter: 2 },
+    burst: { times: 3, retryAfter: 2 },
   },
   {
     name: "429 bursts without Retry-After",
@@ -58,7 +58,7 @@ const MODES: Mode[] = [
     limits: {},
     said: [],
     lacks: ["websocket"],
-    burst: { times: 6 },
+    burst: { times: 3 },
   },
   {
     name: "no eth_simulateV1, no eth_gasPrice, no WebSocket",
