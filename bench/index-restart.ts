@@ -2,7 +2,6 @@ import {
   createPublicClient,
   createTestClient,
   createWalletClient,
-  custom,
   encodeFunctionData,
   type Hex,
   http,
@@ -12,6 +11,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { createSettlementIndex } from "../src/builders/settlement-index.ts";
 import { junctionChain } from "../src/chain/chain.ts";
+import { createChainClient } from "../src/chain/create-chain-client.ts";
 import { nonfungiblePositionManagerAbi } from "../src/contracts/abis/NonfungiblePositionManager.ts";
 import { startAnvil } from "../src/devnet/anvil.ts";
 import type { Devnet } from "../src/devnet/devnet.ts";
@@ -20,7 +20,7 @@ import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
 import { buildExecutorSwap } from "../src/routing/executor-calldata.ts";
 import { createStore } from "../src/store/create-store.ts";
 import { loadPoolIndex, savePoolIndexSync } from "../src/store/repositories/pool-index.ts";
-import { startRpcProxy } from "../test/rpc-proxy.ts";
+import { type RpcProxy, startRpcProxy } from "../test/rpc-proxy.ts";
 import { machineLine, table } from "./machine.ts";
 import { median } from "./measure.ts";
 
@@ -53,7 +53,7 @@ export async function benchIndexRestart(devnet: Devnet, log: (line: string) => v
 
 async function benchOnChain(devnet: Devnet, rpcUrl: string, log: (line: string) => void): Promise<string[]> {
   const chain = junctionChain(rpcUrl);
-  const { client } = countingClient(rpcUrl);
+  const client = createPublicClient({ chain, transport: http(rpcUrl, { timeout: 120_000 }) });
   const tester = createTestClient({
     chain,
     mode: "anvil",
@@ -111,26 +111,27 @@ async function benchOnChain(devnet: Devnet, rpcUrl: string, log: (line: string) 
   }
   const height = await client.getBlockNumber();
 
-  // The same starts twice: on the node itself, and behind a proxy refusing log reads over 2,000 blocks as
-  // many hosted endpoints do (the scanner shrinks its ranges to fit), where a rescan costs many round trips.
+  // The same starts three times: on the node itself, behind a proxy refusing log reads over 2,000 blocks
+  // as many hosted endpoints do (the scanner learns the limit and keeps within it), and the same 40 ms away,
+  // as a hosted node is, where every range is a round trip.
+  const direct = await startRpcProxy(rpcUrl);
   const proxy = await startRpcProxy(rpcUrl);
-  proxy.mode = {
-    kind: "refuse",
-    refuse: (method, params) =>
-      method === "eth_getLogs" && logSpan(params) > LIMITED_RANGE
-        ? { code: -32602, message: `block range is too large, max ${LIMITED_RANGE}` }
-        : undefined,
-  };
+  proxy.limits = { logs: { blocks: LIMITED_RANGE } };
+  const far = await startRpcProxy(rpcUrl);
+  far.limits = { logs: { blocks: LIMITED_RANGE } };
+  far.mode = { kind: "delay", ms: 40 };
+  const limited = `${LIMITED_RANGE.toLocaleString("en-US")}-block log limit`;
   const rows: string[][] = [];
   try {
-    for (const [node, url] of [
-      ["anvil", rpcUrl],
-      [`${LIMITED_RANGE.toLocaleString("en-US")}-block log limit`, proxy.url],
+    for (const [node, through] of [
+      ["anvil", direct],
+      [limited, proxy],
+      [`${limited}, 40 ms away`, far],
     ] as const) {
-      rows.push(...(await measureStarts({ devnet, node, ...countingClient(url), tester, log })));
+      rows.push(...(await measureStarts({ devnet, node, ...countingClient(through), tester, log })));
     }
   } finally {
-    await proxy.close();
+    for (const each of [direct, proxy, far]) await each.close();
   }
   return [
     `### Pool and settlement index start-up on a ${height.toLocaleString("en-US")}-block chain`,
@@ -157,28 +158,26 @@ async function benchOnChain(devnet: Devnet, rpcUrl: string, log: (line: string) 
 
 const LIMITED_RANGE = 2_000;
 
-function logSpan(params: unknown[]): number {
-  const filter = params[0] as { fromBlock?: string; toBlock?: string } | undefined;
-  if (!filter?.fromBlock?.startsWith("0x") || !filter.toBlock?.startsWith("0x")) return 0;
-  return Number(BigInt(filter.toBlock) - BigInt(filter.fromBlock)) + 1;
-}
-
-/** A client counting what it asks the node: `eth_getLogs` calls and every request. */
-function countingClient(rpcUrl: string) {
-  const chain = junctionChain(rpcUrl);
-  const base = http(rpcUrl, { timeout: 120_000 })({ chain });
-  const counts = { getLogs: 0, requests: 0 };
-  const client = createPublicClient({
-    chain,
-    cacheTime: 0,
-    transport: custom({
-      request: (args: { method: string; params?: unknown }) => {
-        counts.requests++;
-        if (args.method === "eth_getLogs") counts.getLogs++;
-        return base.request(args as never);
-      },
-    }),
-  }) as PublicClient;
+/**
+ * The service's own chain client (its transport, no retries of a refused range) through `proxy`, and what
+ * reached the node since the last reset, as the proxy saw it: `eth_getLogs` calls and HTTP requests.
+ */
+function countingClient(proxy: RpcProxy) {
+  const client = createChainClient({ url: proxy.url, kind: "private" });
+  let base = { getLogs: 0, requests: 0 };
+  const seen = () => ({
+    getLogs: proxy.calls.filter((method) => method === "eth_getLogs").length,
+    requests: proxy.requests,
+  });
+  const counts = {
+    reset: () => {
+      base = seen();
+    },
+    read: () => {
+      const now = seen();
+      return { getLogs: now.getLogs - base.getLogs, requests: now.requests - base.requests };
+    },
+  };
   return { client, counts };
 }
 
@@ -190,7 +189,7 @@ async function measureStarts(bench: {
   devnet: Devnet;
   node: string;
   client: PublicClient;
-  counts: { getLogs: number; requests: number };
+  counts: { reset: () => void; read: () => { getLogs: number; requests: number } };
   tester: { mine: (args: { blocks: number }) => Promise<void> };
   log: (line: string) => void;
 }): Promise<string[][]> {
@@ -210,11 +209,10 @@ async function measureStarts(bench: {
       fromBlock: 0n,
       ...(persisted ? { persistence } : {}),
     });
-    counts.getLogs = 0;
-    counts.requests = 0;
+    counts.reset();
     const started = performance.now();
     const result = await index.sync();
-    return { ms: performance.now() - started, ...counts, pools: index.pools().length, result };
+    return { ms: performance.now() - started, ...counts.read(), pools: index.pools().length, result };
   };
   const rows: string[][] = [];
   const row = async (name: string, persisted: boolean, runs: number) => {
@@ -245,11 +243,11 @@ async function measureStarts(bench: {
         deploymentBlock: BigInt(devnet.manifest.deploymentBlock),
       });
       for (const name of ["settlement index, empty database", "settlement index restart"]) {
-        counts.getLogs = 0;
-        counts.requests = 0;
+        counts.reset();
         const started = performance.now();
         const result = await settlements.sync();
         const ms = performance.now() - started;
+        const counted = counts.read();
         rows.push([
           node,
           name,
@@ -257,8 +255,8 @@ async function measureStarts(bench: {
           String(result.to >= result.from ? result.to - result.from + 1n : 0n),
           `${result.events} settlements`,
           ms.toFixed(0),
-          String(counts.getLogs),
-          String(counts.requests),
+          String(counted.getLogs),
+          String(counted.requests),
         ]);
       }
     } finally {

@@ -6,7 +6,7 @@ import { createFollowedState, type FollowedSource } from "../liquidity/followed-
 import { followChain } from "../liquidity/pool-index/follow.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import type { IndexFreshness } from "./index-freshness.ts";
-import type { Logger } from "./logger.ts";
+import { type Logger, repeatingWarning } from "./logger.ts";
 
 /**
  * How often the followed pool state reads the node's head when no subscription announces heads
@@ -44,12 +44,22 @@ export function followChainAndPools(deps: {
   readHead: () => Promise<bigint>;
 }): { stop: () => Promise<void>; followed: FollowedSource } {
   const { index, deployment, logger, freshness } = deps;
+  // Each says its first failure at once and then its repeats once a minute, counted (logger.ts).
+  const syncFailed = repeatingWarning(logger, "pool index sync failed; retrying");
+  const mismatched = repeatingWarning(
+    logger,
+    "followed pool state differed from a direct read; reading it directly",
+  );
+  const stepFailed = repeatingWarning(
+    logger,
+    "following pool state failed; quotes read pools directly until it catches up",
+  );
   const indexFollower = followChain(index, {
     intervalMs: deps.intervalMs,
     onSynced: (step) => step && freshness.observe(step.head, index.syncedTo()?.number, step.at),
     isIndexer: deps.isIndexer,
     readHead: deps.readHead,
-    onError: (error) => logger.warn({ err: error }, "pool index sync failed; retrying"),
+    onError: (error) => syncFailed.warn({ err: error }),
   });
   const followed = createFollowedState({
     client: deps.client,
@@ -59,21 +69,14 @@ export function followChainAndPools(deps: {
     watch: [deployment.contracts.builderRegistry],
     staleAfterMs: POOL_STATE_STALE_MS,
     onMismatch: (pool, field) => {
-      deps.logger.warn(
-        { pool: pool.kind === "v4" ? pool.poolId : pool.address, field },
-        "followed pool state differed from a direct read; reading it directly",
-      );
+      mismatched.warn({ pool: pool.kind === "v4" ? pool.poolId : pool.address, field });
       deps.metrics.followedMismatch(pool.kind);
     },
   });
   const { headsUrl } = deps;
   const stepper = followed.start({
     pollMs: POOL_STATE_FOLLOW_MS,
-    onError: (error) =>
-      logger.warn(
-        { err: error },
-        "following pool state failed; quotes read pools directly until it catches up",
-      ),
+    onError: (error) => stepFailed.warn({ err: error }),
     ...(headsUrl
       ? {
           heads: {
@@ -92,6 +95,7 @@ export function followChainAndPools(deps: {
     stop: async () => {
       await stepper.stop();
       await indexFollower.stop();
+      for (const warning of [syncFailed, mismatched, stepFailed]) warning.stop();
     },
   };
 }

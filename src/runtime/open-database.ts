@@ -1,13 +1,12 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { PublicClient } from "viem";
 import { reconcileWithChain } from "../builders/chain-consistency.ts";
 import type { Config } from "../config/config.ts";
-import type { Deployment } from "../config/deployment.ts";
 import { createStore, type Store } from "../store/create-store.ts";
 import { openEmbeddedShared } from "../store/embedded-shared.ts";
 import { createIndexerRole, type IndexerRole, type IndexProgress } from "./indexer-role.ts";
 import type { Logger } from "./logger.ts";
+import type { OpenChain } from "./open-chain.ts";
 import type { ShutdownStack } from "./shutdown-stack.ts";
 import { reportConsistency } from "./start-reports.ts";
 
@@ -18,7 +17,7 @@ import { reportConsistency } from "./start-reports.ts";
  */
 export async function openDatabase(
   config: Config,
-  chain: { client: PublicClient; deployment: Deployment },
+  chain: Pick<OpenChain, "client" | "deployment" | "atStart">,
   deps: {
     progress: (line: string) => void;
     logger: Logger;
@@ -55,10 +54,11 @@ export async function openDatabase(
   });
   deps.shutdown.defer(() => role.release());
   const registry = chain.deployment.contracts.builderRegistry;
-  reportConsistency(
-    await reconcileWithChain({ client: chain.client, db: store.db, registry }),
-    progress,
-    logger,
+  const consistency = await chain.atStart(
+    () => reconcileWithChain({ client: chain.client, db: store.db, registry }),
+    "the start's check of activated builders against the registry",
+    "It reads the node's head and the registry with eth_call (multicall): use a node that answers them",
   );
+  reportConsistency(consistency, progress, logger);
   return { store, role };
 }

@@ -12,7 +12,7 @@ import { indexAtStart } from "./first-index.ts";
 import { followChainAndPools } from "./follow-pools.ts";
 import type { IndexFreshness } from "./index-freshness.ts";
 import type { IndexerRole } from "./indexer-role.ts";
-import type { Logger } from "./logger.ts";
+import { type Logger, repeatingWarning } from "./logger.ts";
 import type { createMetrics } from "./metrics.ts";
 import type { OpenChain } from "./open-chain.ts";
 import type { ShutdownStack } from "./shutdown-stack.ts";
@@ -71,6 +71,13 @@ export async function startFollowers(deps: {
     readHead,
   });
   shutdown.defer(() => follower.stop());
+  // A follower failing each step while the node is away says so once a minute, counted (logger.ts).
+  const activationFailed = repeatingWarning(logger, "registry activation scan failed; retrying");
+  const settlementFailed = repeatingWarning(logger, "settlement index sync failed; retrying");
+  shutdown.defer(() => {
+    activationFailed.stop();
+    settlementFailed.stop();
+  });
   // Activation is picked up from registry events (docs/rules.md, state rule 4): a workspace whose code is
   // registered and enabled on chain becomes active without anyone asking.
   const activations = followActivations({
@@ -79,7 +86,7 @@ export async function startFollowers(deps: {
     registry: deployment.contracts.builderRegistry,
     fromBlock: BigInt(deployment.deploymentBlock),
     intervalMs: FOLLOW_MS,
-    onError: (error) => logger.warn({ err: error }, "registry activation scan failed; retrying"),
+    onError: (error) => activationFailed.warn({ err: error }),
     onActivated: (codes) => logger.info({ codes }, "builder IDs activated"),
     isIndexer: role.isIndexer,
     logRanges: deps.logRanges,
@@ -101,7 +108,7 @@ export async function startFollowers(deps: {
   });
   const settlements = followSettlements(settlementIndex, {
     intervalMs: FOLLOW_MS,
-    onError: (error) => logger.warn({ err: error }, "settlement index sync failed; retrying"),
+    onError: (error) => settlementFailed.warn({ err: error }),
     isIndexer: role.isIndexer,
   });
   shutdown.defer(() => settlements.stop());

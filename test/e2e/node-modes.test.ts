@@ -30,6 +30,14 @@ type Mode = {
 
 const MODES: Mode[] = [
   {
+    name: "batches refused",
+    code: "no-batches",
+    limits: { batches: "refused" },
+    said: [],
+    once: [/rpc: batches refused, sending single calls/],
+    lacks: ["websocket"],
+  },
+  {
     name: "batches capped at 10 calls",
     code: "capped-batches",
     limits: { batches: 10 },
