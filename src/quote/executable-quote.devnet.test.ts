@@ -91,9 +91,9 @@ describe("buildExecutableQuote on candidates built with the terms", () => {
   const offline = (): ExecutableQuoteDeps => ({
     client: {} as never,
     contracts: devnet.manifest.contracts,
-    fixtures: () => {
+    fixtures: (() => {
       throw new Error("ran again");
-    },
+    }) as never,
   });
 
   it("takes the selected candidate's run as the proof: its calldata, its gas, no request", async () => {

@@ -10,7 +10,7 @@ import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { signInSite } from "../portal/sign-in-message.ts";
 import { createAdmission } from "../quote/admission.ts";
 import { createQuoter } from "../quote/create-quoter.ts";
-import { createFixtures } from "../simulation/fixtures.ts";
+import type { createFixtures } from "../simulation/fixtures.ts";
 import { createTransferFeeMeter } from "../simulation/transfer-fee.ts";
 import type { Store } from "../store/create-store.ts";
 import { sharedSecret } from "../store/repositories/service-secrets.ts";
@@ -39,6 +39,8 @@ export async function createApps(deps: {
   /** Pool state that follows the chain: a warm quote's block, gas price and pools. */
   followed: FollowedSource;
   quoteProviders: QuoteProviders;
+  /** The balance fixtures quotes simulate with, whose token layouts are learned in the background. */
+  fixtures: ReturnType<typeof createFixtures>;
   transfers: {
     estimator: ReturnType<typeof createTransferEstimator>;
     assets: AssetBook;
@@ -50,7 +52,7 @@ export async function createApps(deps: {
   const latestBlock = () => client.getBlockNumber();
   const logError = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unhandled request error");
-  const fixtures = createFixtures(client);
+  const { fixtures } = deps;
   const transferFees = createTransferFeeMeter(client);
   const quote = createQuoter({
     client,

@@ -8,6 +8,7 @@ import type { DemoTransfers } from "../devnet/demo-transfers.ts";
 import type { DemoWorkspace } from "../devnet/demo-workspace.ts";
 import type { Devnet } from "../devnet/devnet.ts";
 import { createPoolIndex, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
+import { createFixtures } from "../simulation/fixtures.ts";
 import type { Store } from "../store/create-store.ts";
 import { acquireServiceLock, type EmbeddedLock } from "../store/embedded-lock.ts";
 import { pingDatabase } from "../store/repositories/database-ping.ts";
@@ -20,6 +21,7 @@ import { logDatabase, watchDatabase } from "./database-readiness.ts";
 import { discoveryProgress } from "./discovery-progress.ts";
 import { createIndexFreshness, type IndexFreshness, indexReadiness } from "./index-freshness.ts";
 import type { IndexerRole } from "./indexer-role.ts";
+import { learnTokenLayouts } from "./learn-token-layouts.ts";
 import type { Logger } from "./logger.ts";
 import { createMetrics } from "./metrics.ts";
 import { type OpenChain, openChain } from "./open-chain.ts";
@@ -48,6 +50,9 @@ export type Service = {
   /** Turns not ready, serves the drain period, closes both listeners, stops the devnet. Idempotent. */
   stop: () => Promise<void>;
 };
+
+/** How often tokens new pools bring get their layouts learned. */
+const TOKEN_LAYOUTS_MS = 30_000;
 
 export class ListenError extends Error {
   override name = "ListenError";
@@ -138,6 +143,17 @@ async function startLocked(
       progress,
       shutdown,
     });
+    // Every indexed token's balance and allowance slots, learned before quotes need them.
+    const fixtures = createFixtures(client);
+    const layouts = learnTokenLayouts({
+      index,
+      fixtures,
+      spender: deployment.contracts.executor,
+      latestBlock: () => client.getBlockNumber(),
+      logger,
+      intervalMs: TOKEN_LAYOUTS_MS,
+    });
+    shutdown.defer(() => layouts.stop());
     const servers: HttpListener[] = [];
     const { lifecycle, leaveLoadBalancer, closeListeners } = createStopping({
       servers,
@@ -158,6 +174,7 @@ async function startLocked(
       settlementIndex,
       followed,
       quoteProviders,
+      fixtures,
       transfers: { estimator, assets, ...(seed ? { standInUrls: seed.standIns.urls } : {}) },
     });
     shutdown.defer(closeListeners);

@@ -63,7 +63,14 @@ export function createFixtures(client: Pick<PublicClient, "createAccessList" | "
     return found;
   };
 
-  return async function fixtureFor(request: FixtureRequest): Promise<Fixture> {
+  /**
+   * Learns a token's layout for the synthetic caller and `spender` ahead of any quote (the service does so
+   * for every indexed token in the background, so no quote waits for it). Resolves to what it found.
+   */
+  const learn = async (token: Address, spender: Address, blockNumber: bigint) =>
+    (await slotsOf(token, SYNTHETIC_CALLER, spender, blockNumber)).status;
+
+  const fixtureFor = async (request: FixtureRequest): Promise<Fixture> => {
     const { tokenIn, amountIn, spender, blockNumber } = request;
     const caller = request.caller ?? SYNTHETIC_CALLER;
     if (tokenIn === zeroAddress) {
@@ -101,4 +108,5 @@ export function createFixtures(client: Pick<PublicClient, "createAccessList" | "
     validation.catch(() => undefined);
     return { status: "ready", caller, stateOverride, validation };
   };
+  return Object.assign(fixtureFor, { learn });
 }
