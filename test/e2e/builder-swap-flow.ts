@@ -1,16 +1,22 @@
 import {
   type Address,
+  createPublicClient,
+  createWalletClient,
   encodeFunctionData,
   type Hex,
+  http,
   maxUint256,
   type PublicClient,
   parseAbi,
   parseEther,
   type WalletClient,
 } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { expect } from "vitest";
+import { junctionChain } from "../../src/chain/chain.ts";
 import type { Deployment } from "../../src/config/deployment.ts";
 import { erc20Abi } from "../../src/contracts/abis/ERC20.ts";
+import type { Manifest } from "../../src/devnet/manifest.ts";
 import type { SpawnedService } from "./spawn-service.ts";
 
 /**
@@ -139,4 +145,31 @@ export async function builderSwapToFinality(input: {
     )
     .toBe("finalized");
   return { key: key.secret, hash, quoteId: builderQuote.body.quoteId };
+}
+
+/**
+ * `builderSwapToFinality` for a service on a devnet's manifest: the owner's wallet is the manifest's test
+ * account 3 on the devnet's own node (not the service's, which may stand behind a limiting proxy), swapping
+ * 1 WETH for USDC at the manifest's default service fee.
+ */
+export function builderSwapOnDevnet(
+  service: SpawnedService,
+  manifest: Manifest,
+  rpcUrl: string,
+  code: string,
+): ReturnType<typeof builderSwapToFinality> {
+  const chain = junctionChain(rpcUrl);
+  return builderSwapToFinality({
+    service,
+    deployment: manifest,
+    publicClient: createPublicClient({ chain, transport: http(rpcUrl), pollingInterval: 100 }),
+    wallet: createWalletClient({
+      chain,
+      transport: http(rpcUrl),
+      account: privateKeyToAccount(manifest.accounts[3]!.privateKey as Hex),
+    }),
+    tokenOut: manifest.tokens.find((t) => t.symbol === "USDC")!.address as Address,
+    code,
+    routeBps: manifest.junction.feeSchedule.defaultRouteFeeBps,
+  });
 }

@@ -3,13 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { type Address, createPublicClient, createWalletClient, type Hex, http, parseEther } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { type Address, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { junctionChain } from "../../src/chain/chain.ts";
 import type { Manifest } from "../../src/devnet/manifest.ts";
 import { type RpcProxy, startRpcProxy } from "../rpc-proxy.ts";
-import { builderSwapToFinality } from "./builder-swap-flow.ts";
+import { builderSwapOnDevnet } from "./builder-swap-flow.ts";
 import { startDevnetProcess } from "./devnet-process.ts";
 import { freePort, type SpawnedService, spawnService } from "./spawn-service.ts";
 
@@ -61,20 +59,7 @@ describe("a node that refuses batches, caps bodies and caps log ranges", () => {
     );
     expect(quote.status, await quote.clone().text()).toBe(200);
 
-    const chain = junctionChain(devnet.rpcUrl);
-    await builderSwapToFinality({
-      service: service!,
-      deployment: manifest,
-      publicClient: createPublicClient({ chain, transport: http(devnet.rpcUrl), pollingInterval: 100 }),
-      wallet: createWalletClient({
-        chain,
-        transport: http(devnet.rpcUrl),
-        account: privateKeyToAccount(manifest.accounts[3]!.privateKey as Hex),
-      }),
-      tokenOut: token("USDC"),
-      code: "limited-node",
-      routeBps: manifest.junction.feeSchedule.defaultRouteFeeBps,
-    });
+    await builderSwapOnDevnet(service!, manifest, devnet.rpcUrl, "limited-node");
     // Learned once: no batch was sent after the first refusal.
     expect(proxy.refused).toBe(refusedAtStart);
   }, 240_000);

@@ -1,11 +1,9 @@
 import { readFileSync } from "node:fs";
-import { type Address, createPublicClient, createWalletClient, type Hex, http, parseEther } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { type Address, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { junctionChain } from "../../src/chain/chain.ts";
 import type { Manifest } from "../../src/devnet/manifest.ts";
 import { type RpcProxy, startRpcProxy } from "../rpc-proxy.ts";
-import { builderSwapToFinality } from "./builder-swap-flow.ts";
+import { builderSwapOnDevnet } from "./builder-swap-flow.ts";
 import { startDevnetProcess } from "./devnet-process.ts";
 import { type SpawnedService, spawnService } from "./spawn-service.ts";
 
@@ -139,20 +137,7 @@ describe.each(MODES)("a node with $name", (mode) => {
     const quoted = await quote("1");
     expect(quoted.status, await quoted.clone().text()).toBe(200);
 
-    const chain = junctionChain(devnet.rpcUrl);
-    await builderSwapToFinality({
-      service: service!,
-      deployment: manifest,
-      publicClient: createPublicClient({ chain, transport: http(devnet.rpcUrl), pollingInterval: 100 }),
-      wallet: createWalletClient({
-        chain,
-        transport: http(devnet.rpcUrl),
-        account: privateKeyToAccount(manifest.accounts[3]!.privateKey as Hex),
-      }),
-      tokenOut: token("USDC"),
-      code: mode.code,
-      routeBps: manifest.junction.feeSchedule.defaultRouteFeeBps,
-    });
+    await builderSwapOnDevnet(service!, manifest, devnet.rpcUrl, mode.code);
     // Every limit was met and adapted to, not merely configured.
     if (mode.limits.batches !== undefined) expect(proxy.refused).toBeGreaterThan(0);
     if (mode.limits.logs || mode.limits.missing) expect(proxy.refusedCalls).toBeGreaterThan(0);

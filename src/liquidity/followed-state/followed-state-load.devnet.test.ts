@@ -4,7 +4,7 @@ import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
 import { createPoolActivity } from "../../../test/pool-activity.ts";
 import { createRandom } from "../../devnet/random.ts";
 import { type IndexedPool, isRoutable } from "../pool-index/pool.ts";
-import { createPoolIndex } from "../pool-index/pool-index.ts";
+import { createPoolIndex, type PoolIndex } from "../pool-index/pool-index.ts";
 import { loadPoolStates } from "../read/load-pool-states.ts";
 import { createFollowedState } from "./follow-state.ts";
 import { snapshotDifference } from "./same-snapshot.ts";
@@ -25,6 +25,22 @@ beforeAll(async () => {
 });
 afterAll(() => devnet?.dispose());
 
+/** A follower sampling every pool at every step, and the mismatches it reports. */
+function sampledFollower(index: PoolIndex) {
+  const { contracts } = devnet.manifest;
+  const mismatches: string[] = [];
+  const followed = createFollowedState({
+    client: devnet.publicClient as PublicClient,
+    pools: () => index.pools(),
+    ...(contracts.v4PoolManager ? { poolManager: contracts.v4PoolManager } : {}),
+    watch: [contracts.builderRegistry],
+    staleAfterMs: 600_000,
+    samplesPerBlock: 10_000,
+    onMismatch: (pool, field) => mismatches.push(`${pool.kind} ${field}`),
+  });
+  return { followed, mismatches };
+}
+
 describe("followed pool state under load", () => {
   it("never reports a sampled mismatch, and equals direct reads at the end", {
     timeout: 180_000,
@@ -38,16 +54,7 @@ describe("followed pool state under load", () => {
     );
     const plain = (token: Address) => BigInt(token) === 0n || standard.has(token.toLowerCase());
     const pools = index.pools().filter((p) => isRoutable(p) && plain(p.token0) && plain(p.token1));
-    const mismatches: string[] = [];
-    const followed = createFollowedState({
-      client,
-      pools: () => index.pools(),
-      ...(contracts.v4PoolManager ? { poolManager: contracts.v4PoolManager } : {}),
-      watch: [contracts.builderRegistry],
-      staleAfterMs: 600_000,
-      samplesPerBlock: 10_000,
-      onMismatch: (pool, field) => mismatches.push(`${pool.kind} ${field}`),
-    });
+    const { followed, mismatches } = sampledFollower(index);
     const random = createRandom(0x4663_0039);
     const deployer = devnet.manifest.accounts[0]!.address as Address;
     const activity = createPoolActivity(client, deployer, random);
@@ -123,16 +130,7 @@ describe("followed pool state under load", () => {
     const { contracts } = devnet.manifest;
     const index = createPoolIndex({ client, contracts, fromBlock: BigInt(devnet.manifest.deploymentBlock) });
     await index.sync();
-    const mismatches: string[] = [];
-    const followed = createFollowedState({
-      client,
-      pools: () => index.pools(),
-      ...(contracts.v4PoolManager ? { poolManager: contracts.v4PoolManager } : {}),
-      watch: [contracts.builderRegistry],
-      staleAfterMs: 600_000,
-      samplesPerBlock: 10_000,
-      onMismatch: (pool, field) => mismatches.push(`${pool.kind} ${field}`),
-    });
+    const { followed, mismatches } = sampledFollower(index);
     await devnet.testClient.mine({ blocks: 1 });
     await followed.step();
     await devnet.testClient.mine({ blocks: 1 });
