@@ -1,6 +1,6 @@
 import { RpcRequestError } from "viem";
 import { describe, expect, it } from "vitest";
-import { createLogScanner, DEFAULT_LOG_RANGES, LearnedLogRange } from "./log-scanner.ts";
+import { createLogScanner, DEFAULT_LOG_RANGES, LearnedLogRange, nodeLogRanges } from "./log-scanner.ts";
 
 /** A node refusing `eth_getLogs` over more than `cap` blocks (as `-32005 query exceeds max block range`). */
 function cappedNode(cap: bigint) {
@@ -54,6 +54,12 @@ describe("log scanner", () => {
     const open = createLogScanner({ ...DEFAULT_LOG_RANGES });
     await open.scan(0n, 1_000_000n, cappedNode(10_000_000n).read);
     expect(open.range()).toBe(DEFAULT_LOG_RANGES.max);
+  });
+
+  it("holds a cap set up front (JUNCTION_RPC_MAX_LOG_RANGE) from the first request", () => {
+    expect(nodeLogRanges(2_000)).toMatchObject({ initial: 2_000n, max: 2_000n });
+    expect(nodeLogRanges(50_000)).toMatchObject({ initial: 5_000n, max: 50_000n });
+    expect(nodeLogRanges(undefined)).toMatchObject({ initial: 5_000n, max: 100_000n });
   });
 
   it("narrows again where a node limiting results refuses a dense range narrower than a sparse one", () => {

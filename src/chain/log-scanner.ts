@@ -88,6 +88,23 @@ export const DEFAULT_LOG_RANGES: LogRangePolicy = {
   backoffMs: 250,
 };
 
+/**
+ * The log ranges of one node: `maxLogRange` (JUNCTION_RPC_MAX_LOG_RANGE) caps them up front; unset, the
+ * defaults, narrowed by what the node refuses (every scanner shares what one learned).
+ */
+export function nodeLogRanges(
+  maxLogRange: number | undefined,
+  tell: { onRefused?: (blocks: bigint, first: boolean) => void } = {},
+): LogRangePolicy {
+  const max = maxLogRange === undefined ? DEFAULT_LOG_RANGES.max : BigInt(maxLogRange);
+  return {
+    ...DEFAULT_LOG_RANGES,
+    initial: DEFAULT_LOG_RANGES.initial < max ? DEFAULT_LOG_RANGES.initial : max,
+    max,
+    learned: new LearnedLogRange(tell.onRefused),
+  };
+}
+
 export type LogScanner = ReturnType<typeof createLogScanner>;
 
 /** A range that answered with fewer logs than this may double. */

@@ -74,6 +74,8 @@ describe("loadConfig", () => {
     rejects({ JUNCTION_RPC_MAX_BATCH: "0" }, "JUNCTION_RPC_MAX_BATCH", /1 to 1000/);
     rejects({ JUNCTION_RPC_MAX_BATCH: "ten" }, "JUNCTION_RPC_MAX_BATCH", /1 to 1000/);
     rejects({ JUNCTION_RPC_MAX_BATCH_BYTES: "100" }, "JUNCTION_RPC_MAX_BATCH_BYTES", /4096 to 100000000/);
+    expect(load({ ...rpc, JUNCTION_RPC_MAX_LOG_RANGE: "2000" }).rpcBatch).toEqual({ maxLogRange: 2_000 });
+    rejects({ JUNCTION_RPC_MAX_LOG_RANGE: "0" }, "JUNCTION_RPC_MAX_LOG_RANGE", /1 to 10000000/);
   });
 
   it("keeps serving 10 s after turning not ready against a real chain, at once on the devnet, as set", () => {

@@ -1,6 +1,6 @@
 import type { PublicClient } from "viem";
 import { createChainClient, type RpcSettings } from "../chain/create-chain-client.ts";
-import { DEFAULT_LOG_RANGES, LearnedLogRange, type LogRangePolicy } from "../chain/log-scanner.ts";
+import { type LogRangePolicy, nodeLogRanges } from "../chain/log-scanner.ts";
 import type { RpcObserver } from "../chain/observed-transport.ts";
 import { checkDeployment } from "../config/check-deployment.ts";
 import type { Config } from "../config/config.ts";
@@ -122,23 +122,6 @@ export async function openChain(
         if (first) deps.logger.warn({ blocks: String(blocks) }, logRangeRefusedMessage(blocks));
       },
     }),
-  };
-}
-
-/**
- * The log ranges of one node: `maxLogRange` (JUNCTION_RPC_MAX_LOG_RANGE) caps them up front; unset, the
- * defaults, narrowed by what the node refuses (every scanner shares what one learned).
- */
-export function nodeLogRanges(
-  maxLogRange: number | undefined,
-  tell: { onRefused?: (blocks: bigint, first: boolean) => void } = {},
-): LogRangePolicy {
-  const max = maxLogRange === undefined ? DEFAULT_LOG_RANGES.max : BigInt(maxLogRange);
-  return {
-    ...DEFAULT_LOG_RANGES,
-    initial: DEFAULT_LOG_RANGES.initial < max ? DEFAULT_LOG_RANGES.initial : max,
-    max,
-    learned: new LearnedLogRange(tell.onRefused),
   };
 }
 
