@@ -70,11 +70,6 @@ export class LearnedLogRange {
   afterRefusal(blocks: bigint): bigint {
     return this.widestAnswered > 0n && this.widestAnswered < blocks ? this.widestAnswered : blocks / 2n;
   }
-
-  /** The narrowest range the node refused, if any. */
-  refusedAt(): bigint | undefined {
-    return this.narrowestRefused;
-  }
 }
 
 /**

@@ -59,14 +59,20 @@ export async function probeNodeFeatures(
   if (!at.headsUrl) features.lack("websocket");
 }
 
+/** What lacking `feature` costs: a feature above, or any other method the node said it does not have. */
+const costOf = (feature: string) =>
+  feature in NODE_FEATURES
+    ? NODE_FEATURES[feature as NodeFeature]
+    : "what needs it fails with the node's answer";
+
 /** The start line naming what the node lacks and what each costs, or that it has all Junction uses. */
 export function nodeFeaturesLine(lacks: readonly string[]): string {
   if (lacks.length === 0)
     return `node: has everything Junction uses (${Object.keys(NODE_FEATURES).join(", ")})`;
-  const costs = lacks.map((feature) =>
-    feature in NODE_FEATURES
-      ? `${feature} (${NODE_FEATURES[feature as NodeFeature]})`
-      : `${feature} (what needs it fails with the node's answer)`,
-  );
-  return `node: lacks ${costs.join("; ")}`;
+  return `node: lacks ${lacks.map((feature) => `${feature} (${costOf(feature)})`).join("; ")}`;
+}
+
+/** The one line that says a method the node lacks, once, and what that costs (docs/operating.md). */
+export function missingMethodMessage(method: string): string {
+  return `rpc: the node has no ${method}; ${costOf(method)}`;
 }

@@ -8,13 +8,7 @@ import { type Deployment, readDeployment } from "../config/deployment.ts";
 import { configuredDevnet, type Devnet } from "../devnet/devnet.ts";
 import { finalizedTagWarning } from "./check-finalized-tag.ts";
 import type { Logger } from "./logger.ts";
-import {
-  NODE_FEATURES,
-  type NodeFeature,
-  NodeFeatures,
-  nodeFeaturesLine,
-  probeNodeFeatures,
-} from "./node-features.ts";
+import { missingMethodMessage, NodeFeatures, nodeFeaturesLine, probeNodeFeatures } from "./node-features.ts";
 import { reachNode } from "./reach-node.ts";
 import type { ShutdownStack } from "./shutdown-stack.ts";
 
@@ -128,10 +122,4 @@ export async function openChain(
 /** The one line that says a node refused a log range (docs/operating.md, "Choosing a node"). */
 export function logRangeRefusedMessage(blocks: bigint): string {
   return `rpc: the node refused eth_getLogs over ${blocks} blocks; log ranges now stay within what it answers (set JUNCTION_RPC_MAX_LOG_RANGE to its limit to start so)`;
-}
-
-/** What a method the node lacks costs, for the one line that says so (docs/operating.md, "Choosing a node"). */
-export function missingMethodMessage(method: string): string {
-  const cost = method in NODE_FEATURES ? NODE_FEATURES[method as NodeFeature] : undefined;
-  return `rpc: the node has no ${method}; ${cost ?? "what needs it fails with the node's answer"}`;
 }
