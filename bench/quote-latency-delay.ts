@@ -1,5 +1,6 @@
 import type { Address } from "viem";
 import { createChainClient } from "../src/chain/create-chain-client.ts";
+import { REGISTRY_EVENTS } from "../src/contracts/registry-events.ts";
 import type { Devnet } from "../src/devnet/devnet.ts";
 import { amountForUsd } from "../src/devnet/universe.ts";
 import { createFollowedState } from "../src/liquidity/followed-state/follow-state.ts";
@@ -79,7 +80,7 @@ export async function benchQuoteLatencyDelay(devnet: Devnet): Promise<string[]> 
                   client,
                   pools: () => index.pools(),
                   ...(contracts.v4PoolManager ? { poolManager: contracts.v4PoolManager } : {}),
-                  watch: [contracts.builderRegistry],
+                  watch: { addresses: [contracts.builderRegistry], events: REGISTRY_EVENTS },
                   staleAfterMs: 3_000,
                 })
               : undefined;

@@ -28,10 +28,11 @@ export function discoveryLine(scan: ScanProgress, elapsedMs: number): string {
   const done = Number(scan.through - scan.from + 1n);
   const rate = done / Math.max(elapsedMs / 1000, 0.001);
   const percent = Math.floor((100 * done) / Math.max(total, 1));
-  return `pool discovery: block ${scan.through} of ${scan.to} (${percent}%), ${scan.pools} pools so far, ${Math.round(rate)} blocks/s, about ${duration((total - done) / rate)} left`;
+  return `pool discovery: block ${scan.through} of ${scan.to} (${percent}%), ${scan.pools} pools so far, ${Math.round(rate)} blocks/s, about ${roughDuration((total - done) / rate)} left`;
 }
 
-function duration(seconds: number): string {
+/** A rough time left: seconds, then minutes, then hours. */
+export function roughDuration(seconds: number): string {
   if (seconds < 90) return `${Math.ceil(seconds)} s`;
   if (seconds < 5_400) return `${Math.round(seconds / 60)} min`;
   return `${(seconds / 3_600).toFixed(1)} h`;

@@ -1,10 +1,12 @@
 import type { PublicClient } from "viem";
 import { subscribeNewHeads } from "../chain/new-heads.ts";
 import type { Contracts } from "../config/deployment.ts";
+import { REGISTRY_EVENTS } from "../contracts/registry-events.ts";
 import type { FollowMode, FollowModeChange } from "../liquidity/followed-state/follow-heads.ts";
 import { createFollowedState, type FollowedSource } from "../liquidity/followed-state/follow-state.ts";
 import { followChain } from "../liquidity/pool-index/follow.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
+import { adoptionProgress } from "./adoption-progress.ts";
 import type { IndexFreshness } from "./index-freshness.ts";
 import { type Logger, repeatingWarning } from "./logger.ts";
 
@@ -66,8 +68,9 @@ export function followChainAndPools(deps: {
     pools: () => index.pools(),
     ...(deployment.contracts.v4PoolManager ? { poolManager: deployment.contracts.v4PoolManager } : {}),
     // Fee terms read at one block serve every block until the registry logs again (block-reads.ts).
-    watch: [deployment.contracts.builderRegistry],
+    watch: { addresses: [deployment.contracts.builderRegistry], events: REGISTRY_EVENTS },
     staleAfterMs: POOL_STATE_STALE_MS,
+    onAdopted: adoptionProgress((line) => logger.info(line)),
     onMismatch: (pool, field) => {
       mismatched.warn({ pool: pool.kind === "v4" ? pool.poolId : pool.address, field });
       deps.metrics.followedMismatch(pool.kind);

@@ -35,7 +35,7 @@ export function reportConsistency(
  * the deployment leaves out (disabled, docs/rules.md, ours: pool sources). Warns loudly when it holds nothing.
  */
 export function reportIndex(
-  pools: IndexedPool[],
+  pools: readonly IndexedPool[],
   deployment: Pick<Deployment, "poolsFromBlock" | "contracts">,
   indexed: Pick<SyncResult, "to" | "readSaved">,
   progress: (line: string) => void,

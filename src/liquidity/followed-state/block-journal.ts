@@ -27,6 +27,7 @@ type Entry = AppliedBlock & { undo: Map<string, FollowedPool | undefined> };
 export class BlockJournal {
   private readonly current = new Map<string, FollowedPool>();
   private readonly blocks: Entry[] = [];
+  private joinsAndLeaves = 0;
 
   constructor(private readonly depth = 64) {}
 
@@ -49,6 +50,14 @@ export class BlockJournal {
 
   keys(): IterableIterator<string> {
     return this.current.keys();
+  }
+
+  /**
+   * Changes whenever a pool starts or stops being held (never when a held pool's state is replaced): a
+   * reader that lists the held pools lists them again only when this moved.
+   */
+  get membership(): number {
+    return this.joinsAndLeaves;
   }
 
   /** The pool's state after block `hash`, or undefined when the block is not retained or the pool not followed then. */
@@ -79,7 +88,9 @@ export class BlockJournal {
   set(key: string, state: FollowedPool | undefined): void {
     const head = this.blocks.at(-1);
     if (!head) throw new RangeError("set: no block begun");
-    if (!head.undo.has(key)) head.undo.set(key, this.current.get(key));
+    const before = this.current.get(key);
+    if (!head.undo.has(key)) head.undo.set(key, before);
+    if (!before !== !state) this.joinsAndLeaves++;
     if (state) this.current.set(key, state);
     else this.current.delete(key);
   }
@@ -90,6 +101,7 @@ export class BlockJournal {
     while (this.blocks.at(-1)!.hash !== hash) {
       const entry = this.blocks.pop()!;
       for (const [key, before] of entry.undo) {
+        if (!before !== !this.current.has(key)) this.joinsAndLeaves++;
         if (before) this.current.set(key, before);
         else this.current.delete(key);
       }
@@ -99,6 +111,7 @@ export class BlockJournal {
 
   /** Forgets everything: the next block begun starts afresh. */
   reset(): void {
+    if (this.current.size > 0) this.joinsAndLeaves++;
     this.current.clear();
     this.blocks.length = 0;
   }

@@ -1,4 +1,4 @@
-import type { Address, Block, Hex, PublicClient } from "viem";
+import type { AbiEvent, Address, Block, Hex, PublicClient } from "viem";
 import { oneAtATime } from "../../chain/one-at-a-time.ts";
 import type { PinnedBlock } from "../../chain/pin-block.ts";
 import { UpstreamUnavailableError } from "../../chain/upstream-error.ts";
@@ -19,25 +19,45 @@ export type FollowedStateOptions = {
   pools: () => readonly IndexedPool[];
   poolManager?: Address;
   /**
-   * Contracts whose every state change logs (the builder registry): each block's logs of theirs are read
-   * with its pool events, so `unchangedSince` can tell that their state at one block is their state at
-   * another.
+   * Contracts whose every state change logs one of `events` (the builder registry): each block's logs of
+   * theirs come in the same `eth_getLogs` as its pool events, so `unchangedSince` can tell that their state
+   * at one block is their state at another.
    */
-  watch?: readonly Address[];
+  watch?: { addresses: readonly Address[]; events: readonly AbiEvent[] };
   /** Blocks kept to rewind a reorg (default 64). */
   depth?: number;
   /** Blocks a step walks back from the head to reach an applied one before reading everything anew (16). */
   maxCatchUp?: number;
-  /** Followed pools checked against a direct read each block (default 4). */
+  /**
+   * Followed pools checked against a direct read each block that moved a pool, and every
+   * `IDLE_SAMPLE_EVERY`th block otherwise (default 4).
+   */
   samplesPerBlock?: number;
   /** How long after the follower last saw the node's head its state may still serve a quote (ms). */
   staleAfterMs: number;
   /** Blocks before a pool that failed to read is tried again (default 32). */
   retryAfterBlocks?: number;
+  /**
+   * Pools not followed yet (at start, all of them) are read in chunks of `adoptChunk` (default 250), one
+   * chunk and more until a step has spent `adoptBudgetMs` (default 400) reading: the next step goes on where
+   * it stopped, so a large index is taken in over several blocks while each block is still applied on time.
+   */
+  adoptChunk?: number;
+  adoptBudgetMs?: number;
+  /**
+   * After each step that read pools in: how many are followed of how many routable pools the index holds,
+   * and how many are left to read (0: taken in, bar those that failed and wait to be tried again).
+   */
+  onAdopted?: (progress: AdoptionProgress) => void;
   now?: () => number;
   /** A sampled pool whose followed state differed from a direct read (it falls back to reads). */
   onMismatch?: (pool: IndexedPool, field: string) => void;
 };
+
+/** A block without pool events is sampled when its number is a multiple of this. */
+export const IDLE_SAMPLE_EVERY = 8n;
+
+export type AdoptionProgress = { followed: number; indexed: number; left: number };
 
 /** What a step did: nothing new, new blocks applied (after undoing a reorg's), or every pool read anew. */
 export type StepOutcome = {
@@ -94,12 +114,36 @@ export function createFollowedState(options: FollowedStateOptions) {
   let seen: { number: bigint; at: number } | undefined;
   // One step at a time: a caller's step queues behind the running one.
   const queue = oneAtATime();
+  const logEvents = [...FOLLOWED_EVENTS, ...(options.watch?.events ?? [])];
+  const watchedAddresses = new Set(options.watch?.addresses.map((address) => address.toLowerCase()));
+  const adoptChunk = options.adoptChunk ?? 250;
+  const adoptBudgetMs = options.adoptBudgetMs ?? 400;
 
+  // A step's own work grows with the block's events, not with the pools: what lists every pool is kept
+  // until the index or the held set changes (the index hands out the same array until it changes).
+  let keyed: { from: readonly IndexedPool[]; map: Map<string, IndexedPool> } | undefined;
   const byKey = () => {
-    const map = new Map<string, IndexedPool>();
-    for (const pool of options.pools()) if (isRoutable(pool)) map.set(followKey(pool), pool);
-    return map;
+    const pools = options.pools();
+    if (keyed?.from !== pools) {
+      const map = new Map<string, IndexedPool>();
+      for (const pool of pools) if (isRoutable(pool)) map.set(followKey(pool), pool);
+      keyed = { from: pools, map };
+    }
+    return keyed.map;
   };
+  /** The held pools the index still has, for sampling: listed again only when either changed. */
+  let sampleable: { pools: Map<string, IndexedPool>; membership: number; keys: string[] } | undefined;
+  const sampleKeys = (pools: Map<string, IndexedPool>) => {
+    if (sampleable?.pools !== pools || sampleable.membership !== journal.membership)
+      sampleable = {
+        pools,
+        membership: journal.membership,
+        keys: [...journal.keys()].filter((key) => pools.has(key)),
+      };
+    return sampleable.keys;
+  };
+  /** When adoption last found nothing to read; until the index or the held set changes, it need not look. */
+  let settled: { pools: Map<string, IndexedPool>; membership: number } | undefined;
 
   async function step(): Promise<StepOutcome> {
     const [head, suggestion] = await Promise.all([
@@ -121,19 +165,13 @@ export function createFollowedState(options: FollowedStateOptions) {
       } else {
         const chain = await chainTo(head);
         if (chain) {
-          const [logs, watched] = await Promise.all([
-            Promise.all(
-              chain.blocks.map((block) =>
-                client.getLogs({ events: FOLLOWED_EVENTS, blockHash: block.hash!, strict: true }),
-              ),
-            ),
-            Promise.all(chain.blocks.map((block) => watchedLogged(block.hash!))),
-          ]);
+          const logs = await Promise.all(chain.blocks.map((block) => blockLogs(block.hash!)));
           kind = chain.ancestor === applied!.hash ? "applied" : "rewound";
           journal.rewindTo(chain.ancestor);
           chain.blocks.forEach((block, i) => {
-            const epoch = watched[i] ? block.hash! : journal.head()!.epoch;
-            events += applyBlock(applied_(block, suggestion, epoch), logs[i]! as FollowedLog[], pools);
+            const { pool, watched } = logs[i]!;
+            const epoch = watched ? block.hash! : journal.head()!.epoch;
+            events += applyBlock(applied_(block, suggestion, epoch), pool, pools);
           });
           blocks = chain.blocks.length;
         } else {
@@ -145,8 +183,19 @@ export function createFollowedState(options: FollowedStateOptions) {
       }
     }
     const adopted = await adopt(pools);
+    // Sampling checks our arithmetic, which only events exercise; a block without them is sampled now
+    // and then for changes no event told of, so an idle block costs the head, the gas price and its logs.
+    const sampled = blocks > 0 && (events > 0 || head.number % IDLE_SAMPLE_EVERY === 0n);
     const mismatched = await checkSample(
-      { client, journal, pools, sampling, poolManager, count: options.samplesPerBlock ?? 4 },
+      {
+        client,
+        journal,
+        pools,
+        keys: sampleKeys(pools),
+        sampling,
+        poolManager,
+        count: sampled ? (options.samplesPerBlock ?? 4) : 0,
+      },
       (key, pool, field) => {
         distrusted.add(key);
         journal.set(key, undefined);
@@ -156,11 +205,15 @@ export function createFollowedState(options: FollowedStateOptions) {
     return { kind, head: head.number, blocks, events, adopted, mismatched };
   }
 
-  /** Whether a watched contract logged anything in block `hash`. */
-  async function watchedLogged(hash: Hex): Promise<boolean> {
-    if (!options.watch?.length) return false;
-    const logs = await client.getLogs({ address: [...options.watch], blockHash: hash });
-    return logs.length > 0;
+  /** Block `hash`'s pool events, and whether a watched contract logged in it: one `eth_getLogs`. */
+  async function blockLogs(hash: Hex): Promise<{ pool: FollowedLog[]; watched: boolean }> {
+    const logs = (await client.getLogs({
+      events: logEvents,
+      blockHash: hash,
+      strict: true,
+    })) as FollowedLog[];
+    const pool = logs.filter((log) => !watchedAddresses.has(log.address.toLowerCase()));
+    return { pool, watched: pool.length < logs.length };
   }
 
   /** The blocks from the newest applied ancestor of `head` up to it, or undefined when none is near. */
@@ -203,34 +256,55 @@ export function createFollowedState(options: FollowedStateOptions) {
     return applied;
   }
 
-  /** Reads, at the applied head, the pools not followed yet and those whose price left the held window. */
+  /**
+   * Reads, at the applied head, the pools not followed yet and those whose price left the held window
+   * (those first: quotes are asking for them), in chunks until the step's budget is spent.
+   */
   async function adopt(pools: Map<string, IndexedPool>): Promise<number> {
     const head = journal.head();
     if (!head) return 0;
-    const wanted = [...pools].filter(([key]) => {
-      if (distrusted.has(key)) return false;
-      if (reread.has(key)) return true;
-      if (journal.latest(key)) return false;
+    const due = (failed: bigint) => head.number - failed >= retryAfter || head.number < failed;
+    const unchanged =
+      settled?.pools === pools && settled.membership === journal.membership && reread.size === 0;
+    if (unchanged && ![...failedAt.values()].some(due)) return 0;
+    const wanted = [...reread].filter((key) => pools.has(key) && !distrusted.has(key));
+    for (const key of pools.keys()) {
+      if (distrusted.has(key) || reread.has(key) || journal.latest(key)) continue;
       const failed = failedAt.get(key);
-      return failed === undefined || head.number - failed >= retryAfter || head.number < failed;
-    });
-    if (wanted.length === 0) return 0;
-    const read = await readFollowed(
-      client,
-      wanted.map(([, pool]) => pool),
-      head.number,
-      poolManager,
-    );
-    if (journal.head()?.hash !== head.hash) return 0;
-    for (const [key, pool] of wanted) {
-      reread.delete(key);
-      const state = read.get(pool);
-      if (state) {
-        journal.set(key, state);
-        failedAt.delete(key);
-      } else failedAt.set(key, head.number);
+      if (failed === undefined || due(failed)) wanted.push(key);
     }
-    return read.size;
+    settled = wanted.length === 0 ? { pools, membership: journal.membership } : undefined;
+    const started = now();
+    let read = 0;
+    let from = 0;
+    for (; from < wanted.length; from += adoptChunk) {
+      // One chunk each step at least, more while the budget lasts.
+      if (from > 0 && now() - started >= adoptBudgetMs) break;
+      const chunk = wanted.slice(from, from + adoptChunk);
+      const states = await readFollowed(
+        client,
+        chunk.map((key) => pools.get(key)!),
+        head.number,
+        poolManager,
+      );
+      if (journal.head()?.hash !== head.hash) break;
+      for (const key of chunk) {
+        reread.delete(key);
+        const state = states.get(pools.get(key)!);
+        if (state) {
+          journal.set(key, state);
+          failedAt.delete(key);
+        } else failedAt.set(key, head.number);
+      }
+      read += states.size;
+    }
+    if (wanted.length > 0)
+      options.onAdopted?.({
+        followed: journal.size,
+        indexed: pools.size,
+        left: Math.max(0, wanted.length - from),
+      });
+    return read;
   }
 
   function quoteBlock(): FollowedQuoteBlock | undefined {

@@ -4,6 +4,7 @@ import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
 import { createPoolActivity, reorgPairs, type Tx } from "../../../test/pool-activity.ts";
 import { createChainClient } from "../../chain/create-chain-client.ts";
 import { builderRegistryArtifact } from "../../contracts/artifacts/BuilderRegistry.ts";
+import { REGISTRY_EVENTS } from "../../contracts/registry-events.ts";
 import { createRandom } from "../../devnet/random.ts";
 import { createQuoter } from "../../quote/create-quoter.ts";
 import { createFixtures } from "../../simulation/fixtures.ts";
@@ -45,7 +46,7 @@ beforeAll(async () => {
     client,
     pools: () => index.pools(),
     ...(contracts.v4PoolManager ? { poolManager: contracts.v4PoolManager } : {}),
-    watch: [contracts.builderRegistry],
+    watch: { addresses: [contracts.builderRegistry], events: REGISTRY_EVENTS },
     staleAfterMs: 600_000,
     maxCatchUp: 4,
     onMismatch: (pool, field) => mismatches.push(`${pool.kind} ${field}`),

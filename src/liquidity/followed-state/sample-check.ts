@@ -1,6 +1,7 @@
 import type { Address, PublicClient } from "viem";
 import type { IndexedPool } from "../pool-index/pool.ts";
-import { loadPoolStates } from "../read/load-pool-states.ts";
+import { loadPoolStates, type PoolSnapshot, poolRefId } from "../read/load-pool-states.ts";
+import type { StateHint } from "../read/state-hints.ts";
 import type { BlockJournal } from "./block-journal.ts";
 import { snapshotOf } from "./followed-pool.ts";
 import { snapshotDifference } from "./same-snapshot.ts";
@@ -21,35 +22,53 @@ export async function checkSample(
     client: Pick<PublicClient, "call" | "readContract" | "getBlock">;
     journal: BlockJournal;
     pools: ReadonlyMap<string, IndexedPool>;
+    /** The held pools the index has, in a stable order (the rotation walks it). */
+    keys: readonly string[];
     sampling: { next: number };
     poolManager: Address | undefined;
     count: number;
   },
   onMismatch: (key: string, pool: IndexedPool, field: string) => void,
 ): Promise<number> {
-  const { client, journal, pools, sampling } = deps;
+  const { client, journal, pools, keys, sampling } = deps;
   const newest = journal.head();
   const head = newest && journal.block(newest.parentHash);
-  const keys = [...journal.keys()].filter((key) => pools.has(key));
   if (!head || keys.length === 0 || deps.count <= 0) return 0;
   const picked: string[] = [];
   for (let i = 0; i < Math.min(deps.count, keys.length); i++)
     picked.push(keys[(sampling.next + i) % keys.length]!);
   sampling.next = (sampling.next + picked.length) % keys.length;
-  const sampled = picked.map((key) => pools.get(key)!);
-  const { pools: loads } = await loadPoolStates(client, sampled, {
-    blockNumber: head.number,
-    ...(deps.poolManager ? { v4PoolManager: deps.poolManager } : {}),
-  });
+  const sampled: { key: string; pool: IndexedPool; followed: PoolSnapshot }[] = [];
+  for (const key of picked) {
+    const pool = pools.get(key)!;
+    const state = journal.stateAt(key, head.hash);
+    const followed = state && snapshotOf(pool, state, head.number);
+    if (followed) sampled.push({ key, pool, followed });
+  }
+  if (sampled.length === 0) return 0;
+  // What the followed state holds tells the read where the price and the initialized ticks are: one round.
+  const hints = new Map<string, StateHint>();
+  for (const { followed } of sampled)
+    if (followed.kind !== "v2")
+      hints.set(poolRefId(followed), {
+        tick: followed.tick,
+        initializedTicks: [...followed.liquidityNet.keys()],
+      });
+  const { pools: loads } = await loadPoolStates(
+    client,
+    sampled.map(({ pool }) => pool),
+    {
+      blockNumber: head.number,
+      hints,
+      ...(deps.poolManager ? { v4PoolManager: deps.poolManager } : {}),
+    },
+  );
   const differing: { key: string; pool: IndexedPool; field: string }[] = [];
   loads.forEach((load, i) => {
-    const key = picked[i]!;
-    const state = journal.stateAt(key, head.hash);
-    const followed = state && snapshotOf(sampled[i]!, state, head.number);
-    if (!followed) return;
+    const { key, pool, followed } = sampled[i]!;
     const field =
       load.status === "loaded" ? snapshotDifference(followed, load.snapshot) : `unreadable (${load.reason})`;
-    if (field) differing.push({ key, pool: sampled[i]!, field });
+    if (field) differing.push({ key, pool, field });
   });
   if (differing.length === 0) return 0;
   const canonical = await client.getBlock({ blockNumber: head.number });

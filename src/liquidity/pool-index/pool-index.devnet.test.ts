@@ -144,7 +144,7 @@ describe("pool index", () => {
           throw error;
         },
       });
-    const refs = (index: { pools: () => Parameters<typeof poolRef>[0][] }) =>
+    const refs = (index: { pools: () => readonly Parameters<typeof poolRef>[0][] }) =>
       index.pools().map(poolRef).sort();
     try {
       const first = persisted(0n);
@@ -247,7 +247,7 @@ describe("pool index", () => {
     const contracts = devnet.manifest.contracts;
     const indexer = createPoolIndex({ client: devnet.publicClient, contracts, fromBlock: 0n, persistence });
     const reader = createPoolIndex({ client: readerClient, contracts, fromBlock: 0n, persistence });
-    const refs = (index: { pools: () => Parameters<typeof poolRef>[0][] }) =>
+    const refs = (index: { pools: () => readonly Parameters<typeof poolRef>[0][] }) =>
       index.pools().map(poolRef).sort();
     try {
       // Before the indexer saved anything, a reader has nothing to take (and does not scan).

@@ -39,7 +39,8 @@ export type PoolIndex = {
    */
   refresh: () => Promise<SyncResult | undefined>;
   syncedTo: () => { number: bigint; hash: Hex } | undefined;
-  pools: () => IndexedPool[];
+  /** Every indexed pool: the same array until the index changes (readers may key caches on it). */
+  pools: () => readonly IndexedPool[];
   /** Pools holding exactly these two tokens (address(0) is native ETH, distinct from WETH). */
   poolsForPair: (tokenA: Address, tokenB: Address) => IndexedPool[];
   /** Pools holding this token. */

@@ -13,6 +13,8 @@ export class PoolSet {
   private readonly byRef = new Map<string, IndexedPool>();
   private readonly byPair = new Map<string, Set<string>>();
   private readonly byToken = new Map<string, Set<string>>();
+  /** `all()`'s answer until the set changes: per-block readers get the same array, not a fresh copy. */
+  private listed: readonly IndexedPool[] | undefined;
 
   get size(): number {
     return this.byRef.size;
@@ -27,6 +29,7 @@ export class PoolSet {
     const ref = poolRef(pool);
     if (this.byRef.has(ref)) return false;
     this.byRef.set(ref, pool);
+    this.listed = undefined;
     const pair = pairKey(pool.token0, pool.token1);
     if (!this.byPair.has(pair)) this.byPair.set(pair, new Set());
     this.byPair.get(pair)!.add(ref);
@@ -41,6 +44,7 @@ export class PoolSet {
     const pool = this.byRef.get(ref);
     if (!pool) return;
     this.byRef.delete(ref);
+    this.listed = undefined;
     this.byPair.get(pairKey(pool.token0, pool.token1))?.delete(ref);
     for (const token of [pool.token0, pool.token1]) this.byToken.get(lower(token))?.delete(ref);
   }
@@ -65,8 +69,10 @@ export class PoolSet {
     return [...this.byRef.keys()];
   }
 
-  all(): IndexedPool[] {
-    return [...this.byRef.values()];
+  /** Every pool, in insertion order: the same array until a pool is added or removed. */
+  all(): readonly IndexedPool[] {
+    this.listed ??= Object.freeze([...this.byRef.values()]);
+    return this.listed;
   }
 
   forPair(tokenA: Address, tokenB: Address): IndexedPool[] {
