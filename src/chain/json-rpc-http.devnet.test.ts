@@ -131,6 +131,28 @@ describe("JSON-RPC over HTTP within the node's limits", () => {
     expect((await seen(calls)).refused).toBe(0);
   });
 
+  it("reads a 413 as a body limit however small the batch, and keeps batching under it", async () => {
+    proxy.limits = { bodyBytes: 70_000 };
+    const { chain, learned } = client();
+    // Twelve calls of ~10 KB each: one ~120 KB batch, too large for the node but under the size a plain
+    // refusal is taken to be about the body.
+    const data = (i: number): Hex => `0x${i.toString(16).padStart(2, "0").repeat(5_000)}`;
+    const calls = () =>
+      Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          chain.call({ to: devnet.manifest.contracts.weth9, data: data(i) }).catch(() => "reverted"),
+        ),
+      );
+    expect((await seen(calls)).value).toHaveLength(12);
+    expect(learned.map((change) => change.message)).toEqual([
+      expect.stringMatching(/^rpc: the node refused a \d+-byte batch; keeping batches under \d+ bytes/),
+    ]);
+    expect(learned[0]!.limits.calls).toBeGreaterThan(1);
+    const again = await seen(calls);
+    expect(again.refused).toBe(0);
+    expect(again.requests).toBeLessThan(12);
+  });
+
   it("fails only the calls of a request the node refuses for what it is, not for being a batch", async () => {
     proxy.limits = { bodyBytes: 5_000 };
     const { chain } = client({ maxBatch: 1 });

@@ -127,7 +127,7 @@ export function jsonRpcHttp(
     pace?.answered();
     const parsed = parseJson(text);
     if (!single && !Array.isArray(parsed) && refusesBatch(status, parsed)) {
-      learnFrom(batch.length, body.length);
+      learnFrom(batch.length, body.length, status === 413);
       options.onEvent?.("split");
       const half = Math.ceil(batch.length / 2);
       await Promise.all([send(batch.slice(0, half)), send(batch.slice(half))]);
@@ -166,9 +166,11 @@ export function jsonRpcHttp(
     }
   }
 
-  function learnFrom(calls: number, bytes: number): void {
+  /** A 413 (payload too large) is a body limit at any size; another refusal of a small batch, a call count. */
+  function learnFrom(calls: number, bytes: number, tooLarge: boolean): void {
     const before = { ...limits };
-    if (bytes > BODY_LIMIT_FLOOR_BYTES) limits.bytes = Math.min(limits.bytes, Math.floor(bytes / 2));
+    if (tooLarge || bytes > BODY_LIMIT_FLOOR_BYTES)
+      limits.bytes = Math.min(limits.bytes, Math.floor(bytes / 2));
     else limits.calls = Math.min(limits.calls, Math.max(1, Math.ceil(calls / 2)));
     if (limits.calls === before.calls && limits.bytes === before.bytes) return;
     const message =
