@@ -19,18 +19,56 @@ export function createBlockReads(
 ) {
   const atBlock = createBlockMemo();
   const sameState = (block: { hash: Hex }) => followed?.unchangedSince(block) ?? block.hash;
+  /** The fee terms answered at the newest state, by read and by builder terms (any pair). */
+  let answered: { state: Hex; byRead: Map<string, FeeTerms>; byBuilder: Map<string, FeeTerms> } | undefined;
   return {
     checkTokens: (request: QuoteRequest, block: { number: bigint; hash: Hex }) =>
       atBlock(sameState(block), `code:${request.tokenIn}:${request.tokenOut}`, () =>
         checkTokens(client, [request.tokenIn, request.tokenOut], block.number),
       ),
     feeTerms: (request: QuoteRequest, block: { number: bigint; hash: Hex }): Promise<FeeTerms> => {
-      const terms = [request.tokenIn, request.tokenOut, request.builder?.id, request.builder?.feeBps];
-      return atBlock(sameState(block), `fees:${terms.join(":")}`, () =>
-        readFeeTerms(client, registry, request, block.number),
+      const state = sameState(block);
+      const { key, builder } = feeKeys(request);
+      return atBlock(state, key, () =>
+        readFeeTerms(client, registry, request, block.number).then((terms) => {
+          if (answered?.state !== state) answered = { state, byRead: new Map(), byBuilder: new Map() };
+          if (answered.byRead.size < ANSWERS_KEPT) answered.byRead.set(key, terms);
+          answered.byBuilder.set(builder, terms);
+          return terms;
+        }),
       );
     },
+    /**
+     * The fee terms the registry answered for this read at the block's state, or else those it answered
+     * another pair of the same builder terms there: a quote may build and simulate on them while
+     * `feeTerms` reads its own in the simulations' round trip, and must start again on those when they
+     * differ (a pair with its own fee). A guess only saves a round trip; it never decides a fee.
+     */
+    guessFeeTerms: (request: QuoteRequest, block: { hash: Hex }): FeeTerms | undefined => {
+      const known = answered?.state === sameState(block) ? answered : undefined;
+      const { key, builder } = feeKeys(request);
+      return known?.byRead.get(key) ?? known?.byBuilder.get(builder);
+    },
   };
+}
+
+function feeKeys(request: QuoteRequest): { key: string; builder: string } {
+  const builder = `${request.builder?.id}:${request.builder?.feeBps}`;
+  return { key: `fees:${request.tokenIn}:${request.tokenOut}:${builder}`, builder };
+}
+
+/** Fee terms answered at one state that are kept by read (the memo keeps their promises as long). */
+const ANSWERS_KEPT = 4096;
+
+/** Whether two fee terms build the same calldata and the same quote. */
+export function sameFeeTerms(a: FeeTerms, b: FeeTerms): boolean {
+  return (
+    a.serviceFeeBps === b.serviceFeeBps &&
+    a.builderBps === b.builderBps &&
+    a.builderRecipient.toLowerCase() === b.builderRecipient.toLowerCase() &&
+    a.policyVersion === b.policyVersion &&
+    JSON.stringify(a.builder) === JSON.stringify(b.builder)
+  );
 }
 
 /** Tokens must have code (native ETH aside): a typo'd address is a 422, not an empty search. */

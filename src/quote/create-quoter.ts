@@ -16,7 +16,7 @@ import { searchRoutes } from "../routing/split-search.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
 import { createTransferFeeMeter, type TransferFeeMeter } from "../simulation/transfer-fee.ts";
 import { createCandidateAssessment } from "./assess-candidates.ts";
-import { createBlockReads } from "./block-reads.ts";
+import { createBlockReads, sameFeeTerms } from "./block-reads.ts";
 import { gasConversion } from "./gas-conversion.ts";
 import { QUOTE_LIMITS } from "./limits.ts";
 import { createMarketReader } from "./market-reader.ts";
@@ -56,6 +56,7 @@ export type QuoterDeps = {
 /** What the pinned block offers the search: gas price, fees, loaded pools and their executable paths. */
 type Market = {
   gasPrice: bigint;
+  /** The fee terms built on: read, or guessed (block-reads.ts, `guessFeeTerms`). */
   fees: FeeTerms;
   edges: Edge[];
   pools: IndexedPool[];
@@ -98,7 +99,17 @@ export function createQuoter(deps: QuoterDeps) {
     return { ...value, rpc };
   };
 
-  async function comparePaths(request: QuoteRequest, signal: AbortSignal): Promise<Omit<QuoteResult, "rpc">> {
+  /**
+   * A pair's first quote at a registry state builds on guessed fee terms (`guessFeeTerms`) and reads its
+   * own, and its tokens' code, with its simulations: one round trip where there were two. Terms that
+   * differ from the guess start the quote again on the terms read (`speculate` false); a token without code
+   * fails the quote whatever else did.
+   */
+  async function comparePaths(
+    request: QuoteRequest,
+    signal: AbortSignal,
+    speculate = true,
+  ): Promise<Omit<QuoteResult, "rpc">> {
     const asked = providersAsked(deps.providers ?? [], request.provider);
     const ownSearch = request.provider === undefined || request.provider === "service";
     const timings: StageTimings = { pin: 0, state: 0, search: 0, providers: 0, simulate: 0, rank: 0 };
@@ -112,24 +123,47 @@ export function createQuoter(deps: QuoterDeps) {
         ...(request.throughExecutor ? { taker: contracts.executor } : {}),
       }),
     );
-    const loaded = await timed(timings, "state", () => loadMarket(request, pinned, ownSearch, signal));
-    const { market, own } = ownSearch
-      ? await searchOwnCandidates(request, loaded, block, signal, timings)
-      : { market: loaded, own: [] };
-    const terms = { executor: contracts.executor, fees: market.fees, timestamp: block.timestamp };
-    const theirs = external.then((candidates) =>
-      candidates.map((candidate) =>
-        request.throughExecutor ? throughExecutor(candidate, request, terms) : candidate,
-      ),
-    );
-    const at = { block, gasPrice: market.gasPrice, gasToOut: market.gasToOut };
-    const assessments = await assessOursAndTheirs(request, own, theirs, at, signal, timings);
-    // Only when a candidate failed: is a token it moves taxed on transfer (one eth_call at the block)?
-    const explained = await timed(timings, "simulate", () =>
-      explainTransferFees(transferFees, request, block.number, assessments),
-    );
-    const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, explained));
-    return { ...result, timings };
+    // The tokens' code and the fee terms (when guessed) are read with the simulations, in their batch.
+    let tokensChecked: Promise<void> | undefined;
+    const checkTokens = () => (tokensChecked ??= reads.checkTokens(request, block));
+    const guess = speculate ? reads.guessFeeTerms(request, block) : undefined;
+    let feesRead: Promise<FeeTerms> | undefined;
+    const guessedWrong = async () => feesRead !== undefined && !sameFeeTerms(guess!, await feesRead);
+    try {
+      const loaded = await timed(timings, "state", () =>
+        loadMarket(request, pinned, ownSearch, guess, signal),
+      );
+      const { market, own } = ownSearch
+        ? await searchOwnCandidates(request, loaded, block, signal, timings)
+        : { market: loaded, own: [] };
+      const terms = { executor: contracts.executor, fees: market.fees, timestamp: block.timestamp };
+      const theirs = external.then((candidates) =>
+        candidates.map((candidate) =>
+          request.throughExecutor ? throughExecutor(candidate, request, terms) : candidate,
+        ),
+      );
+      const at = { block, gasPrice: market.gasPrice, gasToOut: market.gasToOut };
+      checkTokens().catch(() => {});
+      if (guess) {
+        feesRead = reads.feeTerms(request, block);
+        feesRead.catch(() => {});
+      }
+      const assessments = await assessOursAndTheirs(request, own, theirs, at, signal, timings);
+      // Only when a candidate failed: is a token it moves taxed on transfer (one eth_call at the block)?
+      const explained = await timed(timings, "simulate", () =>
+        explainTransferFees(transferFees, request, block.number, assessments),
+      );
+      await checkTokens();
+      if (await guessedWrong()) return comparePaths(request, signal, false);
+      const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, explained));
+      return { ...result, timings };
+    } catch (error) {
+      // An unknown token comes first, then the fee terms' own failure (a builder fee above its cap); a
+      // failure on guessed terms that were wrong says nothing.
+      await checkTokens();
+      if (await guessedWrong()) return comparePaths(request, signal, false);
+      throw error;
+    }
   }
 
   /**
@@ -152,15 +186,15 @@ export function createQuoter(deps: QuoterDeps) {
     request: QuoteRequest,
     { block, gasPrice: known }: Pinned,
     ownSearch: boolean,
+    guessedFees: FeeTerms | undefined,
     signal: AbortSignal,
   ): Promise<Market> {
     const { tokenIn, tokenOut } = request;
     const misses: Misses = new Map();
-    const [gasPrice, , loaded, fees] = await Promise.all([
+    const [gasPrice, loaded, fees] = await Promise.all([
       known ?? gasPriceAt(client, block),
-      reads.checkTokens(request, block),
       loadEdges(selectPools(index, tokenIn, tokenOut, weth), block, misses),
-      reads.feeTerms(request, block),
+      guessedFees ?? reads.feeTerms(request, block),
     ]);
     let { edges, pools } = loaded;
     let paths = executablePaths(edges, tokenIn, tokenOut);
@@ -186,7 +220,17 @@ export function createQuoter(deps: QuoterDeps) {
     }
     signal.throwIfAborted();
     const gasToOut = gasConversion(edges, tokenOut, weth, gasPrice);
-    return { gasPrice, fees, edges, pools, paths, fallbackProbe, gasToOut, misses, widened: new Set() };
+    return {
+      gasPrice,
+      fees,
+      edges,
+      pools,
+      paths,
+      fallbackProbe,
+      gasToOut,
+      misses,
+      widened: new Set(),
+    };
   }
 
   /**

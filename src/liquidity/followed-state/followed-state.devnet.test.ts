@@ -5,6 +5,7 @@ import { createPoolActivity, reorgPairs, type Tx } from "../../../test/pool-acti
 import { createChainClient } from "../../chain/create-chain-client.ts";
 import { builderRegistryArtifact } from "../../contracts/artifacts/BuilderRegistry.ts";
 import { REGISTRY_EVENTS } from "../../contracts/registry-events.ts";
+import { DEVNET_FEE_SCHEDULE } from "../../devnet/deploy-junction.ts";
 import { createRandom } from "../../devnet/random.ts";
 import { createQuoter } from "../../quote/create-quoter.ts";
 import { createFixtures } from "../../simulation/fixtures.ts";
@@ -224,5 +225,43 @@ describe("followed pool state", () => {
     expect(followed.unchangedSince(changed.block)).toBe(receipt.blockHash);
     expect(changed.fees.serviceFeeBps).toBe(bps);
     expect(changed.rpc.roundTrips).toBe(2);
+  });
+
+  it("quotes a pair's first time at a registry state in one round trip, on another pair's fee terms", async () => {
+    const { contracts, tokens } = devnet.manifest;
+    const counted = createChainClient({ url: devnet.rpcUrl, kind: "private" });
+    const token = (symbol: string) => tokens.find((t) => t.symbol === symbol)!.address;
+    const fixtures = createFixtures(counted);
+    await devnet.testClient.mine({ blocks: 1 });
+    await followed.step();
+    // The input tokens' balance and allowance slots are known, as the service learns them in the background.
+    for (const input of [contracts.weth9, token("USDC")])
+      await fixtures.learn(input, contracts.executor, followed.head()!.number);
+    const quote = createQuoter({ client: counted, index, contracts, fixtures, followed });
+    const signal = new AbortController().signal;
+    const ask = (tokenIn: Address, tokenOut: Address, amountIn: bigint) =>
+      quote({ tokenIn, tokenOut, amountIn }, signal);
+
+    // Nothing answered yet at this state: the fee terms are read before the search, the simulations after.
+    const first = await ask(contracts.weth9, token("LINK"), 10n ** 17n);
+    expect(first.fees.serviceFeeBps).toBe(DEVNET_FEE_SCHEDULE.defaultRouteFeeBps);
+    expect(first.rpc.roundTrips).toBe(2);
+    // Another pair: built on LINK's terms, its own read with the simulations and the tokens' code.
+    const second = await ask(contracts.weth9, token("UNI"), 10n ** 17n);
+    expect(second.block.hash).toBe(first.block.hash);
+    expect(second.fees).toEqual(first.fees);
+    expect([second.rpc.roundTrips, second.rpc.requests]).toEqual([1, 1]);
+    // A pair with its own fee: the guess was wrong, so the quote starts again and is priced with its own.
+    const own = await ask(token("USDC"), token("USDT"), 1_000n * 10n ** 6n);
+    expect(own.fees.serviceFeeBps).toBe(5);
+    expect(own.rpc.roundTrips).toBe(2);
+    const again = await ask(token("USDC"), token("USDT"), 1_000n * 10n ** 6n);
+    expect(again.fees.serviceFeeBps).toBe(5);
+    expect(again.selected).toEqual(own.selected);
+    expect(again.rpc.roundTrips).toBe(1);
+    // A token without code still fails as such, whatever the guess.
+    await expect(ask(contracts.weth9, `0x${"42".repeat(20)}`, 10n ** 17n)).rejects.toMatchObject({
+      code: "UNKNOWN_TOKEN",
+    });
   });
 });
