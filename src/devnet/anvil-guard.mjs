@@ -8,18 +8,21 @@ const [bin, ...args] = process.argv.slice(2);
 const child = spawn(bin, args, { stdio: ["ignore", "inherit", "inherit"] });
 
 let stopping = false;
-function stop() {
+function stop({ patient = false } = {}) {
   if (stopping) return;
   stopping = true;
   child.kill("SIGTERM");
-  // anvil exits promptly on SIGTERM; never leave it behind if it does not.
-  setTimeout(() => child.kill("SIGKILL"), 3000).unref();
+  // anvil exits promptly on SIGTERM; never leave it behind if it does not, unless it was asked to take its time.
+  if (!patient) setTimeout(() => child.kill("SIGKILL"), 3000).unref();
 }
 
-process.stdin.on("end", stop);
-process.stdin.on("error", stop);
+// Anything written to stdin is a patient stop, asked for by a parent whose anvil writes its state on exit
+// (`--dump-state`): that takes as long as the state is large (minutes for gigabytes), and the parent waits.
+process.stdin.on("data", () => stop({ patient: true }));
+process.stdin.on("end", () => stop());
+process.stdin.on("error", () => stop());
 process.stdin.resume();
-for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, stop);
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => stop());
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
 child.on("error", (error) => {
   console.error(`anvil-guard: cannot start ${bin}: ${error.message}`);

@@ -1,4 +1,7 @@
 import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { createPublicClient, http } from "viem";
 import { describe, expect, it } from "vitest";
@@ -41,6 +44,28 @@ describe("anvil process", () => {
     expect(alive(anvil.pid)).toBe(false);
     expect(await waitFor(() => !alive(anvilPid!), 5_000)).toBe(true);
     await expect(client.getChainId()).rejects.toThrow();
+  });
+
+  it("writes its state on stop when asked to dump it, and starts again from it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "anvil-dump-"));
+    try {
+      const statePath = join(dir, "state.json");
+      const first = await startAnvil({ dumpState: statePath });
+      await createPublicClient({ transport: http(first.rpcUrl) }).request({
+        method: "anvil_mine" as never,
+        params: ["0x7"] as never,
+      });
+      await first.stop();
+      expect(existsSync(statePath)).toBe(true);
+      const second = await startAnvil({ loadState: statePath });
+      try {
+        expect(await createPublicClient({ transport: http(second.rpcUrl) }).getBlockNumber()).toBe(7n);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("leaves no orphan when the owning process is SIGKILLed", async () => {

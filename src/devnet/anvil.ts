@@ -16,6 +16,19 @@ export type AnvilOptions = {
   hardfork?: string;
   /** A state file (anvil's JSON state, as `--dump-state` writes it) to start from. */
   loadState?: string;
+  /**
+   * Where anvil writes its state when stopped (`--dump-state`). `stop` then gives it as long as the write
+   * takes: minutes for a state of gigabytes, where the usual stop would kill it after 3 s.
+   */
+  dumpState?: string;
+  /** Seconds to wait for anvil to listen (default 30); loading a large state takes minutes. */
+  listenTimeoutSeconds?: number;
+  /** ETH each of the ten dev accounts starts with (default 1,000,000). */
+  balance?: number;
+  /** Block gas limit (anvil's own default when absent). */
+  gasLimit?: bigint;
+  /** Transaction order within a block: anvil's default `fees` (highest tip first), or `fifo` (as they arrived). */
+  order?: "fees" | "fifo";
   /** Fork this node's state and history (anvil reads what it lacks from it, lazily). */
   forkUrl?: string;
   /**
@@ -80,9 +93,12 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
     "--accounts",
     "10",
     "--balance",
-    "1000000",
+    String(options.balance ?? 1_000_000),
   ];
+  if (options.gasLimit !== undefined) args.push("--gas-limit", String(options.gasLimit));
+  if (options.order) args.push("--order", options.order);
   if (options.loadState) args.push("--load-state", options.loadState);
+  if (options.dumpState) args.push("--dump-state", options.dumpState);
   if (options.forkUrl) args.push("--fork-url", options.forkUrl);
   if (options.pruneHistory) args.push("--prune-history");
   if (options.blockTime && options.blockTime > 0)
@@ -91,7 +107,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   const child = spawn(process.execPath, [GUARD, options.binary ?? anvilBinary(), ...args], {
     stdio: ["pipe", "pipe", "pipe"],
   });
-  const port = await waitForListening(child);
+  const port = await waitForListening(child, options.listenTimeoutSeconds ?? 30);
   let stopped: Promise<void> | undefined;
   return {
     rpcUrl: `http://127.0.0.1:${port}`,
@@ -101,17 +117,22 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
       stopped ??= new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
-        child.stdin?.end();
+        // Anything written first asks the guard for a patient stop (anvil-guard.mjs): the state is written.
+        if (options.dumpState) child.stdin?.end("patient\n");
+        else child.stdin?.end();
       });
       return stopped;
     },
   };
 }
 
-function waitForListening(child: ChildProcess): Promise<number> {
+function waitForListening(child: ChildProcess, timeoutSeconds: number): Promise<number> {
   return new Promise((resolve, reject) => {
     let output = "";
-    const timer = setTimeout(() => fail("anvil did not start listening within 30 s"), 30_000);
+    const timer = setTimeout(
+      () => fail(`anvil did not start listening within ${timeoutSeconds} s`),
+      timeoutSeconds * 1000,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = READY.exec(output);

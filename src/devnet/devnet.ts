@@ -20,9 +20,9 @@ import { createSender } from "./sender.ts";
 import { buildUniverse, NATIVE, WRAPPED } from "./universe.ts";
 
 /** anvil's well-known development mnemonic; its accounts are public, so the devnet lists their keys. */
-const MNEMONIC = "test test test test test test test test test test test junk";
+export const MNEMONIC = "test test test test test test test test test test test junk";
 /** anvil funds the first ten accounts of the mnemonic. */
-const ACCOUNT_COUNT = 10;
+export const ACCOUNT_COUNT = 10;
 /** Roles of the funded accounts: 0 deploys, 1 governs our contracts, 2 owns the demo builder, 2-9 test. */
 const GOVERNANCE_INDEX = 1;
 const DEMO_BUILDER_OWNER_INDEX = 2;

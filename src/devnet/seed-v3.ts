@@ -3,8 +3,8 @@ import { nonfungiblePositionManagerAbi } from "../contracts/abis/NonfungiblePosi
 import { seedAmounts } from "./pool-pricing.ts";
 import { positionsFor } from "./position-ranges.ts";
 import { sqrtPriceX96 } from "./price-math.ts";
-import type { Sender } from "./sender.ts";
-import type { V3PoolSpec } from "./universe.ts";
+import type { SeedTx, Sender } from "./sender.ts";
+import type { RangeSpec, V3PoolSpec } from "./universe.ts";
 
 /** The canonical V3 pool address: CREATE2 from the factory with the official pool init code hash. */
 export function v3PoolAddress(
@@ -38,14 +38,60 @@ export async function seedV3Pool(
   const [symbol0, symbol1] = flip ? [pool.token1, pool.token0] : [pool.token0, pool.token1];
   const [token0, token1] = flip ? [b, a] : [a, b];
   const { amount0, amount1 } = seedAmounts(symbol0, symbol1, pool.depthUsd, pool.dislocationBps);
-  const price = sqrtPriceX96(amount0, amount1);
+  const { fee, tickSpacing, ranges } = pool;
+  const seeded = v3SeedTx(
+    {
+      positionManager: contracts.v3PositionManager,
+      token0,
+      token1,
+      fee,
+      tickSpacing,
+      ranges,
+      amount0,
+      amount1,
+    },
+    sender.from,
+  );
+  await sender.send({
+    ...seeded.tx,
+    label: `V3 ${symbol0}/${symbol1} ${fee}`,
+    abi: nonfungiblePositionManagerAbi,
+  });
+  return {
+    address: v3PoolAddress(contracts.v3Factory, contracts.v3PoolInitCodeHash, token0, token1, fee),
+    token0,
+    token1,
+    sqrtPriceX96: seeded.sqrtPriceX96,
+  };
+}
+
+/**
+ * The NonfungiblePositionManager `multicall` that creates a V3 pool at the price its amounts imply and mints
+ * one position per range (`positionsFor`) to `recipient`. Tokens are in address order. Returns the
+ * transaction and the pool's initial price.
+ */
+export function v3SeedTx(
+  pool: {
+    positionManager: Address;
+    token0: Address;
+    token1: Address;
+    fee: number;
+    tickSpacing: number;
+    ranges: readonly RangeSpec[];
+    amount0: bigint;
+    amount1: bigint;
+  },
+  recipient: Address,
+): { tx: SeedTx; sqrtPriceX96: bigint } {
+  const { token0, token1, fee } = pool;
+  const price = sqrtPriceX96(pool.amount0, pool.amount1);
   const calls = [
     encodeFunctionData({
       abi: nonfungiblePositionManagerAbi,
       functionName: "createAndInitializePoolIfNecessary",
-      args: [token0, token1, pool.fee, price],
+      args: [token0, token1, fee, price],
     }),
-    ...positionsFor(price, pool.tickSpacing, pool.ranges, amount0, amount1).map((position) =>
+    ...positionsFor(price, pool.tickSpacing, pool.ranges, pool.amount0, pool.amount1).map((position) =>
       encodeFunctionData({
         abi: nonfungiblePositionManagerAbi,
         functionName: "mint",
@@ -53,34 +99,29 @@ export async function seedV3Pool(
           {
             token0,
             token1,
-            fee: pool.fee,
+            fee,
             tickLower: position.tickLower,
             tickUpper: position.tickUpper,
             amount0Desired: position.amount0,
             amount1Desired: position.amount1,
             amount0Min: 0n,
             amount1Min: 0n,
-            recipient: sender.from,
+            recipient,
             deadline: 2n ** 48n,
           },
         ],
       }),
     ),
   ];
-  await sender.send({
-    to: contracts.v3PositionManager,
-    data: encodeFunctionData({
-      abi: nonfungiblePositionManagerAbi,
-      functionName: "multicall",
-      args: [calls],
-    }),
-    label: `V3 ${symbol0}/${symbol1} ${pool.fee}`,
-    abi: nonfungiblePositionManagerAbi,
-  });
   return {
-    address: v3PoolAddress(contracts.v3Factory, contracts.v3PoolInitCodeHash, token0, token1, pool.fee),
-    token0,
-    token1,
+    tx: {
+      to: pool.positionManager,
+      data: encodeFunctionData({
+        abi: nonfungiblePositionManagerAbi,
+        functionName: "multicall",
+        args: [calls],
+      }),
+    },
     sqrtPriceX96: price,
   };
 }

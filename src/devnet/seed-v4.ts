@@ -11,8 +11,8 @@ import { POOL_KEY_ABI, type PoolKey, v4PoolId } from "../liquidity/v4/pool-key.t
 import { seedAmounts } from "./pool-pricing.ts";
 import { positionLiquidity, positionsFor } from "./position-ranges.ts";
 import { amountsForLiquidity, sqrtPriceX96 } from "./price-math.ts";
-import type { Sender } from "./sender.ts";
-import type { V4PoolSpec } from "./universe.ts";
+import type { SeedTx, Sender } from "./sender.ts";
+import type { RangeSpec, V4PoolSpec } from "./universe.ts";
 
 /** PositionManager action codes (v4-periphery `Actions.sol`). */
 const MINT_POSITION = 0x02;
@@ -51,12 +51,40 @@ export async function seedV4Pool(
     hooks: pool.hook === "none" ? zeroAddress : HOOK_ADDRESSES[pool.hook],
   };
   const { amount0, amount1 } = seedAmounts(symbol0, symbol1, pool.depthUsd, pool.dislocationBps);
-  const price = sqrtPriceX96(amount0, amount1);
+  const seeded = v4SeedTx(
+    { positionManager: contracts.v4PositionManager, key, ranges: pool.ranges, amount0, amount1 },
+    sender.from,
+  );
+  await sender.send({
+    ...seeded.tx,
+    label: `V4 ${symbol0}/${symbol1} ${pool.fee}/${pool.tickSpacing}${pool.hook === "none" ? "" : ` ${pool.hook}`}`,
+    abi: positionManagerAbi,
+  });
+  return { key, poolId: v4PoolId(key), sqrtPriceX96: seeded.sqrtPriceX96 };
+}
 
+/**
+ * The PositionManager `multicall` that initializes a V4 pool at the price its amounts imply and mints one
+ * position per range (`positionsFor`) to `recipient`: `initializePool`, then `modifyLiquidities` with
+ * MINT_POSITION per range, SETTLE_PAIR, and SWEEP of the excess when currency0 is native ETH, which the
+ * transaction sends as value. Returns the transaction (its value always set) and the pool's initial price.
+ */
+export function v4SeedTx(
+  pool: {
+    positionManager: Address;
+    key: PoolKey;
+    ranges: readonly RangeSpec[];
+    amount0: bigint;
+    amount1: bigint;
+  },
+  recipient: Address,
+): { tx: SeedTx & { value: bigint }; sqrtPriceX96: bigint } {
+  const { key } = pool;
+  const price = sqrtPriceX96(pool.amount0, pool.amount1);
   const actions: number[] = [];
   const params: Hex[] = [];
   let value = 0n;
-  for (const position of positionsFor(price, pool.tickSpacing, pool.ranges, amount0, amount1)) {
+  for (const position of positionsFor(price, key.tickSpacing, pool.ranges, pool.amount0, pool.amount1)) {
     const liquidity = positionLiquidity(price, position);
     const needed = amountsForLiquidity(price, position.sqrtLower, position.sqrtUpper, liquidity);
     actions.push(MINT_POSITION);
@@ -79,7 +107,7 @@ export async function seedV4Pool(
           liquidity,
           needed.amount0 + 1n,
           needed.amount1 + 1n,
-          sender.from,
+          recipient,
           "0x",
         ],
       ),
@@ -92,7 +120,7 @@ export async function seedV4Pool(
   );
   if (value > 0n) {
     actions.push(SWEEP);
-    params.push(encodeAbiParameters([{ type: "address" }, { type: "address" }], [zeroAddress, sender.from]));
+    params.push(encodeAbiParameters([{ type: "address" }, { type: "address" }], [zeroAddress, recipient]));
   }
   const unlockData = encodeAbiParameters(
     [{ type: "bytes" }, { type: "bytes[]" }],
@@ -112,12 +140,12 @@ export async function seedV4Pool(
       args: [unlockData, 2n ** 48n],
     }),
   ];
-  await sender.send({
-    to: contracts.v4PositionManager,
-    data: encodeFunctionData({ abi: positionManagerAbi, functionName: "multicall", args: [calls] }),
-    value,
-    label: `V4 ${symbol0}/${symbol1} ${pool.fee}/${pool.tickSpacing}${pool.hook === "none" ? "" : ` ${pool.hook}`}`,
-    abi: positionManagerAbi,
-  });
-  return { key, poolId: v4PoolId(key), sqrtPriceX96: price };
+  return {
+    tx: {
+      to: pool.positionManager,
+      data: encodeFunctionData({ abi: positionManagerAbi, functionName: "multicall", args: [calls] }),
+      value,
+    },
+    sqrtPriceX96: price,
+  };
 }

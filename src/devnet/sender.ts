@@ -1,6 +1,9 @@
 import type { Address, Hex, PublicClient, TransactionReceipt } from "viem";
 import { type Abi, BaseError, decodeErrorResult } from "viem";
 
+/** A seeding transaction as built, before anyone sends it (the devnet's sender, or a benchmark in batches). */
+export type SeedTx = { to: Address; data: Hex; value?: bigint };
+
 /**
  * Sends seeding transactions from an unlocked devnet account. One `eth_sendTransaction` plus one receipt read
  * per transaction (anvil mines it on arrival), instead of the estimate/nonce/fee round trips a wallet client

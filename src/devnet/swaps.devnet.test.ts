@@ -1,21 +1,12 @@
-import {
-  type Address,
-  encodeAbiParameters,
-  encodeFunctionData,
-  encodePacked,
-  maxUint256,
-  parseEther,
-  zeroAddress,
-} from "viem";
+import { type Address, encodeFunctionData, maxUint256, parseEther, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
 import { erc20Abi } from "../contracts/abis/ERC20.ts";
 import { quoterV2Abi } from "../contracts/abis/QuoterV2.ts";
 import { swapRouterAbi } from "../contracts/abis/SwapRouter.ts";
 import { uniswapV2Router02Abi } from "../contracts/abis/UniswapV2Router02.ts";
-import { universalRouterAbi } from "../contracts/abis/UniversalRouter.ts";
 import { v4QuoterAbi } from "../contracts/abis/V4Quoter.ts";
-import { POOL_KEY_ABI } from "../liquidity/v4/pool-key.ts";
+import { v4ExactInSwap } from "./v4-exact-in-swap.ts";
 
 /**
  * Swaps through one V2, one V3 and one V4 pool with the official periphery (Router02, SwapRouter, Universal
@@ -143,40 +134,18 @@ describe("swaps through the official periphery", () => {
     });
     const [expected] = result;
 
-    // V4_SWAP (0x10) with SWAP_EXACT_IN_SINGLE, SETTLE_ALL, TAKE_ALL (v4-periphery Actions).
-    const swap = encodeAbiParameters(
-      [
-        {
-          type: "tuple",
-          components: [
-            { ...POOL_KEY_ABI[0], name: "poolKey" },
-            { name: "zeroForOne", type: "bool" },
-            { name: "amountIn", type: "uint128" },
-            { name: "amountOutMinimum", type: "uint128" },
-            { name: "hookData", type: "bytes" },
-          ],
-        },
-      ],
-      [{ poolKey: pool.key, zeroForOne: true, amountIn, amountOutMinimum: expected, hookData: "0x" }],
-    );
-    const settle = encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [zeroAddress, amountIn]);
-    const take = encodeAbiParameters([{ type: "address" }, { type: "uint256" }], [usdc, expected]);
-    const input = encodeAbiParameters(
-      [{ type: "bytes" }, { type: "bytes[]" }],
-      [encodePacked(["uint8", "uint8", "uint8"], [0x06, 0x0c, 0x0f]), [swap, settle, take]],
-    );
+    const swap = v4ExactInSwap({
+      universalRouter: contracts.universalRouter,
+      poolKey: pool.key,
+      zeroForOne: true,
+      amountIn,
+      amountOutMinimum: expected,
+      deadline: 2n ** 40n,
+    });
+    expect(swap.value).toBe(amountIn);
     const before = await balanceOf(usdc, trader);
     const ethBefore = await balanceOf(zeroAddress, trader);
-    const receipt = await send(
-      6,
-      contracts.universalRouter,
-      encodeFunctionData({
-        abi: universalRouterAbi,
-        functionName: "execute",
-        args: ["0x10", [input], 2n ** 40n],
-      }),
-      amountIn,
-    );
+    const receipt = await send(6, swap.to, swap.data, swap.value);
     expect((await balanceOf(usdc, trader)) - before).toBe(expected);
     const gasPaid = receipt.gasUsed * receipt.effectiveGasPrice;
     expect(ethBefore - (await balanceOf(zeroAddress, trader))).toBe(amountIn + gasPaid);

@@ -282,7 +282,7 @@ export function buildUniverse(seed: number): Universe {
         tickSpacing,
         depthUsd: jitterDepth(depth),
         dislocationBps: dislocation(stable),
-        ranges: ranges(random, stable, tickSpacing),
+        ranges: overlappingRanges(random, stable, tickSpacing),
       });
     }
     const v4 = [
@@ -300,7 +300,7 @@ export function buildUniverse(seed: number): Universe {
         hook: "none",
         depthUsd: jitterDepth(depth),
         dislocationBps: dislocation(stable),
-        ranges: ranges(random, stable, tickSpacing),
+        ranges: overlappingRanges(random, stable, tickSpacing),
       });
     }
   }
@@ -314,7 +314,7 @@ export function buildUniverse(seed: number): Universe {
       hook,
       depthUsd: 5n * M,
       dislocationBps: dislocation(stable),
-      ranges: ranges(random, stable, tickSpacing),
+      ranges: overlappingRanges(random, stable, tickSpacing),
     });
   }
   return { seed, tokens: TOKENS, pools };
@@ -338,7 +338,7 @@ function pair(a: string, b: string) {
  * Three overlapping positions: a wide (or full-range) base, a medium band and a narrow band around the
  * price, with random asymmetry, so that realistic swaps cross several initialized ticks.
  */
-function ranges(random: Random, tier: "stable" | "other", spacing: number): RangeSpec[] {
+export function overlappingRanges(random: Random, tier: "stable" | "other", spacing: number): RangeSpec[] {
   const [medium, narrow] = tier === "stable" ? [60, 8] : [2400, 300];
   const width = (ticks: number) => Math.max(spacing, Math.round((ticks * random.int(70, 140)) / 100));
   return [
