@@ -10,12 +10,17 @@ import { benchPools } from "./pool-bench.ts";
 import { benchQuoteLatency } from "./quote-latency.ts";
 import { benchQuoteLatencyDelay } from "./quote-latency-delay.ts";
 import { benchRouteQuality } from "./route-quality.ts";
+import { benchScale } from "./scale/scale.ts";
+import { ScaleUsageError } from "./scale/scale-options.ts";
 import { benchSelectPools } from "./select-pools.ts";
 
 /**
  * `npm run bench [-- <name>...]`: numbers on the embedded devnet, printed as markdown tables a reader can
  * compare across commits (progress goes to stderr). Each benchmark runs on its own private devnet; with no
  * name, all of them run in order. Not tests: nothing here asserts a time.
+ *
+ * `npm run bench -- scale [--pools N ...]` is apart: it builds (or loads from its cache) a chain of its own
+ * and takes its own flags, so it runs alone and only when named.
  */
 const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promise<string[]> }> = {
   pools: { about: "per-pool quoting speed and state loading", run: benchPools },
@@ -49,12 +54,42 @@ const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promi
   },
 };
 
+/** Benchmarks that bring their own chain and read the rest of the command line as their flags. */
+const STANDALONE: Record<string, { about: string; run: (argv: string[]) => Promise<string[]> }> = {
+  scale: {
+    about:
+      "the service at a busy chain's scale (--pools N --swaps-per-block K ...), run as an operator runs it",
+    run: (argv) => benchScale(argv, log),
+  },
+};
+
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const asked = process.argv.slice(2);
+const standalone = STANDALONE[asked[0] ?? ""];
+if (standalone) {
+  const started = performance.now();
+  try {
+    const lines = await standalone.run(asked.slice(1));
+    process.stdout.write(`${lines.join("\n")}\n\n`);
+  } catch (error) {
+    if (!(error instanceof ScaleUsageError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  log(`${asked[0]}: done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  process.exit(0);
+}
 const unknown = asked.filter((name) => !(name in BENCHMARKS));
 if (unknown.length > 0) {
-  const list = Object.entries(BENCHMARKS).map(([name, { about }]) => `  ${name.padEnd(8)} ${about}`);
-  process.stderr.write(`unknown benchmark: ${unknown.join(", ")}\nbenchmarks:\n${list.join("\n")}\n`);
+  const list = Object.entries({ ...BENCHMARKS, ...STANDALONE }).map(
+    ([name, { about }]) => `  ${name.padEnd(8)} ${about}`,
+  );
+  const alone = unknown.filter((name) => name in STANDALONE);
+  process.stderr.write(
+    alone.length > 0
+      ? `${alone.join(", ")} runs alone and first, with its own flags: npm run bench -- ${alone[0]} [flags]\n`
+      : `unknown benchmark: ${unknown.join(", ")}\nbenchmarks:\n${list.join("\n")}\n`,
+  );
   process.exit(2);
 }
 for (const name of asked.length > 0 ? asked : Object.keys(BENCHMARKS)) {

@@ -1,0 +1,66 @@
+import { parseArgs } from "node:util";
+
+export type ScaleOptions = {
+  pools: number;
+  swapsPerBlock: number;
+  /** Blocks mined after ready: first the empty ones, then busy ones without, then with, quotes. */
+  blocks: number;
+  busy: number;
+  blockTimeSeconds: number;
+  seed: number;
+  /** A node's request body cap in bytes (the proxy answers HTTP 413 past it). */
+  bodyLimit?: number;
+  /** Delay the proxy adds to every request, as a distant node's. */
+  rpcDelayMs?: number;
+};
+
+export class ScaleUsageError extends Error {
+  override name = "ScaleUsageError";
+}
+
+export const SCALE_USAGE =
+  "npm run bench -- scale [--pools 300] [--swaps-per-block 200] [--blocks 50] [--busy 40] [--block-time 2] [--seed 1] [--body-limit BYTES] [--rpc-delay MS]";
+
+/** `scale`'s own flags (the words after `scale` on `npm run bench -- scale ...`). */
+export function parseScaleOptions(argv: string[]): ScaleOptions {
+  let values: Record<string, string | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      options: {
+        pools: { type: "string", default: "300" },
+        "swaps-per-block": { type: "string", default: "200" },
+        blocks: { type: "string", default: "50" },
+        busy: { type: "string", default: "40" },
+        "block-time": { type: "string", default: "2" },
+        seed: { type: "string", default: "1" },
+        "body-limit": { type: "string" },
+        "rpc-delay": { type: "string" },
+      },
+    }));
+  } catch (error) {
+    throw new ScaleUsageError(`${(error as Error).message}\nusage: ${SCALE_USAGE}`);
+  }
+  const number = (name: string, min: number, max: number): number => {
+    const value = Number(values[name]);
+    if (!Number.isFinite(value) || value < min || value > max)
+      throw new ScaleUsageError(`--${name} must be a number from ${min} to ${max}\nusage: ${SCALE_USAGE}`);
+    return value;
+  };
+  const options: ScaleOptions = {
+    pools: Math.round(number("pools", 50, 100_000)),
+    swapsPerBlock: Math.round(number("swaps-per-block", 0, 5_000)),
+    blocks: Math.round(number("blocks", 1, 10_000)),
+    busy: Math.round(number("busy", 0, 10_000)),
+    blockTimeSeconds: number("block-time", 0.1, 60),
+    seed: Math.round(number("seed", 0, 2 ** 32 - 1)),
+    ...(values["body-limit"] !== undefined
+      ? { bodyLimit: Math.round(number("body-limit", 1_000, 2 ** 31)) }
+      : {}),
+    ...(values["rpc-delay"] !== undefined ? { rpcDelayMs: number("rpc-delay", 0, 10_000) } : {}),
+  };
+  if (options.busy > options.blocks)
+    throw new ScaleUsageError(`--busy (${options.busy}) exceeds --blocks (${options.blocks})`);
+  return options;
+}
