@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 export type ScaleOptions = {
@@ -12,6 +13,8 @@ export type ScaleOptions = {
   bodyLimit?: number;
   /** Delay the proxy adds to every request, as a distant node's. */
   rpcDelayMs?: number;
+  /** Where the service writes a V8 CPU profile of its whole run (`--cpu-prof`), to see where its time went. */
+  cpuProfDir?: string;
 };
 
 export class ScaleUsageError extends Error {
@@ -19,7 +22,7 @@ export class ScaleUsageError extends Error {
 }
 
 export const SCALE_USAGE =
-  "npm run bench -- scale [--pools 300] [--swaps-per-block 200] [--blocks 50] [--busy 40] [--block-time 2] [--seed 1] [--body-limit BYTES] [--rpc-delay MS]";
+  "npm run bench -- scale [--pools 300] [--swaps-per-block 200] [--blocks 50] [--busy 40] [--block-time 2] [--seed 1] [--body-limit BYTES] [--rpc-delay MS] [--cpu-prof DIR]";
 
 /** `scale`'s own flags (the words after `scale` on `npm run bench -- scale ...`). */
 export function parseScaleOptions(argv: string[]): ScaleOptions {
@@ -37,6 +40,7 @@ export function parseScaleOptions(argv: string[]): ScaleOptions {
         seed: { type: "string", default: "1" },
         "body-limit": { type: "string" },
         "rpc-delay": { type: "string" },
+        "cpu-prof": { type: "string" },
       },
     }));
   } catch (error) {
@@ -59,6 +63,7 @@ export function parseScaleOptions(argv: string[]): ScaleOptions {
       ? { bodyLimit: Math.round(number("body-limit", 1_000, 2 ** 31)) }
       : {}),
     ...(values["rpc-delay"] !== undefined ? { rpcDelayMs: number("rpc-delay", 0, 10_000) } : {}),
+    ...(values["cpu-prof"] ? { cpuProfDir: resolve(values["cpu-prof"]) } : {}),
   };
   if (options.busy > options.blocks)
     throw new ScaleUsageError(`--busy (${options.busy}) exceeds --blocks (${options.blocks})`);

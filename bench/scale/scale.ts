@@ -81,6 +81,7 @@ async function measure(
       onSpawn: (pid) => {
         rss = sampleRss(pid);
       },
+      ...(options.cpuProfDir ? { cpuProfDir: options.cpuProfDir } : {}),
     });
     const readyRss = rssMiB(service.pid);
     log(

@@ -35,6 +35,8 @@ export async function startService(input: {
   deploymentPath: string;
   /** Called with the service's pid as soon as it is spawned (to sample it from the start). */
   onSpawn?: (pid: number) => void;
+  /** Writes a V8 CPU profile of the service's whole run here, on its exit. */
+  cpuProfDir?: string;
 }): Promise<ServiceProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), "junction-scale-"));
   const logPath = join(dataDir, "service.log");
@@ -48,7 +50,8 @@ export async function startService(input: {
     JUNCTION_PARTNER_PORT: String(partnerPort),
   };
   const started = performance.now();
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, JUNCTION_BIN, "start"], {
+  const profile = input.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${input.cpuProfDir}`] : [];
+  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...profile, JUNCTION_BIN, "start"], {
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
