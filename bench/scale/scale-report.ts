@@ -1,5 +1,6 @@
 import { machineLine, table } from "../machine.ts";
 import { median, percentile } from "../measure.ts";
+import type { FollowedCheck } from "./followed-check.ts";
 import type { LogSummary } from "./log-summary.ts";
 import type { QuoteSample } from "./quote-loop.ts";
 import type { BlockPhase, BlockSample } from "./run-blocks.ts";
@@ -18,6 +19,8 @@ export type ScaleRun = {
   quotes: QuoteSample[];
   log: LogSummary;
   metrics: string[];
+  /** The followed state run beside the service, compared pool by pool with direct reads at the end. */
+  exact: FollowedCheck;
 };
 
 const WARNINGS_SHOWN = 8;
@@ -102,10 +105,17 @@ function notes(run: ScaleRun, phase: (name: BlockPhase) => BlockSample[]): strin
     ...run.log.counts
       .slice(0, WARNINGS_SHOWN)
       .map((entry) => `  - ${entry.count} × ${entry.level}: ${entry.message}`),
+    exactLine(run.exact),
     "- Metrics after the run (followed state, mismatches, RPC):",
     ...run.metrics.map((line) => `  - ${line}`),
   ];
   return lines;
+}
+
+function exactLine(check: FollowedCheck): string {
+  const differed = check.differed.length + check.sampledMismatches.length;
+  const list = [...check.differed, ...check.sampledMismatches.map((m) => `sampled ${m}`)].slice(0, 5);
+  return `- Followed state beside the service (same code, same blocks), after the last block: ${check.followed} of ${check.indexed} routable pools followed, ${check.compared} compared with a direct read at its head, ${differed === 0 ? "0 differed" : `${differed} differed (${list.join("; ")})`}; ${check.sampledMismatches.length} sampled mismatches during the run.`;
 }
 
 function statusCounts(quotes: readonly QuoteSample[]): string {

@@ -2,6 +2,7 @@ import type { Anvil } from "../../src/devnet/anvil.ts";
 import { type RpcProxy, startRpcProxy } from "../../test/rpc-proxy.ts";
 import { buildChain } from "./build-chain.ts";
 import { type ChainCache, chainCache, directoryBytes } from "./chain-cache.ts";
+import { startFollowedCheck } from "./followed-check.ts";
 import { rpc } from "./json-rpc.ts";
 import { summarizeLog } from "./log-summary.ts";
 import { commandLine, rssMiB, sampleRss } from "./measure-process.ts";
@@ -93,6 +94,8 @@ async function measure(
     if (await waitUntil(() => started.followedMs() !== undefined, FOLLOW_WAIT_MS))
       log(`scale: every pool followed ${((started.followedMs() ?? 0) / 1000).toFixed(1)} s after spawn`);
     else log(`scale: no "pools followed" log line within ${FOLLOW_WAIT_MS / 60_000} minutes; mining anyway`);
+    log("scale: a follower beside the service takes in every pool (checked against direct reads at the end)");
+    const check = await startFollowedCheck({ rpcUrl: anvil.rpcUrl, deploymentPath: cache.deploymentPath });
     const { blocks, quotes } = await runBlocks({
       anvilUrl: anvil.rpcUrl,
       proxy,
@@ -104,6 +107,8 @@ async function measure(
       log,
     });
     const metrics = await scrapeMetrics(service.baseUrl);
+    log("scale: comparing every followed pool with a direct read");
+    const exact = await check.finish();
     const end = rssMiB(service.pid);
     rss?.stop();
     await service.stop();
@@ -116,6 +121,7 @@ async function measure(
       quotes,
       log: summarizeLog(service.logPath),
       metrics,
+      exact,
     };
   } finally {
     rss?.stop();
