@@ -21,7 +21,14 @@ import { gasConversion } from "./gas-conversion.ts";
 import { QUOTE_LIMITS } from "./limits.ts";
 import { createMarketReader } from "./market-reader.ts";
 import { type ProviderOutcome, providerCandidates, providersAsked } from "./provider-candidates.ts";
-import type { Candidate, FeeTerms, QuoteRequest, QuoteResult, StageTimings } from "./quote-types.ts";
+import {
+  type Candidate,
+  type FeeTerms,
+  QuoteError,
+  type QuoteRequest,
+  type QuoteResult,
+  type StageTimings,
+} from "./quote-types.ts";
 import { rankCandidates } from "./rank.ts";
 import { selectPools } from "./select-pools.ts";
 import { serviceCandidate } from "./service-candidate.ts";
@@ -154,16 +161,20 @@ export function createQuoter(deps: QuoterDeps) {
         explainTransferFees(transferFees, request, block.number, assessments),
       );
       await checkTokens();
-      if (await guessedWrong()) return comparePaths(request, signal, false);
-      const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, explained));
-      return { ...result, timings };
+      if (!(await guessedWrong())) {
+        const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, explained));
+        return { ...result, timings };
+      }
     } catch (error) {
-      // An unknown token comes first, then the fee terms' own failure (a builder fee above its cap); a
-      // failure on guessed terms that were wrong says nothing.
+      // A node failure or an abort is final as it is. Of our own refusals, an unknown token comes first,
+      // then the fee terms' own failure (a builder fee above its cap); one on guessed terms that were
+      // wrong says nothing.
+      if (!(error instanceof QuoteError)) throw error;
       await checkTokens();
-      if (await guessedWrong()) return comparePaths(request, signal, false);
-      throw error;
+      if (!(await guessedWrong())) throw error;
     }
+    // Once, on the terms read: the retry does not guess.
+    return comparePaths(request, signal, false);
   }
 
   /**
