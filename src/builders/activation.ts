@@ -1,6 +1,7 @@
 import { type Address, getAbiItem, type Hex, type PublicClient } from "viem";
 import { markActivated } from "../auth/keys.ts";
 import { createLogScanner, type LogRangePolicy, type LogScanner } from "../chain/log-scanner.ts";
+import { oneAtATime } from "../chain/one-at-a-time.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { builderCodes, workspaceByBuilderCode } from "../store/repositories/workspaces.ts";
 import type { Db } from "../store/schema.ts";
@@ -104,56 +105,43 @@ export async function scanActivations(options: {
 }
 
 /**
- * Follows the registry: scans every `intervalMs` from where the last scan ended, one scan at a time (the
- * pool index follower's pattern). A failed scan (an RPC hiccup) is reported and retried on the next tick
- * from the same block; it never stops the follower.
+ * Follows the registry: each `scan` reads from where the last one ended (less a reorg overlap on
+ * `latest`) through `toBlock` (default: the tag block), one scan at a time. The head follower runs one
+ * when a block's logs show the registry changed, and now and then besides (src/runtime/head-tasks.ts). A
+ * failed scan (an RPC hiccup) is reported and leaves the start where it was, so the next one covers it.
  */
 export function followActivations(options: {
   client: RegistryClient;
   db: Db;
   registry: Address;
   fromBlock: bigint;
-  intervalMs: number;
   tag?: "latest" | "finalized";
   onError: (error: unknown) => void;
   onActivated?: (codes: string[]) => void;
-  /** Whether this process indexes the chain now; the ticks of a process that does not are skipped. */
-  isIndexer?: () => boolean;
   /** How `eth_getLogs` ranges are sized (default: adaptive, see log-scanner.ts). */
   logRanges?: LogRangePolicy;
-}): { stop: () => Promise<void> } {
-  let stopped = false;
+}): { scan: (toBlock?: bigint) => Promise<void> } {
   let next = options.fromBlock;
   // One scanner for the follower's life: what it learns of the node's range limits carries over.
   const logs = createLogScanner(options.logRanges);
-  let current: Promise<unknown> = Promise.resolve();
+  const queue = oneAtATime();
   const overlap = (options.tag ?? "latest") === "latest" ? REORG_OVERLAP_BLOCKS : 0n;
-  const tick = () => {
-    if (stopped) return;
-    if (!(options.isIndexer?.() ?? true)) {
-      timer = setTimeout(tick, options.intervalMs);
-      return;
-    }
+  const scanOnce = async (toBlock?: bigint) => {
     const fromBlock = next - overlap > options.fromBlock ? next - overlap : options.fromBlock;
-    current = scanActivations({ ...options, fromBlock, logs }).then(
-      (scan) => {
-        if (scan.toBlock + 1n > next) next = scan.toBlock + 1n;
-        if (scan.activated.length > 0) options.onActivated?.(scan.activated);
-      },
-      (error) => options.onError(error),
-    );
-    current.finally(() => {
-      if (!stopped) timer = setTimeout(tick, options.intervalMs);
-    });
+    try {
+      const scan = await scanActivations({
+        ...options,
+        fromBlock,
+        logs,
+        ...(toBlock !== undefined ? { toBlock } : {}),
+      });
+      if (scan.toBlock + 1n > next) next = scan.toBlock + 1n;
+      if (scan.activated.length > 0) options.onActivated?.(scan.activated);
+    } catch (error) {
+      options.onError(error);
+    }
   };
-  let timer = setTimeout(tick, 0);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await current;
-    },
-  };
+  return { scan: (toBlock) => queue(() => scanOnce(toBlock)) };
 }
 
 /** Workspaces with a builder code and no activation yet, by lower-case builder id. */

@@ -106,33 +106,3 @@ function parseEntry(json: string, code: string): SettlementEntry {
     blockNumber: big("blockNumber"),
   };
 }
-
-/** Follows the finalized block every `intervalMs`, one sync at a time; a failed sync is retried next tick. */
-export function followSettlements(
-  index: { sync: () => Promise<SettlementIndexSync> },
-  options: {
-    intervalMs: number;
-    onError: (error: unknown) => void;
-    /** Whether this process indexes the chain now; the ticks of a process that does not are skipped. */
-    isIndexer?: () => boolean;
-  },
-): { stop: () => Promise<void> } {
-  let stopped = false;
-  let current: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout;
-  const tick = () => {
-    if (stopped) return;
-    current = (options.isIndexer?.() ?? true) ? index.sync().catch(options.onError) : Promise.resolve();
-    current.finally(() => {
-      if (!stopped) timer = setTimeout(tick, options.intervalMs);
-    });
-  };
-  timer = setTimeout(tick, 0);
-  return {
-    stop: async () => {
-      stopped = true;
-      clearTimeout(timer);
-      await current;
-    },
-  };
-}

@@ -1,12 +1,13 @@
 import type { PublicClient } from "viem";
+import { SETTLED } from "../builders/history.ts";
 import { subscribeNewHeads } from "../chain/new-heads.ts";
 import type { Contracts } from "../config/deployment.ts";
 import { REGISTRY_EVENTS } from "../contracts/registry-events.ts";
 import type { FollowMode, FollowModeChange } from "../liquidity/followed-state/follow-heads.ts";
 import { createFollowedState, type FollowedSource } from "../liquidity/followed-state/follow-state.ts";
-import { followChain } from "../liquidity/pool-index/follow.ts";
-import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
+import { DISCOVERY_EVENTS, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { adoptionProgress } from "./adoption-progress.ts";
+import { type HeadTaskDeps, headTasks } from "./head-tasks.ts";
 import type { IndexFreshness } from "./index-freshness.ts";
 import { type Logger, repeatingWarning } from "./logger.ts";
 
@@ -24,12 +25,15 @@ const POOL_STATE_STALE_MS = POOL_STATE_FOLLOW_MS * 3;
 export const POOL_STATE_SAFETY_POLL_MS = POOL_STATE_STALE_MS - POOL_STATE_FOLLOW_MS;
 
 /**
- * The index follower (`followChain`, reporting to `freshness`) and, beside it, pool state that follows the chain (docs/rules.md, comparison rule 14):
- * stepped at each head the node's `newHeads` subscription announces (`headsUrl`, a WebSocket endpoint)
- * and after `POOL_STATE_SAFETY_POLL_MS` of quiet, or every `POOL_STATE_FOLLOW_MS` without one, fresh for
- * quoting for three `POOL_STATE_FOLLOW_MS` after it last saw the head. The mode is logged at start and at
- * every fallback and recovery (never the URL) and reported to `metrics`. A sampled pool that differs from a
- * direct read is logged and counted (`onMismatch`); a failed step is logged and retried. One `stop` stops both.
+ * The head follower (docs/architecture.md, "The head follower"): pool state that follows the chain
+ * (docs/rules.md, comparison rule 14), stepped at each head the node's `newHeads` subscription announces
+ * (`headsUrl`, a WebSocket endpoint) and after `POOL_STATE_SAFETY_POLL_MS` of quiet, or every
+ * `POOL_STATE_FOLLOW_MS` without one, fresh for quoting for three `POOL_STATE_FOLLOW_MS` after it last saw
+ * the head; each new block's one `eth_getLogs` also brings the factories' creations, the registry's and the
+ * collector's logs, and every step drives the chain's other per-block tasks (head-tasks.ts: the pool index,
+ * activations, the settlement index). The mode is logged at start and at every fallback and recovery (never
+ * the URL) and reported to `metrics`. A sampled pool that differs from a direct read is logged and counted
+ * (`onMismatch`); a failed step is logged and retried. One `stop` stops all of it.
  */
 export function followChainAndPools(deps: {
   index: PoolIndex;
@@ -39,11 +43,12 @@ export function followChainAndPools(deps: {
   metrics: { followedMismatch: (kind: string) => void; followMode: (mode: FollowMode) => void };
   /** The node's WebSocket endpoint, to subscribe to new heads; unset: polling alone. */
   headsUrl?: string | undefined;
-  /** The index follower's interval, freshness record, role and head reader. */
-  intervalMs: number;
   freshness: IndexFreshness;
-  isIndexer: () => Promise<boolean>;
-  readHead: () => Promise<bigint>;
+  /** Whether this process indexes the chain now: only the indexer advances and saves the indexes. */
+  isIndexer: () => boolean;
+  activations: HeadTaskDeps["activations"];
+  settlements: HeadTaskDeps["settlements"];
+  onSettlementError: (error: unknown) => void;
 }): { stop: () => Promise<void>; followed: FollowedSource } {
   const { index, deployment, logger, freshness } = deps;
   // Each says its first failure at once and then its repeats once a minute, counted (logger.ts).
@@ -56,12 +61,15 @@ export function followChainAndPools(deps: {
     logger,
     "following pool state failed; quotes read pools directly until it catches up",
   );
-  const indexFollower = followChain(index, {
-    intervalMs: deps.intervalMs,
-    onSynced: (step) => step && freshness.observe(step.head, index.syncedTo()?.number, step.at),
+  const tasks = headTasks({
+    index,
     isIndexer: deps.isIndexer,
-    readHead: deps.readHead,
-    onError: (error) => syncFailed.warn({ err: error }),
+    freshness,
+    activations: deps.activations,
+    settlements: deps.settlements,
+    collector: deployment.contracts.settlementCollector,
+    onIndexError: (error) => syncFailed.warn({ err: error }),
+    onSettlementError: deps.onSettlementError,
   });
   const followed = createFollowedState({
     client: deps.client,
@@ -69,6 +77,7 @@ export function followChainAndPools(deps: {
     ...(deployment.contracts.v4PoolManager ? { poolManager: deployment.contracts.v4PoolManager } : {}),
     // Fee terms read at one block serve every block until the registry logs again (block-reads.ts).
     watch: { addresses: [deployment.contracts.builderRegistry], events: REGISTRY_EVENTS },
+    observe: { events: [...DISCOVERY_EVENTS, SETTLED], onBlocks: tasks.onBlocks },
     staleAfterMs: POOL_STATE_STALE_MS,
     onAdopted: adoptionProgress((line) => logger.info(line)),
     onMismatch: (pool, field) => {
@@ -97,7 +106,7 @@ export function followChainAndPools(deps: {
     followed,
     stop: async () => {
       await stepper.stop();
-      await indexFollower.stop();
+      await tasks.stop();
       for (const warning of [syncFailed, mismatched, stepFailed]) warning.stop();
     },
   };

@@ -79,7 +79,7 @@ export function createIndexFreshness(): IndexFreshness {
 }
 
 /**
- * Whether the index is too far behind the head this process sees to serve quotes (it follows every 2 s):
+ * Whether the index is too far behind the head this process sees to serve quotes (it follows every block):
  * readiness answers `index-stale` then (docs/rules.md, ours: index freshness).
  */
 export function isIndexStale(freshness: IndexFreshness, now: number, staleMs = INDEX_STALE_MS): boolean {

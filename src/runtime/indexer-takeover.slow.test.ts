@@ -5,11 +5,12 @@ import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
 import { type RpcProxy, startRpcProxy } from "../../test/rpc-proxy.ts";
 import { createChainClient } from "../chain/create-chain-client.ts";
 import { uniswapV3FactoryAbi } from "../contracts/abis/UniswapV3Factory.ts";
-import { followChain } from "../liquidity/pool-index/follow.ts";
-import { createPoolIndex, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
+import { createFollowedState } from "../liquidity/followed-state/follow-state.ts";
+import { createPoolIndex, DISCOVERY_EVENTS, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { createStore, type Store } from "../store/create-store.ts";
 import { loadPoolIndex, savePoolIndexSync } from "../store/repositories/pool-index.ts";
 import { indexAtStart } from "./first-index.ts";
+import { headTasks } from "./head-tasks.ts";
 import { createIndexFreshness, type IndexFreshness, isIndexStale } from "./index-freshness.ts";
 import { createIndexerRole, type IndexerRole } from "./indexer-role.ts";
 
@@ -68,13 +69,24 @@ async function startHost(name: string, events: string[]): Promise<Host> {
   });
   const readHead = () => client.getBlockNumber();
   await indexAtStart({ index, role, freshness, readHead }, () => {});
-  const follower = followChain(index, {
-    intervalMs: FOLLOW_MS,
-    onSynced: (step) => step && freshness.observe(step.head, index.syncedTo()?.number, step.at),
-    isIndexer: async () => role.isIndexer(),
-    readHead,
-    onError: () => {},
+  // The head follower drives the index as in the service (follow-pools.ts), without the other tasks.
+  const tasks = headTasks({
+    index,
+    isIndexer: role.isIndexer,
+    freshness,
+    activations: { scan: async () => {} },
+    settlements: { sync: async () => ({ to: 0n }) },
+    collector: devnet.manifest.contracts.settlementCollector,
+    onIndexError: () => {},
+    onSettlementError: () => {},
   });
+  const followed = createFollowedState({
+    client,
+    pools: () => index.pools(),
+    staleAfterMs: FOLLOW_MS * 3,
+    observe: { events: DISCOVERY_EVENTS, onBlocks: tasks.onBlocks },
+  });
+  const follower = followed.start({ pollMs: FOLLOW_MS, onError: () => {} });
   return {
     proxy,
     index,
@@ -82,6 +94,7 @@ async function startHost(name: string, events: string[]): Promise<Host> {
     freshness,
     stop: async () => {
       await follower.stop();
+      await tasks.stop();
       await role.release();
       await proxy.close();
     },

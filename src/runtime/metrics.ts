@@ -120,7 +120,7 @@ export function createMetrics(sources: {
   });
   new Gauge({
     name: "junction_pool_index_sync_age_seconds",
-    help: "Seconds since the pool index last covered the chain head this process reads from its node, whether it indexes or reads the indexer's save (it follows every 2 s; across workers: the oldest)",
+    help: "Seconds since the pool index last covered the chain head this process reads from its node, whether it indexes or reads the indexer's save (it follows every block; across workers: the oldest)",
     registers: [registry],
     aggregator: "max",
     collect() {

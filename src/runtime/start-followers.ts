@@ -2,7 +2,7 @@ import type { PublicClient } from "viem";
 import { pruneQuotaCounters } from "../auth/quotas.ts";
 import { followActivations } from "../builders/activation.ts";
 import type { SettlementIndexReader } from "../builders/history.ts";
-import { createSettlementIndex, followSettlements } from "../builders/settlement-index.ts";
+import { createSettlementIndex } from "../builders/settlement-index.ts";
 import { createLogScanner, type LogRangePolicy } from "../chain/log-scanner.ts";
 import type { Deployment } from "../config/deployment.ts";
 import type { FollowedSource } from "../liquidity/followed-state/follow-state.ts";
@@ -18,8 +18,6 @@ import type { OpenChain } from "./open-chain.ts";
 import type { ShutdownStack } from "./shutdown-stack.ts";
 import { reportIndex } from "./start-reports.ts";
 
-/** How often the pool index, the registry's activations and the settlement index follow the chain tip. */
-const FOLLOW_MS = 2_000;
 /** How often old quota windows are deleted. */
 const QUOTA_PRUNE_MS = 3_600_000;
 
@@ -56,21 +54,6 @@ export async function startFollowers(deps: {
     `The pool index reads the factories' and PoolManager's logs with eth_getLogs (one block at least: a node capping results below one block's pool logs cannot serve it) and keys at the head with eth_call: use a node that answers them (docs/operating.md, "Choosing a node")`,
   );
   reportIndex(index.pools(), deployment, indexed, deps.progress, logger);
-  // The role renews its lease in the background; the followers only read the outcome. Beside the index,
-  // pool state follows the chain, so a warm quote needs no pin or state round trip.
-  const follower = followChainAndPools({
-    index,
-    client,
-    deployment,
-    logger,
-    metrics: deps.metrics,
-    headsUrl: deps.headsUrl,
-    intervalMs: FOLLOW_MS,
-    freshness,
-    isIndexer: async () => role.isIndexer(),
-    readHead,
-  });
-  shutdown.defer(() => follower.stop());
   // A follower failing each step while the node is away says so once a minute, counted (logger.ts).
   const activationFailed = repeatingWarning(logger, "registry activation scan failed; retrying");
   const settlementFailed = repeatingWarning(logger, "settlement index sync failed; retrying");
@@ -85,13 +68,10 @@ export async function startFollowers(deps: {
     db,
     registry: deployment.contracts.builderRegistry,
     fromBlock: BigInt(deployment.deploymentBlock),
-    intervalMs: FOLLOW_MS,
     onError: (error) => activationFailed.warn({ err: error }),
     onActivated: (codes) => logger.info({ codes }, "builder IDs activated"),
-    isIndexer: role.isIndexer,
     logRanges: deps.logRanges,
   });
-  shutdown.defer(() => activations.stop());
   const prune = () =>
     pruneQuotaCounters(db).catch((error) => logger.warn({ err: error }, "quota pruning failed"));
   await prune();
@@ -106,11 +86,22 @@ export async function startFollowers(deps: {
     deploymentBlock: BigInt(deployment.deploymentBlock),
     logs: createLogScanner(deps.logRanges),
   });
-  const settlements = followSettlements(settlementIndex, {
-    intervalMs: FOLLOW_MS,
-    onError: (error) => settlementFailed.warn({ err: error }),
+  // One head follower drives every per-block task: pool state, the pool index, activations and the
+  // settlement index (writing only while this process is the indexer; the role renews its lease in the
+  // background, the tasks only read the outcome).
+  const follower = followChainAndPools({
+    index,
+    client,
+    deployment,
+    logger,
+    metrics: deps.metrics,
+    headsUrl: deps.headsUrl,
+    freshness,
     isIndexer: role.isIndexer,
+    activations,
+    settlements: settlementIndex,
+    onSettlementError: (error) => settlementFailed.warn({ err: error }),
   });
-  shutdown.defer(() => settlements.stop());
+  shutdown.defer(() => follower.stop());
   return { settlementIndex, followed: follower.followed };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type HeadHandlers, HeadSubscriptionError } from "../../chain/new-heads.ts";
-import { type FollowModeChange, followHeads } from "./follow-heads.ts";
+import { blockCadence, type FollowModeChange, followHeads } from "./follow-heads.ts";
 
 /**
  * When followHeads steps (the scheduling alone: the steps here only count themselves; the devnet test
@@ -184,5 +184,34 @@ describe("followHeads", () => {
     heads.announce(102n);
     await sleep(100);
     expect(chain.steps).toBe(steps);
+  });
+});
+
+describe("blockCadence", () => {
+  it("polls once a block is due on a regular chain, soon after when it is late, and every pollMs once idle", () => {
+    const cadence = blockCadence();
+    // Unknown pace: every pollMs.
+    expect(cadence.nextPollMs(1_000, 0)).toBe(1_000);
+    cadence.saw(10n, 0);
+    expect(cadence.nextPollMs(1_000, 10)).toBe(1_000);
+    for (let block = 11n, at = 2_000; block <= 20n; block++, at += 2_000) cadence.saw(block, at);
+    // Head 20 seen at 20,000 ms, blocks every 2 s: the next is due at 22,000 (+50 ms for the node).
+    expect(cadence.nextPollMs(1_000, 20_010)).toBe(2_000);
+    expect(cadence.nextPollMs(1_000, 21_000)).toBe(1_050);
+    // Late: a quarter of pollMs at first, then as late as it is, never beyond pollMs.
+    expect(cadence.nextPollMs(1_000, 22_100)).toBe(250);
+    expect(cadence.nextPollMs(1_000, 22_650)).toBe(600);
+    expect(cadence.nextPollMs(1_000, 60_000)).toBe(1_000);
+    // An unchanged head or a jump of several blocks teaches nothing of the pace.
+    cadence.saw(20n, 30_000);
+    cadence.saw(25n, 30_000);
+    expect(cadence.nextPollMs(1_000, 30_010)).toBe(2_000);
+  });
+
+  it("keeps pollMs for a chain slower than two polls", () => {
+    const cadence = blockCadence();
+    cadence.saw(1n, 0);
+    cadence.saw(2n, 12_000);
+    expect(cadence.nextPollMs(1_000, 12_010)).toBe(1_000);
   });
 });

@@ -28,14 +28,16 @@ export type FollowHeadsOptions = {
     retryMs?: { first: number; max: number };
   };
   onMode?: (change: FollowModeChange) => void;
+  now?: () => number;
 };
 
 /**
  * Steps a follower as new heads arrive (docs/architecture.md, "The quote pipeline"): with a subscription,
  * each announced head triggers one step at once (a burst of heads while a step runs queues one more, never
  * one per head), and a step also runs after `safetyPollMs` of quiet; without one, or once it errs, closes
- * or goes silent (the node serves a head it has not announced for `safetyPollMs`), a step runs after
- * `pollMs` of quiet while subscribing is tried again with backoff. Steps run one at a time.
+ * or goes silent (the node serves a head it has not announced for `safetyPollMs`), steps poll while
+ * subscribing is tried again with backoff: timed to the chain's cadence (`blockCadence`), so a chain with
+ * regular blocks is read about once a block, never more than `2 × pollMs` apart. Steps run one at a time.
  */
 export function followHeads(step: () => Promise<{ head: bigint }>, options: FollowHeadsOptions) {
   const { heads } = options;
@@ -58,6 +60,8 @@ export function followHeads(step: () => Promise<{ head: bigint }>, options: Foll
   let wanted = false;
   let busy = false;
   let draining: Promise<void> = Promise.resolve();
+  const now = options.now ?? Date.now;
+  const cadence = blockCadence();
 
   function report(change: FollowModeChange) {
     started = true;
@@ -82,7 +86,9 @@ export function followHeads(step: () => Promise<{ head: bigint }>, options: Foll
         failed = false;
         const n = ++steps;
         try {
-          noticeSilence((await step()).head, n);
+          const { head } = await step();
+          cadence.saw(head, now());
+          noticeSilence(head, n);
         } catch (error) {
           failed = true;
           if (n === baselineStep) baselineStep++;
@@ -97,7 +103,12 @@ export function followHeads(step: () => Promise<{ head: bigint }>, options: Foll
 
   function schedule(afterFailure = false) {
     clearTimeout(timer);
-    const quiet = mode === "subscription" && !afterFailure ? heads!.safetyPollMs : options.pollMs;
+    const quiet =
+      mode === "subscription" && !afterFailure
+        ? heads!.safetyPollMs
+        : afterFailure
+          ? options.pollMs
+          : cadence.nextPollMs(options.pollMs, now());
     timer = setTimeout(trigger, quiet);
   }
 
@@ -188,3 +199,34 @@ export function followHeads(step: () => Promise<{ head: bigint }>, options: Foll
     },
   };
 }
+
+/**
+ * When to poll for the next head: the blocks' interval as this process sees them (a moving average of the
+ * time between new heads one block apart), so the next poll comes just after the block is due instead of
+ * every `pollMs` whatever the chain's pace. Before the pace is known, and for a chain slower than two polls,
+ * it polls every `pollMs` (the longest wait is `2 × pollMs`: followed state serves quotes for three of them
+ * after it last saw the head); a block later than due is polled for at a quarter of `pollMs`, then less often.
+ */
+export function blockCadence() {
+  let last: { head: bigint; at: number } | undefined;
+  let interval: number | undefined;
+  return {
+    saw(head: bigint, at: number): void {
+      if (last && head <= last.head) return;
+      if (last && head === last.head + 1n) {
+        const sample = at - last.at;
+        interval = interval === undefined ? sample : interval * 0.75 + sample * 0.25;
+      }
+      last = { head, at };
+    },
+    nextPollMs(pollMs: number, now: number): number {
+      if (!last || interval === undefined || interval > 2 * pollMs) return pollMs;
+      const early = last.at + interval + DUE_MARGIN_MS - now;
+      if (early > 0) return Math.min(early, 2 * pollMs);
+      return Math.min(pollMs, Math.max(pollMs / 4, -early));
+    },
+  };
+}
+
+/** A poll for a due block waits this much past its due time (the node's own delay in serving it). */
+const DUE_MARGIN_MS = 50;

@@ -1,4 +1,4 @@
-import type { AbiEvent, Address, Block, Hex, PublicClient } from "viem";
+import type { AbiEvent, Address, Block, Hex, Log, PublicClient } from "viem";
 import { oneAtATime } from "../../chain/one-at-a-time.ts";
 import type { PinnedBlock } from "../../chain/pin-block.ts";
 import { UpstreamUnavailableError } from "../../chain/upstream-error.ts";
@@ -24,6 +24,12 @@ export type FollowedStateOptions = {
    * at one block is their state at another.
    */
   watch?: { addresses: readonly Address[]; events: readonly AbiEvent[] };
+  /**
+   * Other logs the chain's per-block tasks want (the factories' creations, the collector's settlements):
+   * read in the same `eth_getLogs` as the pool events, and handed with every log of the step's new blocks
+   * to `onBlocks` once they are applied (docs/architecture.md, "The head follower").
+   */
+  observe?: { events: readonly AbiEvent[]; onBlocks: (step: ObservedStep) => void };
   /** Blocks kept to rewind a reorg (default 64). */
   depth?: number;
   /** Blocks a step walks back from the head to reach an applied one before reading everything anew (16). */
@@ -70,6 +76,21 @@ export type StepOutcome = {
   mismatched: number;
 };
 
+/** A block a step applied, with every log its `eth_getLogs` returned (pool, watched and observed events). */
+export type ObservedBlock = { number: bigint; hash: Hex; parentHash: Hex; logs: readonly Log[] };
+
+/**
+ * What a step hands the per-block tasks: its outcome, the node's head, and the blocks it applied in order
+ * (none for `unchanged`, a rollback alone or a `reread`, which read no logs: a task then reads for itself).
+ */
+export type ObservedStep = {
+  kind: StepOutcome["kind"];
+  head: { number: bigint; hash: Hex };
+  blocks: ObservedBlock[];
+  /** A watched contract (the registry) logged in one of `blocks`. */
+  watched: boolean;
+};
+
 /** The quote block and its gas price (docs/rules.md, comparison rule 12), known without asking the node. */
 export type FollowedQuoteBlock = { block: PinnedBlock; gasPrice: bigint };
 
@@ -90,10 +111,11 @@ export type FollowedSource = {
 };
 
 /**
- * Pool state that follows the chain (docs/rules.md, comparison rule 14): every step reads the node's head and gas price suggestion
- * together, walks parent hashes back to the newest block it applied (undoing blocks a reorg took back),
- * fetches each new block's pool events by block hash (`eth_getLogs`, all pools at once) and applies them
- * with the pools' own arithmetic. A head it cannot connect within `maxCatchUp` blocks makes it read every
+ * Pool state that follows the chain (docs/rules.md, comparison rule 14): every step reads the node's head;
+ * a new one it walks parent hashes back to the newest block it applied (undoing blocks a reorg took back),
+ * fetches each new block's pool events by block hash (`eth_getLogs`, all pools at once, with the watched
+ * and observed contracts' logs) beside the node's gas price suggestion, applies them with the pools' own
+ * arithmetic and hands the blocks to the observer (the chain's other per-block tasks). A head it cannot connect within `maxCatchUp` blocks makes it read every
  * pool anew at the head; a pool it cannot follow exactly (an event it cannot apply, a price past its held
  * window, a sampled mismatch, a fresh pool) is read directly by quotes until the follower reads it again.
  * A failed step changes nothing; a follower that has not seen the head within `staleAfterMs`, or is more
@@ -114,7 +136,10 @@ export function createFollowedState(options: FollowedStateOptions) {
   let seen: { number: bigint; at: number } | undefined;
   // One step at a time: a caller's step queues behind the running one.
   const queue = oneAtATime();
-  const logEvents = [...FOLLOWED_EVENTS, ...(options.watch?.events ?? [])];
+  const logEvents = [
+    ...new Set([...FOLLOWED_EVENTS, ...(options.watch?.events ?? []), ...(options.observe?.events ?? [])]),
+  ];
+  const poolEventNames = new Set<string>(FOLLOWED_EVENTS.map((event) => event.name));
   const watchedAddresses = new Set(options.watch?.addresses.map((address) => address.toLowerCase()));
   const adoptChunk = options.adoptChunk ?? 250;
   const adoptBudgetMs = options.adoptBudgetMs ?? 400;
@@ -146,10 +171,8 @@ export function createFollowedState(options: FollowedStateOptions) {
   let settled: { pools: Map<string, IndexedPool>; membership: number } | undefined;
 
   async function step(): Promise<StepOutcome> {
-    const [head, suggestion] = await Promise.all([
-      client.getBlock({ blockTag: "latest" }),
-      client.getGasPrice().catch(() => 0n),
-    ]);
+    // The head alone while it stands still; its gas price suggestion is read with a new head's logs.
+    const head = await client.getBlock({ blockTag: "latest" });
     if (head.number === null || head.hash === null) throw new UpstreamUnavailableError("block-pending");
     seen = { number: head.number, at: now() };
     const pools = byKey();
@@ -157,31 +180,50 @@ export function createFollowedState(options: FollowedStateOptions) {
     let kind: StepOutcome["kind"] = "unchanged";
     let blocks = 0;
     let events = 0;
+    const observed: ObservedBlock[] = [];
+    let watchedLogged = false;
     if (applied?.hash !== head.hash) {
       if (journal.has(head.hash)) {
         // The node's head is one we applied before: a rollback (or a node behind us) keeps that block.
         journal.rewindTo(head.hash);
         kind = "rewound";
       } else {
+        const suggested = client.getGasPrice().catch(() => 0n);
         const chain = await chainTo(head);
         if (chain) {
-          const logs = await Promise.all(chain.blocks.map((block) => blockLogs(block.hash!)));
+          const [suggestion, logs] = await Promise.all([
+            suggested,
+            Promise.all(chain.blocks.map((block) => blockLogs(block.hash!))),
+          ]);
           kind = chain.ancestor === applied!.hash ? "applied" : "rewound";
           journal.rewindTo(chain.ancestor);
           chain.blocks.forEach((block, i) => {
-            const { pool, watched } = logs[i]!;
+            const { pool, watched, all } = logs[i]!;
             const epoch = watched ? block.hash! : journal.head()!.epoch;
             events += applyBlock(applied_(block, suggestion, epoch), pool, pools);
+            observed.push({
+              number: block.number!,
+              hash: block.hash!,
+              parentHash: block.parentHash,
+              logs: all,
+            });
+            watchedLogged ||= watched;
           });
           blocks = chain.blocks.length;
         } else {
           journal.reset();
           failedAt.clear();
-          journal.begin(applied_(head, suggestion, head.hash));
+          journal.begin(applied_(head, await suggested, head.hash));
           kind = "reread";
         }
       }
     }
+    options.observe?.onBlocks({
+      kind,
+      head: { number: head.number, hash: head.hash },
+      blocks: observed,
+      watched: watchedLogged,
+    });
     const adopted = await adopt(pools);
     // Sampling checks our arithmetic, which only events exercise; a block without them is sampled now
     // and then for changes no event told of, so an idle block costs the head, the gas price and its logs.
@@ -205,15 +247,19 @@ export function createFollowedState(options: FollowedStateOptions) {
     return { kind, head: head.number, blocks, events, adopted, mismatched };
   }
 
-  /** Block `hash`'s pool events, and whether a watched contract logged in it: one `eth_getLogs`. */
-  async function blockLogs(hash: Hex): Promise<{ pool: FollowedLog[]; watched: boolean }> {
-    const logs = (await client.getLogs({
-      events: logEvents,
-      blockHash: hash,
-      strict: true,
-    })) as FollowedLog[];
-    const pool = logs.filter((log) => !watchedAddresses.has(log.address.toLowerCase()));
-    return { pool, watched: pool.length < logs.length };
+  /**
+   * Block `hash`'s logs: its pool events, whether a watched contract logged in it, and all of them (for
+   * the observer): one `eth_getLogs`.
+   */
+  async function blockLogs(hash: Hex): Promise<{ pool: FollowedLog[]; watched: boolean; all: Log[] }> {
+    const all = (await client.getLogs({ events: logEvents, blockHash: hash, strict: true })) as Log[];
+    let watched = false;
+    const pool: FollowedLog[] = [];
+    for (const log of all) {
+      if (watchedAddresses.has(log.address.toLowerCase())) watched = true;
+      else if (poolEventNames.has((log as FollowedLog).eventName)) pool.push(log as FollowedLog);
+    }
+    return { pool, watched, all };
   }
 
   /** The blocks from the newest applied ancestor of `head` up to it, or undefined when none is near. */

@@ -22,8 +22,14 @@ export type IndexContracts = Pick<
 >;
 
 /** The creation events of the canonical factories and the PoolManager, and V4 activity. */
-const DISCOVERY_EVENTS = [PAIR_CREATED, POOL_CREATED, INITIALIZE, V4_SWAP, V4_MODIFY_LIQUIDITY] as const;
-type DiscoveryLog = Log<bigint, number, false, undefined, true, typeof DISCOVERY_EVENTS>;
+export const DISCOVERY_EVENTS = [
+  PAIR_CREATED,
+  POOL_CREATED,
+  INITIALIZE,
+  V4_SWAP,
+  V4_MODIFY_LIQUIDITY,
+] as const;
+export type DiscoveryLog = Log<bigint, number, false, undefined, true, typeof DISCOVERY_EVENTS>;
 
 /** Where and how the index discovers pools: the deployment's sources (a missing one is never scanned). */
 export type DiscoveryChain = {
@@ -96,6 +102,31 @@ export async function discoverPools(
       }),
     range.onRange,
   );
+  return addDiscovered(chain, state, found, tip);
+}
+
+/**
+ * The discovery events among `logs` (the scanned contracts' creations and V4 activity, whoever else logged
+ * there): what a sync scans for, and what the head follower hands the index from its per-block read.
+ */
+export function discoveryLogs(chain: DiscoveryChain, logs: readonly Log[]): DiscoveryLog[] {
+  const scanned = new Set(chain.scanned.map(lower));
+  const names = new Set<string>(DISCOVERY_EVENTS.map((event) => event.name));
+  return logs.filter(
+    (log) => scanned.has(lower(log.address)) && names.has((log as DiscoveryLog).eventName),
+  ) as DiscoveryLog[];
+}
+
+/**
+ * Adds the pools `found` (discovery logs, in order) announce: each creation event's pool if it is
+ * canonical, then the pools of V4 ids seen only in activity whose keys resolve at `tip`. All or nothing.
+ */
+export async function addDiscovered(
+  chain: DiscoveryChain,
+  state: IndexState,
+  found: readonly DiscoveryLog[],
+  tip: Tip,
+): Promise<IndexedPool[]> {
   // Nothing reaches the index until discovery has finished: a read that fails part way (resolving an
   // activity id) leaves it as it was, and the next sync finds, adds and saves those pools again.
   const added = new Map<string, IndexedPool>();

@@ -21,7 +21,7 @@ import { v4PoolId } from "../v4/pool-key.ts";
 import { v2PairAddress, v3PoolAddress } from "./canonical.ts";
 import type { PoolIndexPersistence } from "./persistence.ts";
 import { poolRef } from "./pool.ts";
-import { createPoolIndex, type ScanProgress } from "./pool-index.ts";
+import { createPoolIndex, DISCOVERY_EVENTS, type ScanProgress } from "./pool-index.ts";
 import { recoverV4Key } from "./v4-keys.ts";
 
 let devnet: TestDevnet;
@@ -30,6 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => devnet?.dispose());
 
+const lower = (address: string) => address.toLowerCase();
 const token = (symbol: string) => devnet.manifest.tokens.find((t) => t.symbol === symbol)!.address;
 const indexFor = (fromBlock: bigint) =>
   createPoolIndex({
@@ -366,6 +367,50 @@ describe("pool index", () => {
     expect(
       index.pools().some((p) => p.kind === "v3" && p.address.toLowerCase() === created.toLowerCase()),
     ).toBe(false);
+  });
+
+  it("advances over the head follower's blocks from their logs, with no log read of its own; a gap syncs", async () => {
+    const proxy = await startRpcProxy(devnet.rpcUrl);
+    try {
+      const client = createChainClient({ url: proxy.url, kind: "private" });
+      const index = createPoolIndex({
+        client,
+        contracts: devnet.manifest.contracts,
+        fromBlock: BigInt(devnet.manifest.deploymentBlock),
+      });
+      await index.sync();
+      const headBlock = async (number: bigint) => {
+        // What the head follower hands it: the block, and its logs read by hash with every event it asks for.
+        const block = await devnet.publicClient.getBlock({ blockNumber: number });
+        const logs = await devnet.publicClient.getLogs({
+          events: DISCOVERY_EVENTS,
+          blockHash: block.hash,
+          strict: true,
+        });
+        return { number, hash: block.hash, parentHash: block.parentHash, logs };
+      };
+      const created = await createV3Pool("GEM", "TINY", 10000);
+      const head = await devnet.publicClient.getBlockNumber();
+      const from = index.syncedTo()!.number + 1n;
+      const blocks = [];
+      for (let n = from; n <= head; n++) blocks.push(await headBlock(n));
+      proxy.calls.length = 0;
+      const advanced = await index.advance(blocks);
+      expect(advanced).toMatchObject({ from, to: head, added: 1, reorg: false });
+      expect(index.pools().some((p) => p.kind === "v3" && lower(p.address) === lower(created))).toBe(true);
+      expect(index.syncedTo()).toEqual({ number: head, hash: blocks.at(-1)!.hash });
+      expect(proxy.calls).toEqual([]);
+
+      // Blocks that do not extend its tip (one was skipped): it syncs to the last of them, reading for itself.
+      await devnet.testClient.mine({ blocks: 2 });
+      const gap = [await headBlock(head + 2n)];
+      const synced = await index.advance(gap);
+      expect(synced).toMatchObject({ to: head + 2n, added: 0 });
+      expect(proxy.calls).toContain("eth_getLogs");
+      expect(index.syncedTo()?.number).toBe(head + 2n);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("finds V4 pools initialized before its first block through their activity (rule 10)", async () => {

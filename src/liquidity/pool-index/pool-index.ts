@@ -6,10 +6,12 @@ import { createIndexState } from "./index-state.ts";
 import type { PoolIndexPersistence } from "./persistence.ts";
 import type { IndexedPool } from "./pool.ts";
 import { indexFingerprint, SavedIndex } from "./saved-index.ts";
-import { syncIndex } from "./sync-index.ts";
+import { advanceIndex, type HeadBlock, syncIndex } from "./sync-index.ts";
 import type { SyncResult } from "./sync-result.ts";
 
 export type { IndexContracts, ScanProgress } from "./discovery.ts";
+export { DISCOVERY_EVENTS } from "./discovery.ts";
+export type { HeadBlock } from "./sync-index.ts";
 export type { SyncResult } from "./sync-result.ts";
 
 export type PoolIndexOptions = {
@@ -27,11 +29,27 @@ export type PoolIndexOptions = {
   onScanned?: (scan: ScanProgress) => void;
   /** Blocks a long sync scans between saves (default 50,000: see `CHECKPOINT_BLOCKS`). */
   checkpointBlocks?: bigint;
+  /** While `advance` finds no pool, how often it saves the tips it reached (default `TIPS_SAVE_MS`). */
+  tipsSaveMs?: number;
+  now?: () => number;
 };
+
+/**
+ * How often an index advanced by the head follower saves its tips when no pool was found: a third of the
+ * 30 s after which another process reading the saved index counts it stale (src/runtime/index-freshness.ts).
+ */
+export const TIPS_SAVE_MS = 10_000;
 
 export type PoolIndex = {
   /** Brings the index up to `block` (default: latest), undoing whatever a reorg took back. */
   sync: (block?: { number: bigint; hash: Hex }) => Promise<SyncResult>;
+  /**
+   * Brings the index over blocks the head follower read, from the creation events among their logs, with
+   * no `eth_getLogs` of its own; a sync to the last of them when they do not extend the index's tip.
+   */
+  advance: (blocks: readonly HeadBlock[]) => Promise<SyncResult>;
+  /** Saves the tips `advance` left unsaved, once its save interval has passed (nothing otherwise). */
+  flush: () => Promise<void>;
   /**
    * Takes the index the indexer saved (another process holding the indexer lease) instead of reading the
    * chain: only what changed since the last refresh, everything again after a save that took pools back.
@@ -75,8 +93,32 @@ export function createPoolIndex(options: PoolIndexOptions): PoolIndex {
     );
   // One sync or refresh at a time: concurrent callers queue behind the running one.
   const queue = oneAtATime();
+  const now = options.now ?? Date.now;
+  const tipsSaveMs = options.tipsSaveMs ?? TIPS_SAVE_MS;
+  let savedAt = Number.NEGATIVE_INFINITY;
+  /** The tips reached since the last save, when `advance` did not save them. */
+  let unsaved = false;
+  const saveDue = () => {
+    if (now() - savedAt < tipsSaveMs) {
+      unsaved = true;
+      return false;
+    }
+    savedAt = now();
+    unsaved = false;
+    return true;
+  };
   return {
-    sync: (target) => queue(() => syncIndex(chain, state, saved, target)),
+    sync: (target) =>
+      queue(() => {
+        savedAt = now();
+        unsaved = false;
+        return syncIndex(chain, state, saved, target);
+      }),
+    advance: (blocks) => queue(() => advanceIndex(chain, state, saved, blocks, saveDue)),
+    flush: () =>
+      queue(async () => {
+        if (saved && unsaved && saveDue()) await saved.save(state, []);
+      }),
     refresh: () => {
       if (!saved) throw new Error("refresh needs the index's persistence");
       return queue(() => saved.refresh(state));
