@@ -15,6 +15,8 @@ export type ScaleOptions = {
   rpcDelayMs?: number;
   /** Where the service writes a V8 CPU profile of its whole run (`--cpu-prof`), to see where its time went. */
   cpuProfDir?: string;
+  /** Give the service the node's WebSocket endpoint (`JUNCTION_RPC_WS_URL`): heads by subscription, not polls. */
+  ws?: boolean;
 };
 
 export class ScaleUsageError extends Error {
@@ -22,11 +24,11 @@ export class ScaleUsageError extends Error {
 }
 
 export const SCALE_USAGE =
-  "npm run bench -- scale [--pools 300] [--swaps-per-block 200] [--blocks 50] [--busy 40] [--block-time 2] [--seed 1] [--body-limit BYTES] [--rpc-delay MS] [--cpu-prof DIR]";
+  "npm run bench -- scale [--pools 300] [--swaps-per-block 200] [--blocks 50] [--busy 40] [--block-time 2] [--seed 1] [--body-limit BYTES] [--rpc-delay MS] [--cpu-prof DIR] [--ws]";
 
 /** `scale`'s own flags (the words after `scale` on `npm run bench -- scale ...`). */
 export function parseScaleOptions(argv: string[]): ScaleOptions {
-  let values: Record<string, string | undefined>;
+  let values: Record<string, string | boolean | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -41,6 +43,7 @@ export function parseScaleOptions(argv: string[]): ScaleOptions {
         "body-limit": { type: "string" },
         "rpc-delay": { type: "string" },
         "cpu-prof": { type: "string" },
+        ws: { type: "boolean" },
       },
     }));
   } catch (error) {
@@ -63,7 +66,8 @@ export function parseScaleOptions(argv: string[]): ScaleOptions {
       ? { bodyLimit: Math.round(number("body-limit", 1_000, 2 ** 31)) }
       : {}),
     ...(values["rpc-delay"] !== undefined ? { rpcDelayMs: number("rpc-delay", 0, 10_000) } : {}),
-    ...(values["cpu-prof"] ? { cpuProfDir: resolve(values["cpu-prof"]) } : {}),
+    ...(typeof values["cpu-prof"] === "string" ? { cpuProfDir: resolve(values["cpu-prof"]) } : {}),
+    ...(values.ws ? { ws: true } : {}),
   };
   if (options.busy > options.blocks)
     throw new ScaleUsageError(`--busy (${options.busy}) exceeds --blocks (${options.blocks})`);

@@ -75,6 +75,7 @@ function chainLine(run: ScaleRun): string {
   const node = [
     options.bodyLimit !== undefined ? `request bodies capped at ${options.bodyLimit} bytes` : "",
     options.rpcDelayMs !== undefined ? `${options.rpcDelayMs} ms added to every request` : "",
+    options.ws ? "heads by a newHeads subscription on anvil's own socket (not counted)" : "",
   ].filter(Boolean);
   return [
     `seed ${manifest.seed}, ${manifest.poolCount} pools (${kinds.join(", ")}) over ${manifest.tokens.length} tokens`,
@@ -92,7 +93,7 @@ function notes(run: ScaleRun, phase: (name: BlockPhase) => BlockSample[]): strin
   const sent = busy.reduce((sum, block) => sum + block.swaps, 0);
   const succeeded = busy.reduce((sum, block) => sum + block.succeeded, 0);
   const lines = [
-    `- Swaps: ${succeeded} of ${sent} succeeded (V2 Router02, V3 SwapRouter, V4 Universal Router). anvil mined a busy block in ${median(busy.map((b) => b.mineMs)).toFixed(0)} ms (p50), an empty one in ${median(phase("empty").map((b) => b.mineMs)).toFixed(0)} ms.`,
+    `- Swaps: ${succeeded} of ${sent} succeeded (V2 Router02, V3 SwapRouter, V4 Universal Router). anvil mined a busy block in ${medianMs(busy.map((b) => b.mineMs))} ms (p50), an empty one in ${medianMs(phase("empty").map((b) => b.mineMs))} ms.`,
     `- Quotes: ${run.quotes.length} (${statusCounts(run.quotes)}). Round trips in the table: the service's own count (its \`Server-Timing\` header, \`rpc-round-trips\`). On the wire, the busy periods at the proxy in each quote's window (the head follower's requests included): p50 ${p50Of(run.quotes.map((q) => q.wireRoundTrips))}, max ${Math.max(0, ...run.quotes.map((q) => q.wireRoundTrips))}; HTTP requests in the window p50 ${p50Of(run.quotes.map((q) => q.requests))}.`,
     `- ${miningOverlap(run.quotes, run.blocks)}`,
     `- Slowest quotes: ${[...run.quotes]
@@ -100,7 +101,7 @@ function notes(run: ScaleRun, phase: (name: BlockPhase) => BlockSample[]): strin
       .slice(0, SLOWEST_SHOWN)
       .map((quote) => `${quote.pair} ${quote.ms.toFixed(0)} ms`)
       .join(", ")}.`,
-    `- Node calls per busy block without quotes, by method (p50): ${methodMedians(phase("busy"))}.`,
+    `- Node calls per busy block without quotes, by method (p50): ${methodMedians(phase("busy"))}; per empty block: ${methodMedians(phase("empty"))}.`,
     `- Service log (kept at ${run.log.path}): ${(run.log.bytes / 1024).toFixed(0)} KiB, ${run.log.lines} lines; ${run.log.counts.length === 0 ? "no warnings or errors" : "warnings and errors by message:"}`,
     ...run.log.counts
       .slice(0, WARNINGS_SHOWN)
@@ -171,3 +172,8 @@ function stageMedians(quotes: readonly QuoteSample[]): string {
 }
 
 const p50Of = (values: number[]) => (values.length > 0 ? median(values).toFixed(0) : "–");
+
+/** The median of `values` in whole ms, or "-" when there are none (a run without that kind of block). */
+function medianMs(values: readonly number[]): string {
+  return values.length === 0 ? "-" : median(values).toFixed(0);
+}

@@ -83,6 +83,8 @@ async function measure(
         rss = sampleRss(pid);
       },
       ...(options.cpuProfDir ? { cpuProfDir: options.cpuProfDir } : {}),
+      // Heads straight from anvil's socket: a subscription's notices are not calls the proxy counts.
+      ...(options.ws ? { wsUrl: anvil.rpcUrl.replace(/^http/, "ws") } : {}),
     });
     const readyRss = rssMiB(service.pid);
     log(

@@ -37,6 +37,8 @@ export async function startService(input: {
   onSpawn?: (pid: number) => void;
   /** Writes a V8 CPU profile of the service's whole run here, on its exit. */
   cpuProfDir?: string;
+  /** The node's WebSocket endpoint (`JUNCTION_RPC_WS_URL`), for heads by subscription. */
+  wsUrl?: string;
 }): Promise<ServiceProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), "junction-scale-"));
   const logPath = join(dataDir, "service.log");
@@ -48,6 +50,7 @@ export async function startService(input: {
     JUNCTION_DATA_DIR: join(dataDir, "data"),
     JUNCTION_PORT: String(port),
     JUNCTION_PARTNER_PORT: String(partnerPort),
+    ...(input.wsUrl ? { JUNCTION_RPC_WS_URL: input.wsUrl } : {}),
   };
   const started = performance.now();
   const profile = input.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${input.cpuProfDir}`] : [];

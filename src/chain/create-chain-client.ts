@@ -11,6 +11,7 @@ import {
 } from "./json-rpc-http.ts";
 import { createNodePace } from "./node-pace.ts";
 import { observedTransport, type RpcObserver } from "./observed-transport.ts";
+import { postJson } from "./post-json.ts";
 import { deadlineTransport } from "./request-deadline.ts";
 import { tallyHttpRequest, tallyRpc } from "./rpc-tally.ts";
 
@@ -73,9 +74,9 @@ export function createChainClient(
       limits,
       pace: createNodePace(settings.maxRps === undefined ? {} : { maxRps: settings.maxRps }),
       // Counted as sent, for the work whose call opened the request (rpc-tally.ts).
-      fetchFn: (input, init) => {
+      post: (target, body, timeoutMs) => {
         tallyHttpRequest();
-        return fetch(input, init);
+        return postJson(target, body, timeoutMs);
       },
       ...(options.onBatchLimits ? { onLearned: options.onBatchLimits } : {}),
       ...(options.onRpcEvent ? { onEvent: options.onRpcEvent } : {}),

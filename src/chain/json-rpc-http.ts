@@ -1,5 +1,6 @@
 import { custom, HttpRequestError, RpcRequestError, TimeoutError, type Transport } from "viem";
 import { type NodePace, NodeThrottledError, retryAfterMs } from "./node-pace.ts";
+import { PostTimeoutError, postJson } from "./post-json.ts";
 import { onRequestPath } from "./request-deadline.ts";
 
 /**
@@ -57,7 +58,8 @@ export function jsonRpcHttp(
     limits: BatchLimits;
     /** Rate limits and the request budget; none: every request goes at once. */
     pace?: NodePace;
-    fetchFn?: typeof fetch;
+    /** Sends one HTTP request (default `postJson`; the service counts them as sent). */
+    post?: typeof postJson;
     onLearned?: (change: BatchLimitChange) => void;
     /** Each batch split after a refusal, and each rate limit the node answered (metrics). */
     onEvent?: (event: "split" | "throttled") => void;
@@ -66,8 +68,9 @@ export function jsonRpcHttp(
   },
 ): Transport {
   const { limits, timeoutMs, pace } = options;
-  const fetchFn = options.fetchFn ?? fetch;
-  const where = new URL(url).origin;
+  const post = options.post ?? postJson;
+  const target = new URL(url);
+  const where = target.origin;
   let nextId = 1;
   let queue: Pending[] = [];
   const missing = new Set<string>();
@@ -100,18 +103,10 @@ export function jsonRpcHttp(
     let text: string;
     let retryAfter: string | null;
     try {
-      const response = await fetchFn(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body,
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      status = response.status;
-      retryAfter = response.headers.get("retry-after");
-      text = await response.text();
+      ({ status, retryAfter, text } = await post(target, body, timeoutMs));
     } catch (error) {
       const failure =
-        error instanceof DOMException && error.name === "TimeoutError"
+        error instanceof PostTimeoutError
           ? new TimeoutError({ body: excerpt, url: where })
           : new HttpRequestError({ body: excerpt, details: messageOf(error), url: where });
       for (const p of batch) p.reject(failure);

@@ -86,8 +86,10 @@ export function followHeads(step: () => Promise<{ head: bigint }>, options: Foll
         failed = false;
         const n = ++steps;
         try {
+          // A new head counts as seen when the poll that found it was sent, not after the step's work.
+          const sent = now();
           const { head } = await step();
-          cadence.saw(head, now());
+          cadence.saw(head, sent);
           noticeSilence(head, n);
         } catch (error) {
           failed = true;
