@@ -12,7 +12,8 @@ import type { IndexFreshness } from "./index-freshness.ts";
 import { type Logger, repeatingWarning } from "./logger.ts";
 
 /**
- * How often the followed pool state reads the node's head when no subscription announces heads
+ * How often the followed pool state reads the node's head when no subscription announces heads and the
+ * chain's pace is not known (polls are otherwise timed to its blocks, at most twice this apart: follow-heads.ts)
  * (docs/rules.md, comparison rule 14): its state serves quotes for three intervals after it last saw the head.
  */
 export const POOL_STATE_FOLLOW_MS = 1_000;
@@ -27,8 +28,8 @@ export const POOL_STATE_SAFETY_POLL_MS = POOL_STATE_STALE_MS - POOL_STATE_FOLLOW
 /**
  * The head follower (docs/architecture.md, "The head follower"): pool state that follows the chain
  * (docs/rules.md, comparison rule 14), stepped at each head the node's `newHeads` subscription announces
- * (`headsUrl`, a WebSocket endpoint) and after `POOL_STATE_SAFETY_POLL_MS` of quiet, or every
- * `POOL_STATE_FOLLOW_MS` without one, fresh for quoting for three `POOL_STATE_FOLLOW_MS` after it last saw
+ * (`headsUrl`, a WebSocket endpoint) and after `POOL_STATE_SAFETY_POLL_MS` of quiet, or polling timed to
+ * the chain's blocks without one, fresh for quoting for three `POOL_STATE_FOLLOW_MS` after it last saw
  * the head; each new block's one `eth_getLogs` also brings the factories' creations, the registry's and the
  * collector's logs, and every step drives the chain's other per-block tasks (head-tasks.ts: the pool index,
  * activations, the settlement index). The mode is logged at start and at every fallback and recovery (never
@@ -114,7 +115,7 @@ export function followChainAndPools(deps: {
 
 /** The follow mode at start (info, or warn when the subscription failed), and every fallback and recovery (warn). */
 function logFollowMode(logger: Logger, change: FollowModeChange, configured: boolean): void {
-  const polling = `following pool state by polling the head every ${POOL_STATE_FOLLOW_MS} ms`;
+  const polling = "following pool state by polling the head, timed to the chain's blocks";
   const subscribed = `following pool state by a newHeads subscription (the head is also read after ${POOL_STATE_SAFETY_POLL_MS} ms of quiet)`;
   const err = change.error ? { err: change.error } : {};
   if (change.mode === "subscription") {

@@ -11,7 +11,7 @@ export const NODE_FEATURES = {
   finalized:
     "receipts stay `confirming` and history cannot pin a snapshot; set JUNCTION_FINALITY_CONFIRMATIONS",
   websocket:
-    "followed pool state polls the head every second (set JUNCTION_RPC_WS_URL to subscribe to new heads)",
+    "followed pool state polls the head, about 1.5 times a block (set JUNCTION_RPC_WS_URL to subscribe to new heads)",
 } as const;
 
 export type NodeFeature = keyof typeof NODE_FEATURES;

@@ -188,24 +188,35 @@ describe("followHeads", () => {
 });
 
 describe("blockCadence", () => {
-  it("polls once a block is due on a regular chain, soon after when it is late, and every pollMs once idle", () => {
+  it("polls once a block is due, soon after when it is late, and every pollMs once the chain stands", () => {
     const cadence = blockCadence();
     // Unknown pace: every pollMs.
     expect(cadence.nextPollMs(1_000, 0)).toBe(1_000);
     cadence.saw(10n, 0);
     expect(cadence.nextPollMs(1_000, 10)).toBe(1_000);
-    for (let block = 11n, at = 2_000; block <= 20n; block++, at += 2_000) cadence.saw(block, at);
-    // Head 20 seen at 20,000 ms, blocks every 2 s: the next is due at 22,000 (+50 ms for the node).
-    expect(cadence.nextPollMs(1_000, 20_010)).toBe(2_000);
-    expect(cadence.nextPollMs(1_000, 21_000)).toBe(1_050);
+    cadence.saw(11n, 2_000);
+    // Block 11 seen at 2,000 ms, blocks every 2 s: the next is due at 4,000 (+50 ms for the node).
+    expect(cadence.nextPollMs(1_000, 2_010)).toBe(2_000);
+    expect(cadence.nextPollMs(1_000, 3_000)).toBe(1_050);
     // Late: a quarter of pollMs at first, then as late as it is, never beyond pollMs.
-    expect(cadence.nextPollMs(1_000, 22_100)).toBe(250);
-    expect(cadence.nextPollMs(1_000, 22_650)).toBe(600);
+    expect(cadence.nextPollMs(1_000, 4_100)).toBe(250);
+    expect(cadence.nextPollMs(1_000, 4_650)).toBe(600);
     expect(cadence.nextPollMs(1_000, 60_000)).toBe(1_000);
-    // An unchanged head or a jump of several blocks teaches nothing of the pace.
-    cadence.saw(20n, 30_000);
-    cadence.saw(25n, 30_000);
-    expect(cadence.nextPollMs(1_000, 30_010)).toBe(2_000);
+  });
+
+  it("places a block's arrival between the poll that missed it and the one that found it", () => {
+    const cadence = blockCadence();
+    cadence.saw(10n, 0);
+    cadence.saw(11n, 2_000);
+    // Due at 4,000: the poll at 4,050 still finds 11, the one at 4,300 finds 12. It came after 4,050.
+    cadence.saw(11n, 4_050);
+    cadence.saw(12n, 4_300);
+    // Interval 2,000 × 0.75 + 2,050 × 0.25 = 2,012.5: the next is due at 4,050 + 2,012.5 (+50).
+    expect(cadence.nextPollMs(1_500, 4_310)).toBeCloseTo(1_802.5);
+    // Found with no poll missing it: it came at the predicted 6,062.5 at the latest, and the pace leans
+    // shorter (2,012.5 × 0.75 + 2,012.5 × 0.99 × 0.25 = 2,007.47): due at 8,069.97 (+50).
+    cadence.saw(13n, 6_100);
+    expect(cadence.nextPollMs(1_500, 6_100)).toBeCloseTo(2_019.97, 1);
   });
 
   it("keeps pollMs for a chain slower than two polls", () => {

@@ -203,27 +203,43 @@ export function followHeads(step: () => Promise<{ head: bigint }>, options: Foll
 }
 
 /**
- * When to poll for the next head: the blocks' interval as this process sees them (a moving average of the
- * time between new heads one block apart), so the next poll comes just after the block is due instead of
- * every `pollMs` whatever the chain's pace. Before the pace is known, and for a chain slower than two polls,
- * it polls every `pollMs` (the longest wait is `2 × pollMs`: followed state serves quotes for three of them
- * after it last saw the head); a block later than due is polled for at a quarter of `pollMs`, then less often.
+ * When to poll for the next head, from the chain's pace as this process sees it: each block's arrival is
+ * estimated between the last poll that still found the block before it and the poll that found it (the
+ * predicted arrival, when it lies between them), the interval is a moving average of those estimates, and
+ * the next poll comes just after the next block is due. Polls land soon after each block instead of every
+ * `pollMs` whatever the chain's pace; a block seen with no poll missing it leans the pace a little shorter,
+ * so a poll that has drifted late is pulled back. Before the pace is known, and for a chain slower than two
+ * polls, it polls every `pollMs` (the longest wait is `2 × pollMs`: followed state serves quotes for three
+ * of them after it last saw the head); a block later than due is polled for at a quarter of `pollMs`, then
+ * less often. `saw` takes each poll's head and when the poll was sent.
  */
 export function blockCadence() {
-  let last: { head: bigint; at: number } | undefined;
+  let last: { head: bigint; arrived: number } | undefined;
   let interval: number | undefined;
+  let missedAt: number | undefined;
   return {
     saw(head: bigint, at: number): void {
-      if (last && head <= last.head) return;
-      if (last && head === last.head + 1n) {
-        const sample = at - last.at;
-        interval = interval === undefined ? sample : interval * 0.75 + sample * 0.25;
+      if (last && head === last.head) {
+        missedAt = at;
+        return;
       }
-      last = { head, at };
+      if (last && head < last.head) return;
+      let arrived = at;
+      if (last && head === last.head + 1n) {
+        if (interval === undefined) interval = at - last.arrived;
+        else {
+          const predicted = last.arrived + interval;
+          arrived = Math.min(at, Math.max(missedAt ?? Number.NEGATIVE_INFINITY, predicted));
+          const sample = (arrived - last.arrived) * (missedAt === undefined ? UNMISSED_LEAN : 1);
+          interval = interval * 0.75 + sample * 0.25;
+        }
+      } else if (last && interval !== undefined) interval *= 0.9;
+      last = { head, arrived };
+      missedAt = undefined;
     },
     nextPollMs(pollMs: number, now: number): number {
       if (!last || interval === undefined || interval > 2 * pollMs) return pollMs;
-      const early = last.at + interval + DUE_MARGIN_MS - now;
+      const early = last.arrived + interval + DUE_MARGIN_MS - now;
       if (early > 0) return Math.min(early, 2 * pollMs);
       return Math.min(pollMs, Math.max(pollMs / 4, -early));
     },
@@ -232,3 +248,5 @@ export function blockCadence() {
 
 /** A poll for a due block waits this much past its due time (the node's own delay in serving it). */
 const DUE_MARGIN_MS = 50;
+/** A block no poll missed may have come before it was predicted: its interval counts a little shorter. */
+const UNMISSED_LEAN = 0.99;
