@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import v8 from "node:v8";
+import vm from "node:vm";
 import type { PublicClient } from "viem";
 import { createChainClient } from "../../src/chain/create-chain-client.ts";
 import { DeploymentSchema } from "../../src/config/deployment.ts";
@@ -20,6 +22,8 @@ export type FollowedCheck = {
   differed: string[];
   /** Samples the follower itself found wrong during the run. */
   sampledMismatches: string[];
+  /** Heap the followed state took to hold every pool, per pool (after a full GC before and after). */
+  bytesPerPool: number;
 };
 
 /**
@@ -40,6 +44,7 @@ export async function startFollowedCheck(input: {
   const sampledMismatches: string[] = [];
   let left = Number.POSITIVE_INFINITY;
   const poolManager = contracts.v4PoolManager;
+  const heapBefore = settledHeap();
   const followed = createFollowedState({
     client,
     pools: () => index.pools(),
@@ -51,6 +56,7 @@ export async function startFollowedCheck(input: {
     onMismatch: (pool, field) => sampledMismatches.push(`${pool.kind} ${field}`),
   });
   while (left > 0) await followed.step();
+  const bytesPerPool = (settledHeap() - heapBefore) / Math.max(1, followed.followed());
   const stepper = followed.start({ pollMs: 500, onError: () => {} });
   return {
     finish: async () => {
@@ -74,7 +80,21 @@ export async function startFollowedCheck(input: {
           if (field) differed.push(`${chunk[i]!.kind} ${field}`);
         });
       }
-      return { followed: followed.followed(), indexed: pools.length, compared, differed, sampledMismatches };
+      return {
+        followed: followed.followed(),
+        indexed: pools.length,
+        compared,
+        differed,
+        sampledMismatches,
+        bytesPerPool,
+      };
     },
   };
+}
+
+/** The heap in use after a full garbage collection (V8's `gc`, exposed for this process). */
+function settledHeap(): number {
+  v8.setFlagsFromString("--expose-gc");
+  (vm.runInNewContext("gc") as () => void)();
+  return process.memoryUsage().heapUsed;
 }

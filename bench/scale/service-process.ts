@@ -54,10 +54,16 @@ export async function startService(input: {
   };
   const started = performance.now();
   const profile = input.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${input.cpuProfDir}`] : [];
-  const child = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...profile, JUNCTION_BIN, "start"], {
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  // More flags for the service's node, to look inside a run (`BENCH_SCALE_NODE_FLAGS="--trace-gc"`).
+  const extra = process.env.BENCH_SCALE_NODE_FLAGS?.split(" ").filter(Boolean) ?? [];
+  const child = spawn(
+    process.execPath,
+    [...SERVICE_NODE_FLAGS, ...extra, ...profile, JUNCTION_BIN, "start"],
+    {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   input.onSpawn?.(child.pid!);
   // If the benchmark exits (an interrupt, an uncaught error), the service goes with it.
   const killOnExit = () => child.kill("SIGKILL");

@@ -20,10 +20,11 @@ export const POOL_STATE_FOLLOW_MS = 1_000;
 const POOL_STATE_STALE_MS = POOL_STATE_FOLLOW_MS * 3;
 /**
  * While a `newHeads` subscription announces heads, the head is still read after this much quiet: short
- * enough that on a chain between blocks the state never goes stale, and that a subscription gone silent
- * is noticed (and the head seen) within it.
+ * enough that on a chain between blocks the state never goes stale (half a second leaves the read time to
+ * answer), and that a subscription gone silent is noticed (and the head seen) within it; long enough that
+ * a 2 s chain whose blocks come a little late is not read between them.
  */
-export const POOL_STATE_SAFETY_POLL_MS = POOL_STATE_STALE_MS - POOL_STATE_FOLLOW_MS;
+export const POOL_STATE_SAFETY_POLL_MS = POOL_STATE_STALE_MS - 500;
 
 /**
  * The head follower (docs/architecture.md, "The head follower"): pool state that follows the chain
