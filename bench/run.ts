@@ -13,6 +13,7 @@ import { benchRouteQuality } from "./route-quality.ts";
 import { benchScale } from "./scale/scale.ts";
 import { ScaleUsageError } from "./scale/scale-options.ts";
 import { benchSelectPools } from "./select-pools.ts";
+import { benchSelectQuality } from "./select-quality.ts";
 
 /**
  * `npm run bench [-- <name>...]`: numbers on the embedded devnet, printed as markdown tables a reader can
@@ -47,6 +48,10 @@ const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promi
   "select-pools": {
     about: "choosing a quote's pools on synthetic indexes of 300 to 30,000 pools",
     run: benchSelectPools,
+  },
+  "select-quality": {
+    about: "whether the 96 pools a quote keeps cost output on hub pairs of 3,000 and 10,000-pool universes",
+    run: benchSelectQuality,
   },
   save: {
     about: "the devnet's chain saves: cost, and what kill -9 loses after a receipt",
