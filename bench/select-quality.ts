@@ -28,8 +28,9 @@ const PRICE_SPREAD = 0.0015;
 const REFERENCE_PATHS = 400;
 
 /**
- * `npm run bench -- select-quality`: whether the 96 pools a quote keeps (src/quote/select-pools.ts) cost
- * output on a busy chain's hub pairs, where hundreds of pools connect the two tokens. On synthetic V2
+ * `npm run bench -- select-quality`: whether the 96 pools a quote keeps (src/quote/select-pools.ts, ranked
+ * by depth as the quoter's followed state tells it, and by pool count as without it) cost output on a busy
+ * chain's hub pairs, where hundreds of pools connect the two tokens. On synthetic V2
  * universes (N pools over N/20 tokens, five hubs in half the pools, log-normal depths, each pool's price a
  * little off the reference, as arbitrage leaves them), per hub pair and trade size: the search over the kept pools' paths, as the
  * quoter runs it, against the same search over every pool that can be on a path of up to 3 hops, and
@@ -42,6 +43,11 @@ export async function benchSelectQuality(): Promise<string[]> {
     const set = new PoolSet();
     for (const pool of pools) set.add(pool);
     const source = { poolsOf: (token: Address) => set.of(token), poolCountOf: (t: Address) => set.count(t) };
+    // What the quoter's followed state tells of each pool: its reserves.
+    const depthOf = (pool: IndexedPool, side: 0 | 1) => {
+      const snapshot = snapshots.get(poolRef(pool));
+      return snapshot?.kind === "v2" ? Number(side === 0 ? snapshot.reserve0 : snapshot.reserve1) : undefined;
+    };
     const weth = tokens[0]!;
     const snapshotOf = (edge: Edge) => snapshots.get(edge.poolRef)!;
     const edgesFor = (chosen: readonly IndexedPool[]) =>
@@ -53,9 +59,11 @@ export async function benchSelectQuality(): Promise<string[]> {
     ];
     for (const [name, a, b] of pairs) {
       const [tokenIn, tokenOut] = [tokens[a]!, tokens[b]!];
-      const kept = selectPools(source, tokenIn, tokenOut, weth);
+      const kept = selectPools({ ...source, depthOf }, tokenIn, tokenOut, weth);
+      const byCount = selectPools(source, tokenIn, tokenOut, weth);
       const reachable = pairPools(set, tokenIn, tokenOut);
       const keptPaths = enumeratePaths(edgesFor(kept), tokenIn, tokenOut, weth);
+      const countPaths = enumeratePaths(edgesFor(byCount), tokenIn, tokenOut, weth);
       const allPaths = enumeratePaths(edgesFor(reachable), tokenIn, tokenOut, weth);
       for (const usd of TRADES_USD) {
         const amountIn = BigInt(Math.round((usd / HUB_PRICES[a]!) * 1e6)) * 10n ** 12n;
@@ -64,6 +72,7 @@ export async function benchSelectQuality(): Promise<string[]> {
         );
         const reference = curves.map((curve) => curve.path);
         const ours = best(keptPaths, amountIn);
+        const counted = best(countPaths, amountIn);
         const overAll = best(reference, amountIn);
         const { bound } = convexBound(curves, amountIn);
         rows.push([
@@ -74,6 +83,7 @@ export async function benchSelectQuality(): Promise<string[]> {
           `${keptPaths.length} / ${allPaths.length}`,
           bps(ours, overAll),
           bps(ours, BigInt(Math.floor(bound))),
+          bps(counted, overAll),
         ]);
       }
     }
@@ -94,6 +104,7 @@ export async function benchSelectQuality(): Promise<string[]> {
         "paths: kept / all",
         "bps behind the search over all",
         "bps behind the convex bound over all",
+        "ranked by pool count instead: bps behind the search over all",
       ],
       rows,
     ),
@@ -168,7 +179,7 @@ function pairPools(set: PoolSet, tokenIn: Address, tokenOut: Address): IndexedPo
  * USD price (the hubs theirs, the tail log-normal around $0.50), each pool a log-normal depth (median
  * $200,000; one in sixteen thin, $1,000-5,000) and a price up to `PRICE_SPREAD` off the reference.
  */
-function universe(size: number) {
+export function universe(size: number) {
   let seed = 4663;
   const random = () => {
     seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;

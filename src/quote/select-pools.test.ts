@@ -98,6 +98,20 @@ describe("selectPools", () => {
       { numRuns: 1_000 },
     );
   });
+
+  it("with depths known, keeps the connectors whose deepest pools are deepest when the cap bites", () => {
+    // A→C→B through one deep pool a side; A→D→B through three shallow ones a side (D is better connected).
+    const deepC = [v2(A, C), v2(C, B)];
+    const shallowD = [v2(A, D), v2(A, D), v2(A, D), v2(D, B), v2(D, B), v2(D, B)];
+    const all = [v2(A, B), ...deepC, ...shallowD];
+    const depths = new Map(all.map((pool) => [poolRef(pool), deepC.includes(pool) ? 1e24 : 1e21]));
+    const depthOf = (pool: IndexedPool) => depths.get(poolRef(pool));
+    const byDepth = selectPools({ ...sourceOf(all), depthOf }, A, B, WETH, 3).map(poolRef);
+    expect(byDepth).toEqual([all[0]!, ...deepC].map(poolRef));
+    // Without depths, the better-connected D comes first.
+    const byCount = selectPools(sourceOf(all), A, B, WETH, 3).map(poolRef);
+    expect(byCount).toEqual([all[0]!, shallowD[0]!, shallowD[1]!].map(poolRef));
+  });
 });
 
 /**

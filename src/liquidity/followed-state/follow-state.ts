@@ -108,6 +108,12 @@ export type FollowedSource = {
    * state at any block with the same answer is the same. Undefined for a block not retained.
    */
   unchangedSince: (block: { hash: Hex }) => Hex | undefined;
+  /**
+   * How much of its `side` token (0: token0, 1: token1) the pool holds at the newest applied block, in raw
+   * units: V2's reserve, a concentrated pool's virtual reserve at its price (what its in-range liquidity
+   * is worth there). Undefined for a pool not followed. For ranking pools, not for quoting.
+   */
+  depthOf?: (pool: IndexedPool, side: 0 | 1) => number | undefined;
 };
 
 /**
@@ -379,6 +385,18 @@ export function createFollowedState(options: FollowedStateOptions) {
     return snapshot;
   }
 
+  function depthOf(pool: IndexedPool, side: 0 | 1): number | undefined {
+    const key = followKey(pool);
+    if (distrusted.has(key)) return undefined;
+    const state = journal.latest(key);
+    if (!state) return undefined;
+    if (state.kind === "v2") return Number(side === 0 ? state.reserve0 : state.reserve1);
+    const price = Number(state.sqrtPriceX96) / 2 ** 96;
+    if (price === 0) return undefined;
+    const liquidity = Number(state.liquidity);
+    return side === 0 ? liquidity / price : liquidity * price;
+  }
+
   function unchangedSince(block: { hash: Hex }): Hex | undefined {
     return journal.block(block.hash)?.epoch;
   }
@@ -390,6 +408,7 @@ export function createFollowedState(options: FollowedStateOptions) {
     quoteBlock,
     snapshotAt,
     unchangedSince,
+    depthOf,
     /** The newest block applied. */
     head: () => journal.head(),
     /** Followed pools, for metrics and the memory bench. */
