@@ -151,7 +151,11 @@ export function executorKit(devnet: TestDevnet) {
     ...overrides,
   });
 
-  /** Sends the swap from funded account `index` and returns its receipt and its one `Settled` event. */
+  /**
+   * Sends the swap from funded account `index` and returns its receipt and its one settlement record: the
+   * collector's `Settled` event, or, for an attributed swap that charged no fee, the executor's `Attributed`
+   * event read as history reads it (no fee, the registry's policy at its block).
+   */
   const swap = async (index: number, swapTerms: ExecutorSwap) => {
     const tx = buildExecutorSwap(swapTerms);
     const receipt = await send(index, tx);
@@ -160,9 +164,37 @@ export function executorKit(devnet: TestDevnet) {
       logs: receipt.logs,
       eventName: "Settled",
     });
-    expect(settled).toHaveLength(1);
-    expect(settled[0]!.address.toLowerCase()).toBe(contracts.settlementCollector.toLowerCase());
-    return { receipt, settled: settled[0]!.args };
+    const attributed = parseEventLogs({
+      abi: executorArtifact.abi,
+      logs: receipt.logs,
+      eventName: "Attributed",
+    });
+    expect(settled.length + attributed.length).toBe(1);
+    if (settled[0]) {
+      expect(settled[0].address.toLowerCase()).toBe(contracts.settlementCollector.toLowerCase());
+      return { receipt, settled: settled[0].args };
+    }
+    const record = attributed[0]!;
+    expect(record.address.toLowerCase()).toBe(contracts.executor.toLowerCase());
+    const [builderRecipient, policyVersion] = await publicClient.readContract({
+      address: contracts.builderRegistry,
+      abi: builderRegistryArtifact.abi,
+      functionName: "recordPolicy",
+      args: [record.args.builderId],
+      blockNumber: receipt.blockNumber,
+    });
+    const { args } = record;
+    return {
+      receipt,
+      settled: {
+        ...args,
+        grossAmountOut: args.amountOut,
+        routeFee: 0n,
+        builderFee: 0n,
+        builderRecipient,
+        policyVersion,
+      },
+    };
   };
 
   /** Every token of the universe and ETH: the executor must hold none of them after any transaction. */

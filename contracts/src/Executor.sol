@@ -54,7 +54,7 @@ contract Executor is RouteRunner, FeeSettlement, AggregatorRunner {
         (IBuilderRegistry.FeePolicy memory policy, uint16 routeBps, uint16 builderBps) = _fees(p, p.maxRouteFeeBps);
         if (routeBps == 0 && builderBps == 0) {
             amountOut = _swapToRecipient(p, route);
-            if (p.builderId != bytes32(0)) _record(p, amountOut, policy);
+            if (p.builderId != bytes32(0)) _emitAttributed(p, amountOut);
         } else if (tokenOut != address(0)) {
             // Each branch's last pool pays the collector, which splits what arrived.
             _runRoute(p.tokenIn, _payer(p), route, address(collector));

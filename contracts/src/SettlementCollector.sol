@@ -9,7 +9,7 @@ import {FeeMath} from "./libraries/FeeMath.sol";
 /// @title SettlementCollector
 /// @notice "The reviewed collector": splits each fee-charging swap's gross output, keeps the service fee and
 ///         the builder fee claimable, pays the recipient the rest, and emits one `Settled` event per
-///         recorded swap. See `ISettlementCollector`.
+///         fee-charging swap. See `ISettlementCollector`.
 /// @dev Experimental and unaudited. Amounts are measured, never trusted: a swap's gross output is what
 ///      arrived beyond what the collector already owes, so the collector always holds at least
 ///      `totalClaimable` of every token and a settlement can never spend what is owed to anyone.
@@ -93,17 +93,6 @@ contract SettlementCollector is ISettlementCollector {
         if (routeFee != 0 || builderFee != 0) _credit(token, owed, routeFee, builderFee, o.builderRecipient);
         amountOut = _pay(token, recipient, gross - routeFee - builderFee);
         _emitSettled(o, gross, routeFee, builderFee, amountOut);
-    }
-
-    /// @inheritdoc ISettlementCollector
-    function record(Settlement calldata s) external onlyExecutor {
-        bytes32 topic0 = Settled.selector;
-        // `s` is static: its fourteen words sit in event order, the first three being the indexed topics.
-        assembly ("memory-safe") {
-            let data := mload(0x40)
-            calldatacopy(data, add(s, 0x60), 0x160)
-            log4(data, 0x160, topic0, calldataload(s), calldataload(add(s, 0x20)), calldataload(add(s, 0x40)))
-        }
     }
 
     /// @inheritdoc ISettlementCollector

@@ -253,6 +253,23 @@ contract ExecutorTest is SwapAssertions {
         _swapAndCheck(alice, _noFees(_params(a, c, amountIn, bob)), route, gross, 0, 0);
     }
 
+    /// @dev Attributed and charging nothing: nothing is owed, so the executor's own `Attributed` event is the
+    ///      whole record: no registry read, no collector call, no storage written by Junction's contracts.
+    function test_noFee_attributed_emitsAttributed_readsAndStoresNothing() public {
+        uint256 amountIn = 1_000e18;
+        IExecutor.SwapParams memory p = _noFees(_params(a, b, amountIn, bob));
+        uint256 gross = _quoteV3(a, b, 3000, amountIn);
+        vm.expectCall(address(registry), "", 0);
+        vm.expectCall(address(collector), "", 0);
+        vm.expectEmit(address(executor));
+        emit IExecutor.Attributed(p.builderId, p.quoteId, alice, p.keyIdHash, bob, a, amountIn, b, gross);
+        vm.record();
+        _swapAs(alice, p, Routes.single(amountIn, Routes.v3(b, 3000)));
+        (, bytes32[] memory executorWrites) = vm.accesses(address(executor));
+        (, bytes32[] memory collectorWrites) = vm.accesses(address(collector));
+        assertEq(executorWrites.length + collectorWrites.length, 0, "storage written");
+    }
+
     /// @dev Unattributed and charging nothing: no registry read, no collector call, no event.
     function test_noFee_unattributed_notRecorded() public {
         uint256 amountIn = 1_000e18;

@@ -140,21 +140,6 @@ contract SettlementCollectorTest is Test {
         assertEq(collector.totalClaimable(address(fot)), fot.balanceOf(address(collector)));
     }
 
-    function test_record_emitsTheSettlementAsGiven_creditsNothing() public {
-        ISettlementCollector.Settlement memory s;
-        (s.builderId, s.quoteId, s.payer, s.recipient, s.tokenOut) = (keccak256("b"), keccak256("q"), stranger, recipient, address(token));
-        (s.grossAmountOut, s.amountOut, s.builderRecipient, s.policyVersion) = (7e18, 7e18, builder, 3);
-        vm.expectEmit(address(collector));
-        emit ISettlementCollector.Settled(
-            s.builderId, s.quoteId, s.payer, 0, recipient, address(0), 0, address(token), 7e18, 0, 0, 7e18, builder, 3
-        );
-        vm.recordLogs();
-        vm.prank(executor);
-        collector.record(s);
-        assertEq(vm.getRecordedLogs().length, 1);
-        assertEq(collector.totalClaimable(address(token)), 0);
-    }
-
     function test_claim_sendsAndZeroes() public {
         _settleErc20(1_000e18, 20, 10);
         vm.expectEmit(address(collector));
@@ -216,13 +201,6 @@ contract SettlementCollectorTest is Test {
         vm.expectRevert(abi.encodeWithSelector(ISettlementCollector.NotExecutor.selector, stranger));
         vm.prank(stranger);
         collector.settle(_order(address(token), 0, 0));
-    }
-
-    function test_revert_record_notExecutor() public {
-        ISettlementCollector.Settlement memory s;
-        vm.expectRevert(abi.encodeWithSelector(ISettlementCollector.NotExecutor.selector, stranger));
-        vm.prank(stranger);
-        collector.record(s);
     }
 
     function test_revert_settle_revokedExecutor() public {

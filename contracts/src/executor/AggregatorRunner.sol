@@ -52,7 +52,7 @@ abstract contract AggregatorRunner is FeeSettlement {
         // Fee rule 2: an aggregator's quote carries its own fees, so no service fee whatever was quoted.
         (IBuilderRegistry.FeePolicy memory policy,, uint16 builderBps) = _fees(p, 0);
         uint256 gross = _callAggregator(p, target, data);
-        amountOut = builderBps == 0 ? _payRecipient(p, gross, policy) : _payCollector(p, gross, policy, builderBps);
+        amountOut = builderBps == 0 ? _payRecipient(p, gross) : _payCollector(p, gross, policy, builderBps);
         uint256 minOut = p.minOut;
         if (amountOut < minOut) revert InsufficientOutput(amountOut, minOut);
         TransientSlot.store(LOCK_SLOT, 0);
@@ -136,9 +136,9 @@ abstract contract AggregatorRunner is FeeSettlement {
         if (received != amount) revert UnsupportedInputToken(token, amount, received);
     }
 
-    /// @dev No builder fee: the output goes straight to the recipient, and the swap is recorded when it is
-    ///      attributed. What the recipient received is the output, gross and net alike.
-    function _payRecipient(SwapParams calldata p, uint256 gross, IBuilderRegistry.FeePolicy memory policy)
+    /// @dev No builder fee: the output goes straight to the recipient, and an attributed swap emits
+    ///      `Attributed`. What the recipient received is the output, gross and net alike.
+    function _payRecipient(SwapParams calldata p, uint256 gross)
         private
         returns (uint256 amountOut)
     {
@@ -151,7 +151,7 @@ abstract contract AggregatorRunner is FeeSettlement {
             SafeTransferLib.safeTransfer(tokenOut, recipient, gross);
             amountOut = SafeTransferLib.balanceOf(tokenOut, recipient) - before;
         }
-        if (p.builderId != bytes32(0)) _record(p, amountOut, policy);
+        if (p.builderId != bytes32(0)) _emitAttributed(p, amountOut);
     }
 
     /// @dev A builder fee: the gross output goes to the collector, which keeps the fee and pays the rest.

@@ -9,15 +9,17 @@ import {ExecutorBase} from "./ExecutorBase.sol";
 /// @title FeeSettlement
 /// @notice The executor's side of a settlement. Each fee is `min(quoted bps, registry policy, 50)` of the
 ///         gross output (`_fees`); when one is charged, the gross output goes to the SettlementCollector, which keeps
-///         both fees and pays the recipient the rest (`settle`). A swap is recorded (one `Settled` event) when
-///         it is attributed to a builder or charges a fee: an unattributed swap that charges nothing has
-///         nothing to settle and no builder history to appear in, so it spends no gas on a record.
+///         both fees and pays the recipient the rest (`settle`, one `Settled` event). An attributed swap that
+///         charges nothing owes nothing: it emits `Attributed` itself and stores nothing. An unattributed swap
+///         that charges nothing has nothing to settle and no builder history to appear in, so it spends no gas
+///         on a record.
 abstract contract FeeSettlement is ExecutorBase {
     /// @dev The registry's policy for the swap, read only as far as the swap needs it, and the fees charged:
     ///      each `min(quoted, policy, 50)`, the service fee quoted as `maxRouteBps` (`p.maxRouteFeeBps` for our
     ///      routes, 0 for an aggregator's: docs/rules.md, fee rule 2). With both quoted caps at zero no fee can
-    ///      be charged whatever the policy says: an attributed swap reads what its settlement record names (no
-    ///      pair fee lookup), an unattributed one reads nothing (it is not recorded).
+    ///      be charged whatever the policy says, so nothing is read: an attributed swap's `Attributed` event
+    ///      leaves the builder recipient and policy version to its reader, who reads them from the registry at
+    ///      the event's block.
     function _fees(SwapParams calldata p, uint16 maxRouteBps)
         internal
         view
@@ -28,8 +30,6 @@ abstract contract FeeSettlement is ExecutorBase {
             policy = registry.feePolicy(p.tokenIn, p.tokenOut, builderId);
             routeBps = FeeMath.chargedBps(maxRouteBps, policy.routeFeeBps);
             builderBps = FeeMath.chargedBps(maxBuilderBps, policy.builderFeeCapBps);
-        } else if (builderId != bytes32(0)) {
-            (policy.builderRecipient, policy.policyVersion) = registry.recordPolicy(builderId);
         }
     }
 
@@ -59,22 +59,20 @@ abstract contract FeeSettlement is ExecutorBase {
         }
     }
 
-    /// @dev `collector.record(Settlement)` for a swap that charged no fee, so `amountOut` is gross and net
-    ///      alike. Encoded in place like `_callSettle`.
-    function _record(SwapParams calldata p, uint256 amountOut, IBuilderRegistry.FeePolicy memory policy) internal {
-        uint256 m = _encodeHead(ISettlementCollector.record.selector, p);
-        address target = address(collector);
+    /// @dev Emits `Attributed` for a swap that charged no fee, so `amountOut` is gross and net alike: the
+    ///      event alone is the record (nothing is owed, so nothing is stored, and no other contract is called).
+    function _emitAttributed(SwapParams calldata p, uint256 amountOut) internal {
+        bytes32 topic0 = Attributed.selector;
         assembly ("memory-safe") {
-            mstore(add(m, 0x104), amountOut) // grossAmountOut
-            mstore(add(m, 0x124), 0) // routeFee
-            mstore(add(m, 0x144), 0) // builderFee
-            mstore(add(m, 0x164), amountOut)
-            mstore(add(m, 0x184), and(mload(add(policy, 0x40)), 0xffffffffffffffffffffffffffffffffffffffff)) // builderRecipient
-            mstore(add(m, 0x1a4), and(mload(add(policy, 0x80)), 0xffffffffffffffff)) // policyVersion
-            if iszero(call(gas(), target, 0, m, 0x1c4, 0, 0)) {
-                returndatacopy(m, 0, returndatasize())
-                revert(m, returndatasize())
-            }
+            let mask := 0xffffffffffffffffffffffffffffffffffffffff
+            let m := mload(0x40)
+            mstore(m, calldataload(add(p, 0x140))) // keyIdHash
+            mstore(add(m, 0x20), and(calldataload(add(p, 0x80)), mask)) // recipient
+            mstore(add(m, 0x40), and(calldataload(p), mask)) // tokenIn
+            mstore(add(m, 0x60), calldataload(add(p, 0x40))) // amountIn
+            mstore(add(m, 0x80), and(calldataload(add(p, 0x20)), mask)) // tokenOut
+            mstore(add(m, 0xa0), amountOut)
+            log4(m, 0xc0, topic0, calldataload(add(p, 0x100)), calldataload(add(p, 0x120)), caller())
         }
     }
 

@@ -52,6 +52,24 @@ interface IExecutor {
         uint256 settlerFeature;
     }
 
+    /// @notice One attributed swap that charged no fee (both quoted caps zero), emitted by the executor itself:
+    ///         nothing is owed, so nothing is stored and the collector is not called. Its settlement entry is
+    ///         this event read with `grossAmountOut = amountOut`, both fees zero, and the builder recipient and
+    ///         policy version the registry named at the event's block (`recordPolicy(builderId)`):
+    ///         docs/rules.md, history rule 1.
+    /// @param amountOut What the recipient received (gross and net alike).
+    event Attributed(
+        bytes32 indexed builderId,
+        bytes32 indexed quoteId,
+        address indexed payer,
+        bytes32 keyIdHash,
+        address recipient,
+        address tokenIn,
+        uint256 amountIn,
+        address tokenOut,
+        uint256 amountOut
+    );
+
     /// @notice The executor was re-entered while a swap was running.
     error Reentrancy();
     /// @notice `block.timestamp` is past the swap's deadline.
@@ -113,9 +131,10 @@ interface IExecutor {
 
     /// @notice Runs `route` for `p`: pulls `p.amountIn` from `msg.sender` (each branch's share straight into
     ///         its first pool; or takes `msg.value`), swaps,
-    ///         charges `min(quoted, policy)` fees from the gross output, pays the recipient and records the
-    ///         settlement in the SettlementCollector when the swap is attributed (`p.builderId` non-zero) or
-    ///         charges a fee; an unattributed swap that charges nothing is not recorded.
+    ///         charges `min(quoted, policy)` fees from the gross output and pays the recipient. A swap that
+    ///         charges a fee is settled by the SettlementCollector (its `Settled` event); an attributed swap
+    ///         that charges none emits `Attributed` here; an unattributed swap that charges nothing is not
+    ///         recorded.
     /// @param p The swap terms.
     /// @param route The route, encoded as described in `contracts/ROUTE_ENCODING.md`.
     /// @return amountOut What the recipient received (balance change for ERC-20, amount sent for ETH).

@@ -4,8 +4,8 @@ pragma solidity ^0.8.26;
 /// @title ISettlementCollector
 /// @notice "The reviewed collector": splits a fee-charging swap's gross output (the service fee and the
 ///         builder fee stay here, claimable; the rest goes to the recipient), and emits exactly one `Settled`
-///         event per recorded swap (every swap attributed to a builder or charging a fee). The service's
-///         settlement history is read from these events alone.
+///         event per fee-charging swap. The service's settlement history is read from these events and the
+///         executor's `Attributed` events (an attributed swap that charged no fee) alone.
 /// @dev The service fee accrues to the service and is claimable by the registry's current treasury; every
 ///      other credit belongs to its (recipient, token).
 interface ISettlementCollector {
@@ -107,10 +107,6 @@ interface ISettlementCollector {
     ///         fee to `o.builderRecipient`, sends the rest to `o.recipient` and emits `Settled`.
     /// @return amountOut What the recipient received (its balance change for an ERC-20).
     function settle(Order calldata o) external payable returns (uint256 amountOut);
-
-    /// @notice Records a swap that charged no fee (its output went straight to the recipient): emits
-    ///         `Settled` with `s` as given.
-    function record(Settlement calldata s) external;
 
     /// @notice Sends the caller's claimable `token` (address(0) for ETH) to `to`.
     /// @return amount What was sent.

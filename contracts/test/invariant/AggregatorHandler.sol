@@ -212,7 +212,7 @@ contract AggregatorHandler is Test {
     }
 
     function _settled() internal returns (SettledData memory d, uint256 count) {
-        return SettledLogs.last(vm.getRecordedLogs(), address(env.collector));
+        return SettledLogs.last(vm.getRecordedLogs(), address(env.collector), address(env.executor), env.registry);
     }
 
     function _expectedBuilderBps(IExecutor.SwapParams memory p) internal view returns (uint16 bps) {

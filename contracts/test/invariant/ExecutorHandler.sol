@@ -245,7 +245,7 @@ contract ExecutorHandler is Test {
     }
 
     function _settled() internal returns (SettledData memory d, uint256 count) {
-        return SettledLogs.last(vm.getRecordedLogs(), address(env.collector));
+        return SettledLogs.last(vm.getRecordedLogs(), address(env.collector), address(env.executor), env.registry);
     }
 
     function _expectedBps(IExecutor.SwapParams memory p) internal view returns (uint16 routeBps, uint16 builderBps) {
