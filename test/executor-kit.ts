@@ -20,7 +20,6 @@ import { v4QuoterAbi } from "../src/contracts/abis/V4Quoter.ts";
 import { weth9Abi } from "../src/contracts/abis/WETH9.ts";
 import { builderRegistryArtifact } from "../src/contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../src/contracts/artifacts/Executor.ts";
-import { settlementCollectorArtifact } from "../src/contracts/artifacts/SettlementCollector.ts";
 import { buildExecutorSwap, type ExecutorSwap } from "../src/routing/executor-calldata.ts";
 import type { TestDevnet } from "./devnet.ts";
 
@@ -160,7 +159,7 @@ export function executorKit(devnet: TestDevnet) {
     const tx = buildExecutorSwap(swapTerms);
     const receipt = await send(index, tx);
     const settled = parseEventLogs({
-      abi: settlementCollectorArtifact.abi,
+      abi: executorArtifact.abi,
       logs: receipt.logs,
       eventName: "Settled",
     });
@@ -197,11 +196,29 @@ export function executorKit(devnet: TestDevnet) {
     };
   };
 
-  /** Every token of the universe and ETH: the executor must hold none of them after any transaction. */
+  /**
+   * Every token of the universe and ETH: after any transaction the executor holds exactly the fees it owes
+   * (to the demo builder's wallet, and the service's under it and under the zero account), nothing of a
+   * payer's.
+   */
   const expectExecutorEmpty = async () => {
-    expect(await publicClient.getBalance({ address: contracts.executor })).toBe(0n);
+    const owed = async (asset: Address) => {
+      let sum = 0n;
+      for (const account of FEE_ACCOUNTS)
+        sum += (await claimable(account, asset)) + (await serviceClaimable(account, asset));
+      return sum;
+    };
+    expect(await publicClient.getBalance({ address: contracts.executor })).toBe(await owed(zeroAddress));
     for (const t of manifest.tokens)
-      expect(await balanceOf(t.address, contracts.executor), t.symbol).toBe(0n);
+      expect(await balanceOf(t.address, contracts.executor), t.symbol).toBe(await owed(t.address));
+  };
+  const FEE_ACCOUNTS = [zeroAddress, manifest.junction.demoBuilder.recipient] as const;
+
+  /** The service's fees of `asset` under every account the devnet's swaps credit. */
+  const serviceOwed = async (asset: Address, blockNumber?: bigint) => {
+    let sum = 0n;
+    for (const account of FEE_ACCOUNTS) sum += await serviceClaimable(account, asset, blockNumber);
+    return sum;
   };
 
   /**
@@ -223,9 +240,17 @@ export function executorKit(devnet: TestDevnet) {
   const claimable = (recipient: Address, asset: Address, blockNumber?: bigint) =>
     publicClient.readContract({
       address: contracts.settlementCollector,
-      abi: settlementCollectorArtifact.abi,
+      abi: executorArtifact.abi,
       functionName: "claimable",
       args: [recipient, asset],
+      blockNumber,
+    });
+  const serviceClaimable = (account: Address, asset: Address, blockNumber?: bigint) =>
+    publicClient.readContract({
+      address: contracts.settlementCollector,
+      abi: executorArtifact.abi,
+      functionName: "serviceClaimable",
+      args: [account, asset],
       blockNumber,
     });
 
@@ -241,13 +266,14 @@ export function executorKit(devnet: TestDevnet) {
     expectExecutorEmpty,
     revertOf,
     claimable,
+    serviceClaimable,
+    serviceOwed,
   };
 }
 
 const KNOWN_ERRORS = [
   ...executorArtifact.abi.filter((item) => item.type === "error"),
   ...builderRegistryArtifact.abi.filter((item) => item.type === "error"),
-  ...settlementCollectorArtifact.abi.filter((item) => item.type === "error"),
   ...parseAbi(["error PoolNotInitialized()", "error TransferFromFailed()", "error TransferFailed()"]),
 ];
 

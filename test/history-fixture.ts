@@ -14,7 +14,6 @@ import { registerHistoryRoute } from "../src/api/routes/builders/history.ts";
 import { builderIdOf } from "../src/builders/builder-code.ts";
 import { builderRegistryArtifact } from "../src/contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../src/contracts/artifacts/Executor.ts";
-import { settlementCollectorArtifact } from "../src/contracts/artifacts/SettlementCollector.ts";
 import { buildExecutorSwap, type ExecutorSwap } from "../src/routing/executor-calldata.ts";
 import { type BuilderTestApi, createBuilderTestApi } from "./builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "./devnet.ts";
@@ -225,7 +224,7 @@ const attributedLogs = (executor: Address, receipts: TransactionReceipt[]) =>
  */
 export function expectedEntries(receipts: TransactionReceipt[], code: string) {
   const settled = receipts.flatMap((receipt) =>
-    parseEventLogs({ abi: settlementCollectorArtifact.abi, logs: receipt.logs, eventName: "Settled" }),
+    parseEventLogs({ abi: executorArtifact.abi, logs: receipt.logs, eventName: "Settled" }),
   );
   const attributed = receipts
     .flatMap((receipt) =>

@@ -262,8 +262,17 @@ contract ExecutorGasTest is GasFixture {
         registry.register("gas-builder", bob, 10);
     }
 
-    function test_gas_collector_claim() public {
+    /// @dev The builder's wallet claims its fees in B, then the treasury the service's (credited under the
+    ///      builder's wallet by the earlier swap).
+    function test_gas_claim_builder() public {
+        vm.prank(builderWallet);
+        collector.claim(address(tokB), builderWallet);
+    }
+
+    function test_gas_claim_service() public {
+        address[] memory accounts = new address[](1);
+        accounts[0] = builderWallet;
         vm.prank(treasury);
-        collector.claim(address(tokB), treasury);
+        collector.claimService(address(tokB), accounts, treasury);
     }
 }

@@ -8,7 +8,6 @@ import {
 } from "viem";
 import type { Contracts } from "../config/deployment.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
-import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { JunctionError } from "../errors/junction-error.ts";
 import { quoteForKey } from "../store/repositories/builder-quotes.ts";
 import { insertSettlement, settlementOfQuote } from "../store/repositories/settlements.ts";
@@ -171,7 +170,7 @@ function settlementIn(logs: readonly Log[], contracts: Contracts, quoteId: Hex) 
   const collector = contracts.settlementCollector.toLowerCase();
   const executor = contracts.executor.toLowerCase();
   const settled = parseEventLogs({
-    abi: settlementCollectorArtifact.abi,
+    abi: executorArtifact.abi,
     eventName: "Settled",
     logs: [...logs],
   }).find((log) => log.address.toLowerCase() === collector && log.args.quoteId.toLowerCase() === quoteId);

@@ -3,11 +3,10 @@ import { UpstreamUnavailableError } from "../chain/upstream-error.ts";
 import type { Contracts } from "../config/deployment.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
-import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import type { SettlementEntry } from "./history.ts";
 
 /** The collector's record of a fee-charging swap. */
-export const SETTLED = getAbiItem({ abi: settlementCollectorArtifact.abi, name: "Settled" });
+export const SETTLED = getAbiItem({ abi: executorArtifact.abi, name: "Settled" });
 /** The executor's record of an attributed swap that charged no fee (docs/rules.md, history rule 1). */
 export const ATTRIBUTED = getAbiItem({ abi: executorArtifact.abi, name: "Attributed" });
 

@@ -4,8 +4,9 @@ pragma solidity ^0.8.26;
 /// @title IExecutor
 /// @notice Junction's swap executor: runs an exact-input route (up to 3 branches of up to 3 hops) through
 ///         canonical Uniswap V2 pairs, V3 pools and hook-free static-fee V4 pools, and charges the service
-///         fee and the builder fee on the gross output: with a fee the output goes to the SettlementCollector,
-///         which keeps both fees and pays the recipient the rest; without one, straight to the recipient.
+///         fee and the builder fee on the gross output: with a fee the output comes here, and the executor
+///         (the reviewed collector, `ISettlementCollector`) keeps both fees as credits and pays the recipient
+///         the rest; without one, straight to the recipient.
 ///         It also runs a third-party aggregator's transaction through the router or allowance holder its
 ///         deployment names (`swapThroughAggregator`), settled the same way without a service fee.
 /// @dev The route is a compact byte string, documented in `contracts/ROUTE_ENCODING.md` and parsed by
@@ -53,7 +54,7 @@ interface IExecutor {
     }
 
     /// @notice One attributed swap that charged no fee (both quoted caps zero), emitted by the executor itself:
-    ///         nothing is owed, so nothing is stored and the collector is not called. Its settlement entry is
+    ///         nothing is owed, so nothing is stored and no other contract is called. Its settlement entry is
     ///         this event read with `grossAmountOut = amountOut`, both fees zero, and the builder recipient and
     ///         policy version the registry named at the event's block (`recordPolicy(builderId)`):
     ///         docs/rules.md, history rule 1.
@@ -74,7 +75,7 @@ interface IExecutor {
     error Reentrancy();
     /// @notice `block.timestamp` is past the swap's deadline.
     error DeadlineExpired(uint256 deadline, uint256 timestamp);
-    /// @notice The recipient is the zero address, the executor or the collector.
+    /// @notice The recipient is the zero address or the executor.
     error InvalidRecipient(address recipient);
     /// @notice `tokenIn` equals `tokenOut`.
     error IdenticalTokens(address token);
@@ -132,7 +133,7 @@ interface IExecutor {
     /// @notice Runs `route` for `p`: pulls `p.amountIn` from `msg.sender` (each branch's share straight into
     ///         its first pool; or takes `msg.value`), swaps,
     ///         charges `min(quoted, policy)` fees from the gross output and pays the recipient. A swap that
-    ///         charges a fee is settled by the SettlementCollector (its `Settled` event); an attributed swap
+    ///         charges a fee is settled here (`Settled`, `ISettlementCollector`); an attributed swap
     ///         that charges none emits `Attributed` here; an unattributed swap that charges nothing is not
     ///         recorded.
     /// @param p The swap terms.

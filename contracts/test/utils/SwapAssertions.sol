@@ -22,9 +22,9 @@ abstract contract SwapAssertions is JunctionFixture {
 
     function _snapshot(IExecutor.SwapParams memory p) internal view returns (Balances memory b) {
         b.recipient = _balance(p.tokenOut, p.recipient);
-        b.treasury = collector.claimable(treasury, p.tokenOut);
+        b.treasury = _serviceOwed(p.tokenOut);
         b.builder = collector.claimable(builderWallet, p.tokenOut);
-        b.collector = _balance(p.tokenOut, address(collector));
+        b.collector = _balance(p.tokenOut, address(executor));
     }
 
     /// @notice Swaps as `payer` and checks the outcome against `expectedGross` and the bps charged.
@@ -66,9 +66,9 @@ abstract contract SwapAssertions is JunctionFixture {
         assertGe(amountOut, p.minOut, "minOut");
         Balances memory afterwards = _snapshot(p);
         assertEq(afterwards.recipient - before.recipient, net, "recipient received");
-        assertEq(afterwards.treasury - before.treasury, routeFee, "treasury credit");
+        assertEq(afterwards.treasury - before.treasury, routeFee, "service credit");
         assertEq(afterwards.builder - before.builder, builderFee, "builder credit");
-        assertEq(afterwards.collector - before.collector, routeFee + builderFee, "collector holds the fees");
+        assertEq(afterwards.collector - before.collector, routeFee + builderFee, "the executor holds the fees");
         _assertExecutorEmpty();
 
         (ISettlementCollector.Settlement memory s, uint256 count) = _settlements(vm.getRecordedLogs());
