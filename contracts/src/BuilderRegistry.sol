@@ -255,6 +255,8 @@ contract BuilderRegistry is IBuilderRegistry {
         Config memory config = _config;
         terms = uint256(config.policyVersion) << 160;
         if (!config.commissioned) return terms;
+        // No builder (no code hashes to zero): the schedule alone, without reading a builder slot.
+        if (builderId == bytes32(0)) return terms | (uint256(_scheduleFee(config, tokenIn, tokenOut)) << 240);
         Builder storage b = _builders[builderId];
         // Only registered builders can be enabled, so an unknown builder is never paid.
         bool builderPaid = b.enabled;

@@ -66,6 +66,14 @@ contract ExecutorGasTest is GasFixture {
         );
     }
 
+    /// @dev The service fee alone, no builder: how public and partner quotes' swaps settle.
+    function test_gas_v3_singleHop_serviceFeeOnly() public {
+        vm.pauseGasMetering();
+        IExecutor.SwapParams memory p = _params(address(tokA), address(tokB), AMOUNT, alice);
+        (p.builderId, p.maxBuilderFeeBps) = (bytes32(0), 0);
+        _measure(p, Routes.single(AMOUNT, Routes.v3(address(tokB), 3000)));
+    }
+
     /// @dev And unattributed: the swap alone, comparable with Uniswap's routers.
     function test_gas_v2_singleHop_unattributed() public {
         vm.pauseGasMetering();
