@@ -17,7 +17,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { junctionChain } from "../src/chain/chain.ts";
 import { erc20Abi } from "../src/contracts/abis/ERC20.ts";
 import { weth9Abi } from "../src/contracts/abis/WETH9.ts";
-import { settlementCollectorArtifact } from "../src/contracts/artifacts/SettlementCollector.ts";
+import { executorArtifact } from "../src/contracts/artifacts/Executor.ts";
 import type { Devnet } from "../src/devnet/devnet.ts";
 import { buildExecutorSwap } from "../src/routing/executor-calldata.ts";
 import { GAS_MODEL, type GasTerm, gasTerms, routeGas } from "../src/routing/gas-model.ts";
@@ -128,7 +128,7 @@ export async function calibrateGas(devnet: Devnet): Promise<string[]> {
       }),
     );
     const [settled] = parseEventLogs({
-      abi: settlementCollectorArtifact.abi,
+      abi: executorArtifact.abi,
       logs: receipt.logs,
       eventName: "Settled",
     });

@@ -10,6 +10,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createSettlementIndex } from "../src/builders/settlement-index.ts";
+import { settlementSources } from "../src/builders/settlement-logs.ts";
 import { junctionChain } from "../src/chain/chain.ts";
 import { createChainClient } from "../src/chain/create-chain-client.ts";
 import { nonfungiblePositionManagerAbi } from "../src/contracts/abis/NonfungiblePositionManager.ts";
@@ -239,7 +240,7 @@ async function measureStarts(bench: {
       const settlements = createSettlementIndex({
         client,
         db: settlementStore.db,
-        collector: contracts.settlementCollector,
+        sources: settlementSources(contracts),
         deploymentBlock: BigInt(devnet.manifest.deploymentBlock),
       });
       for (const name of ["settlement index, empty database", "settlement index restart"]) {

@@ -20,7 +20,6 @@ import { v4QuoterAbi } from "../src/contracts/abis/V4Quoter.ts";
 import { weth9Abi } from "../src/contracts/abis/WETH9.ts";
 import { builderRegistryArtifact } from "../src/contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../src/contracts/artifacts/Executor.ts";
-import { settlementCollectorArtifact } from "../src/contracts/artifacts/SettlementCollector.ts";
 import { buildExecutorSwap, type ExecutorSwap } from "../src/routing/executor-calldata.ts";
 import type { TestDevnet } from "./devnet.ts";
 
@@ -151,25 +150,75 @@ export function executorKit(devnet: TestDevnet) {
     ...overrides,
   });
 
-  /** Sends the swap from funded account `index` and returns its receipt and its one `Settled` event. */
+  /**
+   * Sends the swap from funded account `index` and returns its receipt and its one settlement record: the
+   * collector's `Settled` event, or, for an attributed swap that charged no fee, the executor's `Attributed`
+   * event read as history reads it (no fee, the registry's policy at its block).
+   */
   const swap = async (index: number, swapTerms: ExecutorSwap) => {
     const tx = buildExecutorSwap(swapTerms);
     const receipt = await send(index, tx);
     const settled = parseEventLogs({
-      abi: settlementCollectorArtifact.abi,
+      abi: executorArtifact.abi,
       logs: receipt.logs,
       eventName: "Settled",
     });
-    expect(settled).toHaveLength(1);
-    expect(settled[0]!.address.toLowerCase()).toBe(contracts.settlementCollector.toLowerCase());
-    return { receipt, settled: settled[0]!.args };
+    const attributed = parseEventLogs({
+      abi: executorArtifact.abi,
+      logs: receipt.logs,
+      eventName: "Attributed",
+    });
+    expect(settled.length + attributed.length).toBe(1);
+    if (settled[0]) {
+      expect(settled[0].address.toLowerCase()).toBe(contracts.settlementCollector.toLowerCase());
+      return { receipt, settled: settled[0].args };
+    }
+    const record = attributed[0]!;
+    expect(record.address.toLowerCase()).toBe(contracts.executor.toLowerCase());
+    const [builderRecipient, policyVersion] = await publicClient.readContract({
+      address: contracts.builderRegistry,
+      abi: builderRegistryArtifact.abi,
+      functionName: "recordPolicy",
+      args: [record.args.builderId],
+      blockNumber: receipt.blockNumber,
+    });
+    const { args } = record;
+    return {
+      receipt,
+      settled: {
+        ...args,
+        grossAmountOut: args.amountOut,
+        routeFee: 0n,
+        builderFee: 0n,
+        builderRecipient,
+        policyVersion,
+      },
+    };
   };
 
-  /** Every token of the universe and ETH: the executor must hold none of them after any transaction. */
+  /**
+   * Every token of the universe and ETH: after any transaction the executor holds exactly the fees it owes
+   * (to the demo builder's wallet, and the service's under it and under the zero account), nothing of a
+   * payer's.
+   */
   const expectExecutorEmpty = async () => {
-    expect(await publicClient.getBalance({ address: contracts.executor })).toBe(0n);
+    const owed = async (asset: Address) => {
+      let sum = 0n;
+      for (const account of FEE_ACCOUNTS)
+        sum += (await claimable(account, asset)) + (await serviceClaimable(account, asset));
+      return sum;
+    };
+    expect(await publicClient.getBalance({ address: contracts.executor })).toBe(await owed(zeroAddress));
     for (const t of manifest.tokens)
-      expect(await balanceOf(t.address, contracts.executor), t.symbol).toBe(0n);
+      expect(await balanceOf(t.address, contracts.executor), t.symbol).toBe(await owed(t.address));
+  };
+  const FEE_ACCOUNTS = [zeroAddress, manifest.junction.demoBuilder.recipient] as const;
+
+  /** The service's fees of `asset` under every account the devnet's swaps credit. */
+  const serviceOwed = async (asset: Address, blockNumber?: bigint) => {
+    let sum = 0n;
+    for (const account of FEE_ACCOUNTS) sum += await serviceClaimable(account, asset, blockNumber);
+    return sum;
   };
 
   /**
@@ -191,9 +240,17 @@ export function executorKit(devnet: TestDevnet) {
   const claimable = (recipient: Address, asset: Address, blockNumber?: bigint) =>
     publicClient.readContract({
       address: contracts.settlementCollector,
-      abi: settlementCollectorArtifact.abi,
+      abi: executorArtifact.abi,
       functionName: "claimable",
       args: [recipient, asset],
+      blockNumber,
+    });
+  const serviceClaimable = (account: Address, asset: Address, blockNumber?: bigint) =>
+    publicClient.readContract({
+      address: contracts.settlementCollector,
+      abi: executorArtifact.abi,
+      functionName: "serviceClaimable",
+      args: [account, asset],
       blockNumber,
     });
 
@@ -209,13 +266,14 @@ export function executorKit(devnet: TestDevnet) {
     expectExecutorEmpty,
     revertOf,
     claimable,
+    serviceClaimable,
+    serviceOwed,
   };
 }
 
 const KNOWN_ERRORS = [
   ...executorArtifact.abi.filter((item) => item.type === "error"),
   ...builderRegistryArtifact.abi.filter((item) => item.type === "error"),
-  ...settlementCollectorArtifact.abi.filter((item) => item.type === "error"),
   ...parseAbi(["error PoolNotInitialized()", "error TransferFromFailed()", "error TransferFailed()"]),
 ];
 

@@ -1,10 +1,19 @@
-import { type Hex, keccak256, parseEventLogs, type TransactionReceipt, toBytes, zeroAddress } from "viem";
+import {
+  type Address,
+  type Hex,
+  keccak256,
+  parseEventLogs,
+  type TransactionReceipt,
+  toBytes,
+  zeroAddress,
+} from "viem";
 import { expect } from "vitest";
 import { createApp } from "../src/api/create-app.ts";
 import type { BuilderApiDeps } from "../src/api/routes/builders/builder-api-deps.ts";
 import { registerHistoryRoute } from "../src/api/routes/builders/history.ts";
 import { builderIdOf } from "../src/builders/builder-code.ts";
-import { settlementCollectorArtifact } from "../src/contracts/artifacts/SettlementCollector.ts";
+import { builderRegistryArtifact } from "../src/contracts/artifacts/BuilderRegistry.ts";
+import { executorArtifact } from "../src/contracts/artifacts/Executor.ts";
 import { buildExecutorSwap, type ExecutorSwap } from "../src/routing/executor-calldata.ts";
 import { type BuilderTestApi, createBuilderTestApi } from "./builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "./devnet.ts";
@@ -108,8 +117,9 @@ export async function startHistoryFixture(): Promise<HistoryFixture> {
         branches: [{ amountIn, hops: [{ kind: "v4", currencyOut: usdc, fee: 3000, tickSpacing: 60 }] }],
       },
     });
-  const usdcToWeth = (code: string, amountIn: bigint) =>
+  const usdcToWeth = (code: string, amountIn: bigint, fees = true) =>
     kit.terms({
+      ...(fees ? {} : { maxRouteFeeBps: 0, maxBuilderFeeBps: 0 }),
       tokenIn: usdc,
       tokenOut: weth,
       amountIn,
@@ -123,16 +133,18 @@ export async function startHistoryFixture(): Promise<HistoryFixture> {
   await swapInOneBlock([ethToUsdc(DEMO, 10n ** 17n)]);
   await devnet.testClient.mine({ blocks: 4 });
   // Three demo settlements and one of another code in one block: the event cap must cut inside it.
+  // One of them charges no fee: the executor's `Attributed` record, read beside the collector's.
   await swapInOneBlock([
     usdcToWeth(DEMO, 100n * 10n ** 6n),
     ethToUsdc(OTHER, 2n * 10n ** 17n),
     ethToUsdc(DEMO, 3n * 10n ** 17n),
-    usdcToWeth(DEMO, 400n * 10n ** 6n),
+    usdcToWeth(DEMO, 400n * 10n ** 6n, false),
   ]);
   await devnet.testClient.mine({ blocks: 7 });
   await swapInOneBlock([usdcToWeth(DEMO, 500n * 10n ** 6n), ethToUsdc(OTHER, 6n * 10n ** 17n)]);
   // Finalized is latest - 2 on the devnet.
   await devnet.testClient.mine({ blocks: 3 });
+  await readAttributedPolicies(devnet, receipts);
 
   return {
     devnet,
@@ -182,12 +194,55 @@ export async function allPages(get: HistoryGet, code: string): Promise<HistoryBo
   return pages;
 }
 
-/** The settlement entries the route must return for these receipts' `Settled` events of `code`. */
-export function expectedEntries(receipts: TransactionReceipt[], code: string) {
-  return receipts
+/** What the registry named for each `Attributed` record (by transaction hash and log index) at its block. */
+const attributedPolicy = new Map<string, { builderRecipient: Address; policyVersion: bigint }>();
+
+async function readAttributedPolicies(devnet: TestDevnet, receipts: TransactionReceipt[]) {
+  for (const log of attributedLogs(devnet.manifest.contracts.executor, receipts)) {
+    const [builderRecipient, policyVersion] = await devnet.publicClient.readContract({
+      address: devnet.manifest.contracts.builderRegistry,
+      abi: builderRegistryArtifact.abi,
+      functionName: "recordPolicy",
+      args: [log.args.builderId],
+      blockNumber: log.blockNumber,
+    });
+    attributedPolicy.set(`${log.transactionHash}:${log.logIndex}`, { builderRecipient, policyVersion });
+  }
+}
+
+const attributedLogs = (executor: Address, receipts: TransactionReceipt[]) =>
+  receipts
     .flatMap((receipt) =>
-      parseEventLogs({ abi: settlementCollectorArtifact.abi, logs: receipt.logs, eventName: "Settled" }),
+      parseEventLogs({ abi: executorArtifact.abi, logs: receipt.logs, eventName: "Attributed" }),
     )
+    .filter((log) => log.address.toLowerCase() === executor.toLowerCase());
+
+/**
+ * The settlement entries the route must return for these receipts' settlement records of `code`: the
+ * collector's `Settled` events, and the executor's `Attributed` events (no fee; the registry's policy at
+ * their block).
+ */
+export function expectedEntries(receipts: TransactionReceipt[], code: string) {
+  const settled = receipts.flatMap((receipt) =>
+    parseEventLogs({ abi: executorArtifact.abi, logs: receipt.logs, eventName: "Settled" }),
+  );
+  const attributed = receipts
+    .flatMap((receipt) =>
+      parseEventLogs({ abi: executorArtifact.abi, logs: receipt.logs, eventName: "Attributed" }),
+    )
+    .map((log) => {
+      const policy = attributedPolicy.get(`${log.transactionHash}:${log.logIndex}`);
+      if (!policy) throw new Error("an Attributed record the fixture did not read the policy of");
+      const args = {
+        ...log.args,
+        grossAmountOut: log.args.amountOut,
+        routeFee: 0n,
+        builderFee: 0n,
+        ...policy,
+      };
+      return { ...log, args };
+    });
+  return [...settled, ...attributed]
     .filter((log) => log.args.builderId === builderIdOf(code))
     .sort((a, b) =>
       a.blockNumber === b.blockNumber ? a.logIndex - b.logIndex : Number(a.blockNumber - b.blockNumber),

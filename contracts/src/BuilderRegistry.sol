@@ -249,6 +249,23 @@ contract BuilderRegistry is IBuilderRegistry {
     }
 
     /// @inheritdoc IBuilderRegistry
+    /// @dev `feePolicy` without the treasury, packed in one word: the executor's per-swap read, three cold
+    ///      slots at most (the configuration, the builder, the pair's fee) and no struct to encode.
+    function feeTerms(address tokenIn, address tokenOut, bytes32 builderId) external view returns (uint256 terms) {
+        Config memory config = _config;
+        terms = uint256(config.policyVersion) << 160;
+        if (!config.commissioned) return terms;
+        // No builder (no code hashes to zero): the schedule alone, without reading a builder slot.
+        if (builderId == bytes32(0)) return terms | (uint256(_scheduleFee(config, tokenIn, tokenOut)) << 240);
+        Builder storage b = _builders[builderId];
+        // Only registered builders can be enabled, so an unknown builder is never paid.
+        bool builderPaid = b.enabled;
+        uint256 routeBps = builderPaid && b.hasRouteFee ? b.routeFeeBps : _scheduleFee(config, tokenIn, tokenOut);
+        terms |= routeBps << 240;
+        if (builderPaid) terms |= (uint256(b.maxBuilderFeeBps) << 224) | uint160(b.recipient);
+    }
+
+    /// @inheritdoc IBuilderRegistry
     function recordPolicy(bytes32 builderId) external view returns (address builderRecipient, uint64 policyVersion_) {
         Config memory config = _config;
         policyVersion_ = config.policyVersion;

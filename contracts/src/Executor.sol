@@ -4,7 +4,6 @@ pragma solidity ^0.8.26;
 import {SafeTransferLib} from "solady/utils/SafeTransferLib.sol";
 import {IBuilderRegistry} from "./interfaces/IBuilderRegistry.sol";
 import {IExecutor} from "./interfaces/IExecutor.sol";
-import {ISettlementCollector} from "./interfaces/ISettlementCollector.sol";
 import {IPoolManager} from "./interfaces/external/IPoolManager.sol";
 import {RouteCodec} from "./libraries/RouteCodec.sol";
 import {TransientSlot} from "./libraries/TransientSlot.sol";
@@ -17,8 +16,9 @@ import {RouteRunner} from "./executor/RouteRunner.sol";
 /// @notice Junction's swap executor (`tx.to` of every swap the service prepares, and the spender to approve
 ///         for ERC-20 input). See `IExecutor`, `contracts/ROUTE_ENCODING.md` (our routes) and
 ///         `docs/aggregator-execution.md` (a third-party aggregator's transaction).
-/// @dev Experimental and unaudited. Holds no funds between transactions: every swap consumes exactly its
-///      input and pays out exactly its gross output (recipient plus fees).
+/// @dev Experimental and unaudited. Between transactions it holds only the fees it owes (credits, claimable
+///      as `ISettlementCollector` says) and dust it owns: every swap consumes exactly its input, and pays out
+///      exactly its gross output to the recipient and the credits.
 contract Executor is RouteRunner, FeeSettlement, AggregatorRunner {
     constructor(
         address weth9_,
@@ -28,7 +28,6 @@ contract Executor is RouteRunner, FeeSettlement, AggregatorRunner {
         bytes32 v3PoolInitCodeHash_,
         IPoolManager poolManager_,
         IBuilderRegistry registry_,
-        ISettlementCollector collector_,
         AggregatorTargets memory aggregators_
     )
         ExecutorBase(
@@ -38,8 +37,7 @@ contract Executor is RouteRunner, FeeSettlement, AggregatorRunner {
             v3Factory_,
             v3PoolInitCodeHash_,
             poolManager_,
-            registry_,
-            collector_
+            registry_
         )
         AggregatorRunner(aggregators_)
     {}
@@ -51,18 +49,15 @@ contract Executor is RouteRunner, FeeSettlement, AggregatorRunner {
         _checkTerms(p);
         address tokenOut = p.tokenOut;
         RouteCodec.validate(route, p.amountIn, tokenOut);
-        (IBuilderRegistry.FeePolicy memory policy, uint16 routeBps, uint16 builderBps) = _fees(p, p.maxRouteFeeBps);
+        (uint256 terms, uint16 routeBps, uint16 builderBps) = _fees(p, p.maxRouteFeeBps);
         if (routeBps == 0 && builderBps == 0) {
             amountOut = _swapToRecipient(p, route);
-            if (p.builderId != bytes32(0)) _record(p, amountOut, policy);
-        } else if (tokenOut != address(0)) {
-            // Each branch's last pool pays the collector, which splits what arrived.
-            _runRoute(p.tokenIn, _payer(p), route, address(collector));
-            amountOut = _callSettle(p, policy, routeBps, builderBps, 0);
+            if (p.builderId != bytes32(0)) _emitAttributed(p, amountOut);
         } else {
-            uint256 before = address(this).balance;
+            // Each branch's last pool pays the executor, which splits what arrived.
+            uint256 before = _held(tokenOut);
             _runRoute(p.tokenIn, _payer(p), route, address(this));
-            amountOut = _callSettle(p, policy, routeBps, builderBps, address(this).balance - before);
+            amountOut = _settle(p, terms, routeBps, builderBps, _held(tokenOut) - before);
         }
         uint256 minOut = p.minOut;
         if (amountOut < minOut) revert InsufficientOutput(amountOut, minOut);

@@ -169,6 +169,34 @@ contract BuilderRegistryGovernanceTest is RegistryFixture {
         assertEq(enabledRecipient, address(0), "suspended, then uncommissioned");
     }
 
+    /// @dev `feeTerms` packs exactly what `feePolicy` says (less the treasury), for an enabled, suspended,
+    ///      unknown and absent builder, with a route fee override, on a pair with and without its own fee,
+    ///      commissioned or not.
+    function test_feeTerms_matchesFeePolicy() public {
+        bytes32[3] memory builders = [id, keccak256("nobody"), bytes32(0)];
+        address[2] memory others = [tokenB, makeAddr("another token")];
+        vm.startPrank(gov);
+        registry.setPairRouteFee(tokenA, tokenB, 7);
+        registry.setBuilderRouteFee(id, 3);
+        vm.stopPrank();
+        for (uint256 round; round < 3; ++round) {
+            vm.startPrank(gov);
+            if (round == 1) registry.setBuilderEnabled(id, false);
+            if (round == 2) registry.setCommissioned(false);
+            vm.stopPrank();
+            for (uint256 i; i < builders.length; ++i) {
+                for (uint256 j; j < others.length; ++j) {
+                    IBuilderRegistry.FeePolicy memory full = registry.feePolicy(tokenA, others[j], builders[i]);
+                    uint256 terms = registry.feeTerms(tokenA, others[j], builders[i]);
+                    assertEq(terms >> 240, full.routeFeeBps, "route fee");
+                    assertEq((terms >> 224) & 0xffff, full.builderFeeCapBps, "builder cap");
+                    assertEq((terms >> 160) & type(uint64).max, full.policyVersion, "policy version");
+                    assertEq(address(uint160(terms)), full.builderRecipient, "builder recipient");
+                }
+            }
+        }
+    }
+
     function test_feePolicy_unknownAndZeroBuilder_notPaid() public view {
         assertEq(registry.feePolicy(tokenA, tokenB, keccak256("nobody")).builderFeeCapBps, 0);
         assertEq(registry.feePolicy(tokenA, tokenB, bytes32(0)).builderFeeCapBps, 0);

@@ -253,7 +253,22 @@ contract ExecutorTest is SwapAssertions {
         _swapAndCheck(alice, _noFees(_params(a, c, amountIn, bob)), route, gross, 0, 0);
     }
 
-    /// @dev Unattributed and charging nothing: no registry read, no collector call, no event.
+    /// @dev Attributed and charging nothing: nothing is owed, so the executor's own `Attributed` event is the
+    ///      whole record: no registry read, no call but the pool's, no storage written by the executor.
+    function test_noFee_attributed_emitsAttributed_readsAndStoresNothing() public {
+        uint256 amountIn = 1_000e18;
+        IExecutor.SwapParams memory p = _noFees(_params(a, b, amountIn, bob));
+        uint256 gross = _quoteV3(a, b, 3000, amountIn);
+        vm.expectCall(address(registry), "", 0);
+        vm.expectEmit(address(executor));
+        emit IExecutor.Attributed(p.builderId, p.quoteId, alice, p.keyIdHash, bob, a, amountIn, b, gross);
+        vm.record();
+        _swapAs(alice, p, Routes.single(amountIn, Routes.v3(b, 3000)));
+        (, bytes32[] memory executorWrites) = vm.accesses(address(executor));
+        assertEq(executorWrites.length, 0, "storage written");
+    }
+
+    /// @dev Unattributed and charging nothing: no registry read, no storage written, no event.
     function test_noFee_unattributed_notRecorded() public {
         uint256 amountIn = 1_000e18;
         IExecutor.SwapParams memory p = _noFees(_params(a, b, amountIn, bob));
@@ -270,16 +285,18 @@ contract ExecutorTest is SwapAssertions {
         _expectUnrecorded(p, Routes.single(amountIn, Routes.v4(NATIVE, 3000, 60)), _quoteV4(a, NATIVE, 3000, 60, amountIn));
     }
 
-    /// @dev The recipient gets the whole output, and neither the registry nor the collector is called.
+    /// @dev The recipient gets the whole output; the registry is not called and no credit is written.
     function _expectUnrecorded(IExecutor.SwapParams memory p, bytes memory route, uint256 gross) private {
         uint256 before = _balance(p.tokenOut, p.recipient);
         vm.expectCall(address(registry), "", 0);
-        vm.expectCall(address(collector), "", 0);
+        vm.record();
         vm.recordLogs();
         assertEq(_swapAs(alice, p, route), gross);
         assertEq(_balance(p.tokenOut, p.recipient) - before, gross);
         (, uint256 count) = _settlements(vm.getRecordedLogs());
         assertEq(count, 0);
+        (, bytes32[] memory writes) = vm.accesses(address(executor));
+        assertEq(writes.length, 0, "storage written");
         _assertExecutorEmpty();
     }
 

@@ -65,7 +65,7 @@ contract ExecutorAggregatorHostileTest is AggregatorFixture {
         assertEq(hostile.successes(), 0, "pulled from the payer");
     }
 
-    function test_reentry_callbacks_andRecord_allFail() public {
+    function test_reentry_callbacks_andClaim_allFail() public {
         _arm(HostileAggregator.Mode.Reenter);
         IExecutor.SwapParams memory p = _params(a, b, IN, bob);
         _aggSwapAndCheck(alice, p, ENTRY_ROUTER, _data(p, OUT), OUT);
@@ -75,7 +75,7 @@ contract ExecutorAggregatorHostileTest is AggregatorFixture {
         assertEq(hostile.errors(1), IExecutor.Reentrancy.selector, "swap re-entered");
         assertEq(hostile.errors(2), IExecutor.UnauthorizedCallback.selector, "V3 callback");
         assertEq(hostile.errors(3), IExecutor.UnauthorizedCallback.selector, "V4 callback");
-        assertEq(hostile.errors(4), ISettlementCollector.NotExecutor.selector, "collector record");
+        assertEq(hostile.errors(4), IExecutor.Reentrancy.selector, "claim mid-swap");
     }
 
     function test_reentry_withNativeInput_fails() public {

@@ -142,16 +142,15 @@ contract ExecutorCallbacksTest is SwapAssertions {
         assertEq(tokA.balanceOf(address(evil)), 0);
     }
 
-    function test_reentrantToken_callingCollectorSettle_rejected() public {
-        ISettlementCollector.Order memory fake;
-        fake.tokenOut = a;
-        fake.recipient = address(evil);
-        evil.arm(address(collector), abi.encodeCall(collector.settle, (fake)), address(0));
+    /// @dev Claiming during a swap (here as the builder's wallet, whose credit in A is the swap's own): a
+    ///      claim never runs while a swap's amounts are being measured.
+    function test_reentrantToken_claimingDuringASwap_rejected() public {
+        evil.arm(address(executor), abi.encodeCall(collector.claim, (a, address(evil))), builderWallet);
         uint256 amountIn = 1_000e18;
         uint256 gross = _quoteV2(address(evil), a, amountIn);
         _swapAndCheck(alice, _params(address(evil), a, amountIn, alice), Routes.single(amountIn, Routes.v2(a)), gross, DEFAULT_ROUTE_FEE, BUILDER_FEE);
         assertEq(evil.successes(), 0);
-        assertEq(evil.lastError(), abi.encodeWithSelector(ISettlementCollector.NotExecutor.selector, address(evil)));
+        assertEq(evil.lastError(), abi.encodeWithSelector(IExecutor.Reentrancy.selector));
         assertEq(collector.claimable(address(evil), a), 0);
     }
 

@@ -41,7 +41,7 @@ contract ExecutorFeeOnTransferTest is SwapAssertions {
 
     function test_feeOnTransferOutput_minOutOnWhatArrives_feesOnWhatArrived() public {
         uint256 amountIn = 1_000e18;
-        uint256 gross = _taxed(_quoteV2(a, address(tax), amountIn)); // the pair's transfer to the collector is taxed 1%
+        uint256 gross = _taxed(_quoteV2(a, address(tax), amountIn)); // the pair's transfer to the executor is taxed 1%
         IExecutor.SwapParams memory p = _params(a, address(tax), amountIn, bob);
         uint256 routeFee = (gross * DEFAULT_ROUTE_FEE) / 10_000;
         uint256 builderFee = (gross * BUILDER_FEE) / 10_000;
@@ -50,7 +50,7 @@ contract ExecutorFeeOnTransferTest is SwapAssertions {
         bytes memory route = Routes.single(amountIn, Routes.v2(address(tax)));
         _expectRefusedAbove(p, route, arrives);
         uint256 before = tax.balanceOf(bob);
-        uint256 owedBefore = collector.totalClaimable(address(tax));
+        uint256 owedBefore = _owed(address(tax));
         vm.recordLogs();
         uint256 out = _swapAs(alice, p, route);
         assertEq(out, arrives);
@@ -62,8 +62,8 @@ contract ExecutorFeeOnTransferTest is SwapAssertions {
         assertEq(s.routeFee, routeFee);
         assertEq(s.builderFee, builderFee);
         assertEq(s.amountOut, arrives);
-        assertEq(collector.totalClaimable(address(tax)) - owedBefore, routeFee + builderFee);
-        assertEq(tax.balanceOf(address(collector)), collector.totalClaimable(address(tax)), "collector solvent");
+        assertEq(_owed(address(tax)) - owedBefore, routeFee + builderFee);
+        assertEq(tax.balanceOf(address(executor)), _owed(address(tax)), "the executor holds exactly its credits");
         _assertExecutorEmpty();
     }
 

@@ -66,6 +66,14 @@ contract ExecutorGasTest is GasFixture {
         );
     }
 
+    /// @dev The service fee alone, no builder: how public and partner quotes' swaps settle.
+    function test_gas_v3_singleHop_serviceFeeOnly() public {
+        vm.pauseGasMetering();
+        IExecutor.SwapParams memory p = _params(address(tokA), address(tokB), AMOUNT, alice);
+        (p.builderId, p.maxBuilderFeeBps) = (bytes32(0), 0);
+        _measure(p, Routes.single(AMOUNT, Routes.v3(address(tokB), 3000)));
+    }
+
     /// @dev And unattributed: the swap alone, comparable with Uniswap's routers.
     function test_gas_v2_singleHop_unattributed() public {
         vm.pauseGasMetering();
@@ -262,8 +270,17 @@ contract ExecutorGasTest is GasFixture {
         registry.register("gas-builder", bob, 10);
     }
 
-    function test_gas_collector_claim() public {
+    /// @dev The builder's wallet claims its fees in B, then the treasury the service's (credited under the
+    ///      builder's wallet by the earlier swap).
+    function test_gas_claim_builder() public {
+        vm.prank(builderWallet);
+        collector.claim(address(tokB), builderWallet);
+    }
+
+    function test_gas_claim_service() public {
+        address[] memory accounts = new address[](1);
+        accounts[0] = builderWallet;
         vm.prank(treasury);
-        collector.claim(address(tokB), treasury);
+        collector.claimService(address(tokB), accounts, treasury);
     }
 }

@@ -55,13 +55,6 @@ contract ExecutorRevertsTest is JunctionFixture {
         );
     }
 
-    /// @dev The collector would count the output as a surplus owed to no one, not as the recipient's.
-    function test_revert_collectorAsRecipient() public {
-        _expectSwapRevert(
-            _params(a, b, AMOUNT, address(collector)), _v2Route(), abi.encodeWithSelector(IExecutor.InvalidRecipient.selector, address(collector))
-        );
-    }
-
     function test_revert_identicalTokens() public {
         _expectSwapRevert(_params(a, a, AMOUNT, alice), _v2Route(), abi.encodeWithSelector(IExecutor.IdenticalTokens.selector, a));
     }

@@ -133,9 +133,11 @@ const MARKER = `Z${"q".repeat(ECHO_BOUND)}${randomBytes(4).toString("hex")}`;
  * token that is one of them must be a clear 4xx or a quote, never a 500.
  */
 function contractAddresses(): string[] {
-  return Object.values(devnet.manifest.contracts)
+  const addresses = Object.values(devnet.manifest.contracts)
     .filter((value) => typeof value === "string" && /^0x[0-9a-fA-F]{40}$/.test(value))
     .map((address) => String(address).toLowerCase());
+  // Once each: the executor is also the settlement collector.
+  return [...new Set(addresses)];
 }
 
 /** Values that pass a parameter's validation, by its name, so requests reach the work behind it. */

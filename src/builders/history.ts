@@ -1,13 +1,16 @@
-import { type Address, BlockNotFoundError, getAbiItem, type Hex, type PublicClient } from "viem";
+import { type Address, BlockNotFoundError, type Hex, type PublicClient } from "viem";
 import type { LogScanner } from "../chain/log-scanner.ts";
-import { fromNode, UpstreamUnavailableError } from "../chain/upstream-error.ts";
-import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
+import { fromNode } from "../chain/upstream-error.ts";
 import { JunctionError } from "../errors/junction-error.ts";
 import { builderIdOf } from "./builder-code.ts";
 import { BUILDER_LIMITS } from "./limits.ts";
+import { readSettlementLogs, type SettlementSources } from "./settlement-logs.ts";
 
-/** The reads history needs: `eth_getLogs` and `eth_getBlockByNumber` (tag `finalized` and by number). */
-export type HistoryClient = Pick<PublicClient, "getBlock" | "getLogs">;
+/**
+ * The reads history needs: `eth_getLogs`, `eth_getBlockByNumber` (tag `finalized` and by number), and
+ * `eth_call` of the registry at a past block (an `Attributed` record's policy).
+ */
+export type HistoryClient = Pick<PublicClient, "getBlock" | "getLogs" | "readContract">;
 
 /** The finalized block a pagination is pinned to: every page reads up to it and checks it is still canonical. */
 export type HistorySnapshot = { finalizedThrough: bigint; snapshotHash: Hex };
@@ -19,8 +22,8 @@ export type HistoryPosition = { block: bigint; afterLogIndex: number | null };
 export type HistoryResume = { snapshot: HistorySnapshot; position: HistoryPosition };
 
 /**
- * One `Settled` event of the collector, as a settlement entry (docs/rules.md, history page; amounts still
- * bigint).
+ * One settlement record (the collector's `Settled` event, or the executor's `Attributed` event of a swap that
+ * charged no fee) as a settlement entry (docs/rules.md, history page; amounts still bigint).
  */
 export type SettlementEntry = {
   quoteId: Hex;
@@ -70,8 +73,8 @@ export type HistoryPage = {
 
 export type HistoryPageRequest = {
   code: string;
-  /** The reviewed collector (docs/rules.md, history rule 1). */
-  collector: Address;
+  /** The reviewed collector, the executor and the registry (docs/rules.md, history rule 1). */
+  sources: SettlementSources;
   /** The collector's deployment block: the first page starts there. */
   deploymentBlock: bigint;
   /** Absent on the first page, which pins the current finalized block. */
@@ -103,10 +106,8 @@ export class HistoryError extends JunctionError {
   }
 }
 
-export const SETTLED = getAbiItem({ abi: settlementCollectorArtifact.abi, name: "Settled" });
-
 /**
- * Reads one page of a builder's finalized settlement history straight from the collector's `Settled` events
+ * Reads one page of a builder's finalized settlement history straight from the settlement records
  * (docs/rules.md, history rules 1-6): at most `limits.blocks` blocks and `limits.events` events, in chain
  * order (block, then log index). The first page pins the current finalized block; every page reads up to it
  * and, after reading, checks that the pinned block still has the pinned hash (else SNAPSHOT_NOT_CANONICAL: a
@@ -216,11 +217,11 @@ async function readRange(
     chainFrom = indexedTo + 1n;
   }
   if (chainFrom > to) return indexed;
-  const read = (from: bigint, to: bigint) => readSettled(client, request.collector, builderId, from, to);
+  const read = (from: bigint, to: bigint) => readSettlementLogs(client, request.sources, from, to, builderId);
   const logs = await (request.index?.logs
     ? request.index.logs.scan(chainFrom, to, read)
     : read(chainFrom, to));
-  return [...indexed, ...logs.map((log) => toEntry(request.code, log))];
+  return [...indexed, ...logs.map((entry) => ({ ...entry, builderCode: request.code }))];
 }
 
 async function hashAt(client: HistoryClient, blockNumber: bigint): Promise<string | undefined> {
@@ -250,58 +251,6 @@ async function assertCanonical(client: HistoryClient, snapshot: HistorySnapshot)
     throw new HistoryError(
       `block ${snapshot.finalizedThrough} is no longer ${snapshot.snapshotHash}: restart pagination`,
     );
-}
-
-const readSettled = (
-  client: HistoryClient,
-  collector: Address,
-  builderId: Hex,
-  fromBlock: bigint,
-  toBlock: bigint,
-) =>
-  client.getLogs({
-    address: collector,
-    event: SETTLED,
-    args: { builderId },
-    fromBlock,
-    toBlock,
-    strict: true,
-  });
-
-export type SettledLog = Awaited<ReturnType<typeof readSettled>>[number];
-
-/** A `Settled` log as a settlement entry of `code`. */
-export function toEntry(code: string, log: SettledLog): SettlementEntry {
-  const { args } = log;
-  if (
-    log.blockNumber === null ||
-    log.blockHash === null ||
-    log.transactionHash === null ||
-    log.logIndex === null
-  )
-    throw new UpstreamUnavailableError("block-pending");
-  return {
-    quoteId: args.quoteId,
-    builderCode: code,
-    builderId: args.builderId,
-    keyIdHash: args.keyIdHash,
-    payer: args.payer,
-    recipient: args.recipient,
-    tokenIn: args.tokenIn,
-    amountIn: args.amountIn,
-    tokenOut: args.tokenOut,
-    grossAmountOut: args.grossAmountOut,
-    routeFee: args.routeFee,
-    builderFee: args.builderFee,
-    amountOut: args.amountOut,
-    builderRecipient: args.builderRecipient,
-    policyVersion: args.policyVersion,
-    hash: log.transactionHash,
-    blockNumber: log.blockNumber,
-    blockHash: log.blockHash,
-    logIndex: log.logIndex,
-    status: "finalized",
-  };
 }
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);

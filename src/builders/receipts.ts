@@ -1,12 +1,13 @@
 import {
   type Address,
   type Hex,
+  type Log,
   type PublicClient,
   parseEventLogs,
   TransactionReceiptNotFoundError,
 } from "viem";
 import type { Contracts } from "../config/deployment.ts";
-import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
+import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { JunctionError } from "../errors/junction-error.ts";
 import { quoteForKey } from "../store/repositories/builder-quotes.ts";
 import { insertSettlement, settlementOfQuote } from "../store/repositories/settlements.ts";
@@ -56,7 +57,8 @@ export const UNKNOWN_TRANSACTION_GRACE_SECONDS = 60;
 /**
  * Receipt verification (docs/rules.md, receipt rules 1-2 and state rules 1-2): `confirming`
  * until the transaction's block is finalized; then the block must still be canonical, the transaction
- * successful, and the collector's `Settled` event must carry this quote id, the builder id and the hash of
+ * successful, and its settlement record (the collector's `Settled` event, or the executor's `Attributed`
+ * event when no fee was charged) must carry this quote id, the builder id and the hash of
  * the key that prepared it. The verified settlement is recorded once as `finalized`; repeats answer from the
  * record. Only the key that issued the quote can verify it.
  */
@@ -114,19 +116,11 @@ export async function verifyReceipt(
   }
   if (receipt.status !== "success")
     throw new ReceiptError("RECEIPT_MISMATCH", "the transaction reverted: nothing was settled");
-  const settled = parseEventLogs({
-    abi: settlementCollectorArtifact.abi,
-    eventName: "Settled",
-    logs: receipt.logs,
-  }).find(
-    (log) =>
-      log.address.toLowerCase() === deps.contracts.settlementCollector.toLowerCase() &&
-      log.args.quoteId.toLowerCase() === quoteId,
-  );
+  const settled = settlementIn(receipt.logs, deps.contracts, quoteId);
   if (
     !settled ||
-    settled.args.builderId !== builderIdOf(quote.builder_code) ||
-    settled.args.keyIdHash !== keyIdHashOf(principal.keyId)
+    settled.builderId !== builderIdOf(quote.builder_code) ||
+    settled.keyIdHash !== keyIdHashOf(principal.keyId)
   )
     throw new ReceiptError(
       "RECEIPT_MISMATCH",
@@ -134,10 +128,10 @@ export async function verifyReceipt(
     );
   const mined: ReceiptVerification = {
     ...expected,
-    tokenOut: settled.args.tokenOut.toLowerCase() as Address,
-    routeFee: settled.args.routeFee,
-    builderFee: settled.args.builderFee,
-    amountOut: settled.args.amountOut,
+    tokenOut: settled.tokenOut.toLowerCase() as Address,
+    routeFee: settled.routeFee,
+    builderFee: settled.builderFee,
+    amountOut: settled.amountOut,
     blockNumber: receipt.blockNumber,
     blockHash: receipt.blockHash,
     logIndex: settled.logIndex,
@@ -160,12 +154,41 @@ export async function verifyReceipt(
     log_index: settled.logIndex,
     builder_code: quote.builder_code,
     token_out: mined.tokenOut,
-    gross_amount_out: settled.args.grossAmountOut,
+    gross_amount_out: settled.grossAmountOut,
     route_fee: mined.routeFee,
     builder_fee: mined.builderFee,
     amount_out: mined.amountOut,
   });
   return { ...mined, status: "finalized" };
+}
+
+/**
+ * The quote's settlement record among a receipt's logs: the collector's `Settled` event, or the executor's
+ * `Attributed` event when no fee was charged (its gross output is its output, both fees zero).
+ */
+function settlementIn(logs: readonly Log[], contracts: Contracts, quoteId: Hex) {
+  const collector = contracts.settlementCollector.toLowerCase();
+  const executor = contracts.executor.toLowerCase();
+  const settled = parseEventLogs({
+    abi: executorArtifact.abi,
+    eventName: "Settled",
+    logs: [...logs],
+  }).find((log) => log.address.toLowerCase() === collector && log.args.quoteId.toLowerCase() === quoteId);
+  if (settled) return { ...settled.args, logIndex: settled.logIndex };
+  const attributed = parseEventLogs({
+    abi: executorArtifact.abi,
+    eventName: "Attributed",
+    logs: [...logs],
+  }).find((log) => log.address.toLowerCase() === executor && log.args.quoteId.toLowerCase() === quoteId);
+  if (!attributed) return undefined;
+  const { args } = attributed;
+  return {
+    ...args,
+    grossAmountOut: args.amountOut,
+    routeFee: 0n,
+    builderFee: 0n,
+    logIndex: attributed.logIndex,
+  };
 }
 
 /** The transaction's receipt, or undefined while the node knows of no mined transaction with this hash. */

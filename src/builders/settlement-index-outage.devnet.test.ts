@@ -5,6 +5,7 @@ import { type RpcProxy, startRpcProxy } from "../../test/rpc-proxy.ts";
 import { createChainClient } from "../chain/create-chain-client.ts";
 import { createStore, type Store } from "../store/create-store.ts";
 import { createSettlementIndex } from "./settlement-index.ts";
+import { settlementSources } from "./settlement-logs.ts";
 
 /**
  * The settlement index behind a node that fails to answer its saved block (docs/rules.md, ours: index
@@ -29,7 +30,7 @@ describe("settlement index behind a failing node", () => {
     const index = createSettlementIndex({
       client: createChainClient({ url: proxy.url, kind: "private" }),
       db: store.db,
-      collector: devnet.manifest.contracts.settlementCollector,
+      sources: settlementSources(devnet.manifest.contracts),
       deploymentBlock: BigInt(devnet.manifest.deploymentBlock),
     });
     await devnet.testClient.mine({ blocks: 3 });

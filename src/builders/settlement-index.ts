@@ -1,4 +1,4 @@
-import type { Address, Hex, PublicClient } from "viem";
+import type { Hex, PublicClient } from "viem";
 import { createLogScanner, type LogScanner } from "../chain/log-scanner.ts";
 import { oneAtATime } from "../chain/one-at-a-time.ts";
 import {
@@ -8,25 +8,21 @@ import {
   settlementIndexState,
 } from "../store/repositories/settlement-events.ts";
 import type { Db } from "../store/schema.ts";
-import {
-  SETTLED,
-  type SettledLog,
-  type SettlementEntry,
-  type SettlementIndexReader,
-  toEntry,
-} from "./history.ts";
+import type { SettlementEntry, SettlementIndexReader } from "./history.ts";
+import { readSettlementLogs, type SettlementLogsClient, type SettlementSources } from "./settlement-logs.ts";
 
 /**
- * The settlement index: the collector's `Settled` events up to the finalized block, kept in the database,
+ * The settlement index: the settlement records (the collector's `Settled` and the executor's `Attributed`
+ * events, docs/rules.md, history rule 1) up to the finalized block, kept in the database,
  * so history pages read the indexed range from there instead of `eth_getLogs` (docs/rules.md, ours:
  * settlement index). It only ever holds finalized blocks; the block it reaches is saved with its hash, and
  * a chain that no longer has that hash (a reorg below finality, a devnet reset) makes it start over. History
  * checks the same hash before trusting it, so a stale index is never read.
  */
 export type SettlementIndexOptions = {
-  client: Pick<PublicClient, "getBlock" | "getLogs">;
+  client: Pick<PublicClient, "getBlock"> & SettlementLogsClient;
   db: Db;
-  collector: Address;
+  sources: SettlementSources;
   /** The collector's deployment block: the first block indexed. */
   deploymentBlock: bigint;
   logs?: LogScanner;
@@ -38,7 +34,8 @@ export function createSettlementIndex(options: SettlementIndexOptions): Settleme
   sync: () => Promise<SettlementIndexSync>;
 } {
   const { client, db } = options;
-  const collector = options.collector.toLowerCase();
+  // The index is of one deployment: it starts over when the collector changes.
+  const collector = options.sources.collector.toLowerCase();
   const logs = options.logs ?? createLogScanner();
   // One sync at a time: a caller's sync queues behind the running one.
   const queue = oneAtATime();
@@ -56,10 +53,9 @@ export function createSettlementIndex(options: SettlementIndexOptions): Settleme
     const from = state && !reset ? state.indexedThrough + 1n : options.deploymentBlock;
     if (from > finalized.number) return { from, to: finalized.number, events: 0, reset: false };
     const found = await logs.scan(from, finalized.number, (fromBlock, toBlock) =>
-      client.getLogs({ address: options.collector, event: SETTLED, fromBlock, toBlock, strict: true }),
+      readSettlementLogs(client, options.sources, fromBlock, toBlock),
     );
-    const events = found.map((log): SettlementEventRow => {
-      const entry = toEntry("", log as SettledLog);
+    const events = found.map((entry): SettlementEventRow => {
       return {
         blockNumber: entry.blockNumber,
         logIndex: entry.logIndex,

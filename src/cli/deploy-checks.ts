@@ -3,7 +3,6 @@ import { erc20Abi } from "viem";
 import { POOL_SOURCE_FIELDS, POOL_SOURCES, type PoolSourceId } from "../config/pool-sources.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
-import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { AGGREGATOR_GETTERS } from "../contracts/executor-constructor.ts";
 import { OperatorError } from "./cli-errors.ts";
 import { type DeployPlan, executorAggregators, executorImmutables } from "./deploy-plan.ts";
@@ -80,19 +79,18 @@ export async function requireCode(client: PublicClient, plan: DeployPlan): Promi
 }
 
 /**
- * The code at each address is our artifact's: byte for byte for the registry; for the collector and the
- * executor, byte for byte outside their immutables (32-byte slots the constructor fills), which are then
- * read back through their getters and compared with what they were built for (the plan's Uniswap contracts
- * and aggregators, and the registry and collector just deployed).
+ * The code at each address is our artifact's: byte for byte for the registry; for the executor (also the
+ * reviewed collector), byte for byte outside its immutables (32-byte slots the constructor fills), which are
+ * then read back through their getters and compared with what they were built for (the plan's Uniswap
+ * contracts and aggregators, and the registry just deployed).
  */
 export async function verifyRuntimeCode(
   client: PublicClient,
-  contracts: { registry: Address; collector: Address; executor: Address },
+  contracts: { registry: Address; executor: Address },
   plan: Pick<DeployPlan, "uniswap" | "aggregators">,
 ): Promise<void> {
   const checks: [string, Address, Hex, boolean][] = [
     ["BuilderRegistry", contracts.registry, builderRegistryArtifact.deployedBytecode, false],
-    ["SettlementCollector", contracts.collector, settlementCollectorArtifact.deployedBytecode, true],
     ["Executor", contracts.executor, executorArtifact.deployedBytecode, true],
   ];
   for (const [name, address, expected, immutables] of checks) {
@@ -104,7 +102,6 @@ export async function verifyRuntimeCode(
   const immutables: Record<string, string | bigint> = {
     ...executorImmutables(plan.uniswap),
     registry: contracts.registry,
-    collector: contracts.collector,
     ...Object.fromEntries(
       Object.entries(AGGREGATOR_GETTERS).map(([field, getter]) => [
         getter,
@@ -121,13 +118,6 @@ export async function verifyRuntimeCode(
     if (String(actual).toLowerCase() !== String(expected).toLowerCase())
       throw new OperatorError(`the executor's ${functionName} is ${actual}, not ${expected}`);
   }
-  const registry = (await client.readContract({
-    address: contracts.collector,
-    abi: settlementCollectorArtifact.abi,
-    functionName: "registry",
-  })) as string;
-  if (registry.toLowerCase() !== contracts.registry.toLowerCase())
-    throw new OperatorError(`the collector's registry is ${registry}, not ${contracts.registry}`);
 }
 
 function sameCode(actual: string, expected: string, immutables: boolean): boolean {

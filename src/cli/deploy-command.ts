@@ -17,7 +17,6 @@ import { type Deployment, DeploymentSchema } from "../config/deployment.ts";
 import { poolSources } from "../config/pool-sources.ts";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
-import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { executorConstructorArgs } from "../contracts/executor-constructor.ts";
 import { OperatorError } from "./cli-errors.ts";
 import { readTokens, requireCode, verifyRuntimeCode } from "./deploy-checks.ts";
@@ -92,8 +91,8 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
   const governance = plan.governance ?? account.address;
   const progressPath = `${input.out}.progress.json`;
   const progress = readProgress(progressPath, account.address);
-  const addresses: Partial<Record<"registry" | "collector" | "executor", Address>> = {};
-  const at = (id: "registry" | "collector" | "executor") => () => {
+  const addresses: Partial<Record<"registry" | "executor", Address>> = {};
+  const at = (id: "registry" | "executor") => () => {
     const address = addresses[id] ?? progress.steps[id]?.address;
     if (!address) throw new OperatorError(`internal: ${id} is not deployed yet`);
     return address;
@@ -133,7 +132,7 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
       addresses[step.id as "registry"] = receipt.contractAddress;
     }
   }
-  const contracts = { registry: at("registry")(), collector: at("collector")(), executor: at("executor")() };
+  const contracts = { registry: at("registry")(), executor: at("executor")() };
   await verifyRuntimeCode(client, contracts, plan);
   const deploymentBlock = progress.steps.registry!.block!;
   const deployment: Deployment = DeploymentSchema.parse({
@@ -144,7 +143,8 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
       ...plan.uniswap,
       executor: contracts.executor,
       builderRegistry: contracts.registry,
-      settlementCollector: contracts.collector,
+      // The executor is the reviewed collector: it keeps the fees and emits the settlement events.
+      settlementCollector: contracts.executor,
     },
     tokens: await readTokens(client, plan.tokens),
   });
@@ -157,7 +157,6 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
     ...fields([
       ["executor", contracts.executor],
       ["builder registry", contracts.registry],
-      ["settlement collector", contracts.collector],
       ["deployment block", deploymentBlock],
       ["pools from block", plan.poolsFromBlock],
       ["tokens", deployment.tokens.map((t) => t.symbol).join(", ")],
@@ -167,11 +166,7 @@ export async function deployCommand(out: Output, input: DeployInput, env = proce
       ],
       ["aggregator entries", aggregatorEntries(plan)],
     ]),
-    ...(handover
-      ? [
-          `next: ${governance} must call acceptGovernance() on the registry and acceptOwnership() on the collector`,
-        ]
-      : []),
+    ...(handover ? [`next: ${governance} must call acceptGovernance() on the registry`] : []),
     `${handover ? "then" : "next"}: ${startCommand(input.rpcUrl, input.out)}`,
   ]);
 }
@@ -192,10 +187,9 @@ function planSteps(
   plan: DeployPlan,
   deployer: Address,
   governance: Address,
-  at: (id: "registry" | "collector" | "executor") => () => Address,
+  at: (id: "registry" | "executor") => () => Address,
 ): Step[] {
   const registryAbi = builderRegistryArtifact.abi;
-  const collectorAbi = settlementCollectorArtifact.abi;
   const u = executorImmutables(plan.uniswap);
   const registryCall = (data: () => Hex) => ({ to: at("registry"), data });
   const steps: Step[] = [
@@ -217,14 +211,6 @@ function planSteps(
       }),
     },
     {
-      id: "collector",
-      label: "deploy SettlementCollector",
-      deploy: () => ({
-        bytecode: settlementCollectorArtifact.bytecode,
-        args: encodeAbiParameters([{ type: "address" }, { type: "address" }], [deployer, at("registry")()]),
-      }),
-    },
-    {
       id: "executor",
       label: "deploy Executor",
       deploy: () => ({
@@ -232,21 +218,9 @@ function planSteps(
         args: executorConstructorArgs({
           ...u,
           registry: at("registry")(),
-          collector: at("collector")(),
           aggregators: executorAggregators(plan.aggregators),
         }),
       }),
-    },
-    {
-      id: "authorise-executor",
-      label: "authorise the executor in the collector",
-      to: at("collector"),
-      data: () =>
-        encodeFunctionData({
-          abi: collectorAbi,
-          functionName: "setExecutor",
-          args: [at("executor")(), true],
-        }),
     },
     ...plan.feeSchedule.pairs.map(
       (pair): Step => ({
@@ -271,22 +245,13 @@ function planSteps(
       ),
     });
   if (governance.toLowerCase() !== deployer.toLowerCase()) {
-    steps.push(
-      {
-        id: "registry-governance",
-        label: `propose ${governance} as the registry's governance`,
-        ...registryCall(() =>
-          encodeFunctionData({ abi: registryAbi, functionName: "transferGovernance", args: [governance] }),
-        ),
-      },
-      {
-        id: "collector-ownership",
-        label: `propose ${governance} as the collector's owner`,
-        to: at("collector"),
-        data: () =>
-          encodeFunctionData({ abi: collectorAbi, functionName: "transferOwnership", args: [governance] }),
-      },
-    );
+    steps.push({
+      id: "registry-governance",
+      label: `propose ${governance} as the registry's governance`,
+      ...registryCall(() =>
+        encodeFunctionData({ abi: registryAbi, functionName: "transferGovernance", args: [governance] }),
+      ),
+    });
   }
   return steps;
 }

@@ -1,7 +1,6 @@
 import { type Address, type PublicClient, zeroAddress, zeroHash } from "viem";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
-import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { type Contracts, type Deployment, DeploymentFileError } from "./deployment.ts";
 
 /** Fields of `contracts` that hold init code hashes, not addresses. */
@@ -46,13 +45,12 @@ const EXECUTOR_WIRING = [
   ["v3PoolInitCodeHash", "v3PoolInitCodeHash"],
   ["poolManager", "v4PoolManager"],
   ["registry", "builderRegistry"],
-  ["collector", "settlementCollector"],
 ] as const;
 
 /**
- * The cheap interface checks: the executor was built for exactly the Uniswap contracts, registry and
- * collector the file names (its immutables), the collector authorises it and pays the service fees to that
- * registry's treasury, and the registry answers as a BuilderRegistry. A file mixing two deployments would otherwise quote through one set of contracts and
+ * The cheap interface checks: the executor was built for exactly the Uniswap contracts and registry the file
+ * names (its immutables), the reviewed collector is the executor itself (it keeps the fees and emits the
+ * settlement events: docs/architecture.md, "The contracts"), and the registry answers as a BuilderRegistry. A file mixing two deployments would otherwise quote through one set of contracts and
  * settle through another.
  */
 async function checkWiring(
@@ -83,20 +81,10 @@ async function checkWiring(
       );
   });
   if (problems.length === 0) {
-    const [authorised, treasury, collectorRegistry] = await Promise.all([
-      read(contracts.settlementCollector, settlementCollectorArtifact.abi, "isExecutor", [
-        contracts.executor,
-      ]),
-      read(contracts.builderRegistry, builderRegistryArtifact.abi, "treasury"),
-      read(contracts.settlementCollector, settlementCollectorArtifact.abi, "registry"),
-    ]);
-    if (authorised !== true)
+    const treasury = await read(contracts.builderRegistry, builderRegistryArtifact.abi, "treasury");
+    if (contracts.settlementCollector.toLowerCase() !== contracts.executor.toLowerCase())
       problems.push(
-        `contracts.settlementCollector does not authorise contracts.executor (${contracts.executor})`,
-      );
-    else if (String(collectorRegistry).toLowerCase() !== contracts.builderRegistry.toLowerCase())
-      problems.push(
-        `contracts.settlementCollector pays the service fees to the treasury of ${String(collectorRegistry)}, not contracts.builderRegistry ${contracts.builderRegistry}`,
+        `contracts.settlementCollector (${contracts.settlementCollector}) is not contracts.executor (${contracts.executor}): the executor is the reviewed collector`,
       );
     if (typeof treasury !== "string")
       problems.push(

@@ -30,7 +30,6 @@ export type ExecutorImmutables = {
   v3PoolInitCodeHash: Hex;
   poolManager: Address;
   registry: Address;
-  collector: Address;
   aggregators: ExecutorAggregatorTargets;
 };
 
@@ -46,7 +45,6 @@ export function executorConstructorArgs(built: ExecutorImmutables): Hex {
     built.v3PoolInitCodeHash,
     built.poolManager,
     built.registry,
-    built.collector,
     built.aggregators,
   ]);
 }

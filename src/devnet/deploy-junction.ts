@@ -1,7 +1,6 @@
 import { type Address, encodeAbiParameters, encodeFunctionData, type Hex, keccak256, toBytes } from "viem";
 import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
-import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import {
   type ExecutorAggregatorTargets,
   executorConstructorArgs,
@@ -60,7 +59,6 @@ export async function deployJunction(options: {
 }): Promise<JunctionSetup> {
   const { deployer, governance, builderOwner, treasury, uniswap, aggregators, addressOf } = options;
   const registryAbi = builderRegistryArtifact.abi;
-  const collectorAbi = settlementCollectorArtifact.abi;
 
   const builderRegistry = await deployer.deploy({
     bytecode: builderRegistryArtifact.bytecode,
@@ -75,11 +73,6 @@ export async function deployJunction(options: {
     ),
     label: "deploy BuilderRegistry",
   });
-  const settlementCollector = await deployer.deploy({
-    bytecode: settlementCollectorArtifact.bytecode,
-    args: encodeAbiParameters([{ type: "address" }, { type: "address" }], [governance.from, builderRegistry]),
-    label: "deploy SettlementCollector",
-  });
   const executor = await deployer.deploy({
     bytecode: executorArtifact.bytecode,
     args: executorConstructorArgs({
@@ -90,18 +83,13 @@ export async function deployJunction(options: {
       v3PoolInitCodeHash: uniswap.v3PoolInitCodeHash,
       poolManager: uniswap.v4PoolManager,
       registry: builderRegistry,
-      collector: settlementCollector,
       aggregators,
     }),
     label: "deploy Executor",
   });
 
-  await governance.send({
-    to: settlementCollector,
-    data: encodeFunctionData({ abi: collectorAbi, functionName: "setExecutor", args: [executor, true] }),
-    label: "authorise the executor",
-    abi: collectorAbi,
-  });
+  // The executor is the reviewed collector: it keeps the fees and emits the settlement events.
+  const settlementCollector = executor;
   const pairs = DEVNET_FEE_SCHEDULE.pairs.map(({ symbols, bps }) => ({
     symbols: [...symbols] as [string, string],
     tokenA: addressOf(symbols[0]),

@@ -6,7 +6,6 @@ import { devnetTokenArtifact } from "../contracts/artifacts/DevnetToken.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import { feeOnTransferTokenArtifact } from "../contracts/artifacts/FeeOnTransferToken.ts";
 import { namespacedTokenArtifact } from "../contracts/artifacts/NamespacedToken.ts";
-import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { sharesTokenArtifact } from "../contracts/artifacts/SharesToken.ts";
 import { soladyLayoutTokenArtifact } from "../contracts/artifacts/SoladyLayoutToken.ts";
 import { standInAggregatorRouterArtifact } from "../contracts/artifacts/StandInAggregatorRouter.ts";
@@ -45,7 +44,6 @@ export function devnetFingerprint(universe: Universe, extra: readonly string[] =
     soladyLayoutTokenArtifact,
     executorArtifact,
     builderRegistryArtifact,
-    settlementCollectorArtifact,
     standInAggregatorRouterArtifact,
     standInAllowanceHolderArtifact,
     standInSettlerArtifact,

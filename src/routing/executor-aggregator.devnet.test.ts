@@ -17,7 +17,6 @@ import { executorKit, feeOf } from "../../test/executor-kit.ts";
 import { type StandInProviders, startStandInProviders } from "../../test/stand-in-providers.ts";
 import { junctionChain } from "../chain/chain.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
-import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
 import { standInSettlerRegistryArtifact } from "../contracts/artifacts/StandInSettlerRegistry.ts";
 import { SETTLER_FEATURE } from "../devnet/deploy-aggregators.ts";
 import { AGGREGATOR_A_VARIANTS } from "../providers/aggregator-a.ts";
@@ -117,7 +116,7 @@ async function executeAndCheck(
   expect(received, `${quote.provider}/${quote.variant}`).toBe(expected);
 
   const settled = parseEventLogs({
-    abi: settlementCollectorArtifact.abi,
+    abi: executorArtifact.abi,
     logs: receipt.logs,
     eventName: "Settled",
   });

@@ -1,8 +1,8 @@
-import { encodeFunctionData, zeroAddress } from "viem";
+import { type Address, encodeFunctionData, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
 import { executorKit, feeOf } from "../../test/executor-kit.ts";
-import { settlementCollectorArtifact } from "../contracts/artifacts/SettlementCollector.ts";
+import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import type { ExecutorSwap } from "./executor-calldata.ts";
 
 /**
@@ -33,7 +33,7 @@ async function swapAndCheck(
   const { junction } = devnet.manifest;
   const before = {
     recipient: await kit.balanceOf(terms.tokenOut, terms.recipient),
-    treasury: await kit.claimable(junction.treasury, terms.tokenOut),
+    service: await kit.serviceOwed(terms.tokenOut),
     builder: await kit.claimable(junction.demoBuilder.recipient, terms.tokenOut),
   };
   const { settled, receipt } = await kit.swap(TRADER, terms);
@@ -57,7 +57,7 @@ async function swapAndCheck(
   });
   expect(settled.amountOut + settled.routeFee + settled.builderFee).toBe(settled.grossAmountOut);
   expect((await kit.balanceOf(terms.tokenOut, terms.recipient)) - before.recipient).toBe(net);
-  expect((await kit.claimable(junction.treasury, terms.tokenOut)) - before.treasury).toBe(routeFee);
+  expect((await kit.serviceOwed(terms.tokenOut)) - before.service).toBe(routeFee);
   expect((await kit.claimable(junction.demoBuilder.recipient, terms.tokenOut)) - before.builder).toBe(
     builderFee,
   );
@@ -253,26 +253,38 @@ describe("executor on the devnet", () => {
     await swapAndCheck(terms, gross, 5, 10);
   });
 
-  it("lets the treasury and the builder claim what the swaps credited", async () => {
+  it("lets the treasury and the builder claim exactly what the swaps credited", async () => {
     const { junction, accounts, contracts } = devnet.manifest;
     const usdc = kit.token("USDC");
-    for (const who of [junction.treasury, junction.demoBuilder.recipient]) {
-      const owed = await kit.claimable(who, usdc);
-      expect(owed).toBeGreaterThan(0n);
+    const accountOf = (who: Address) => accounts.findIndex((account) => account.address === who);
+    const claims = [
+      {
+        who: junction.demoBuilder.recipient,
+        owed: () => kit.claimable(junction.demoBuilder.recipient, usdc),
+        data: encodeFunctionData({
+          abi: executorArtifact.abi,
+          functionName: "claim",
+          args: [usdc, junction.demoBuilder.recipient],
+        }),
+      },
+      {
+        who: junction.treasury,
+        owed: () => kit.serviceOwed(usdc),
+        data: encodeFunctionData({
+          abi: executorArtifact.abi,
+          functionName: "claimService",
+          args: [usdc, [zeroAddress, junction.demoBuilder.recipient], junction.treasury],
+        }),
+      },
+    ];
+    for (const { who, owed, data } of claims) {
+      const credited = await owed();
+      expect(credited).toBeGreaterThan(0n);
       const before = await kit.balanceOf(usdc, who);
-      await kit.send(
-        accounts.findIndex((account) => account.address === who),
-        {
-          to: contracts.settlementCollector,
-          data: encodeFunctionData({
-            abi: settlementCollectorArtifact.abi,
-            functionName: "claim",
-            args: [usdc, who],
-          }),
-        },
-      );
-      expect((await kit.balanceOf(usdc, who)) - before).toBe(owed);
-      expect(await kit.claimable(who, usdc)).toBe(0n);
+      await kit.send(accountOf(who), { to: contracts.settlementCollector, data });
+      expect((await kit.balanceOf(usdc, who)) - before).toBe(credited);
+      expect(await owed()).toBe(0n);
     }
+    await kit.expectExecutorEmpty();
   });
 });

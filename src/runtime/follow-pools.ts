@@ -1,5 +1,5 @@
 import type { PublicClient } from "viem";
-import { SETTLED } from "../builders/history.ts";
+import { ATTRIBUTED, SETTLED } from "../builders/settlement-logs.ts";
 import { subscribeNewHeads } from "../chain/new-heads.ts";
 import type { Contracts } from "../config/deployment.ts";
 import { REGISTRY_EVENTS } from "../contracts/registry-events.ts";
@@ -69,7 +69,7 @@ export function followChainAndPools(deps: {
     freshness,
     activations: deps.activations,
     settlements: deps.settlements,
-    collector: deployment.contracts.settlementCollector,
+    recorders: [deployment.contracts.settlementCollector, deployment.contracts.executor],
     onIndexError: (error) => syncFailed.warn({ err: error }),
     onSettlementError: deps.onSettlementError,
   });
@@ -79,7 +79,7 @@ export function followChainAndPools(deps: {
     ...(deployment.contracts.v4PoolManager ? { poolManager: deployment.contracts.v4PoolManager } : {}),
     // Fee terms read at one block serve every block until the registry logs again (block-reads.ts).
     watch: { addresses: [deployment.contracts.builderRegistry], events: REGISTRY_EVENTS },
-    observe: { events: [...DISCOVERY_EVENTS, SETTLED], onBlocks: tasks.onBlocks },
+    observe: { events: [...DISCOVERY_EVENTS, SETTLED, ATTRIBUTED], onBlocks: tasks.onBlocks },
     staleAfterMs: POOL_STATE_STALE_MS,
     onAdopted: adoptionProgress((line) => logger.info(line)),
     onMismatch: (pool, field) => {

@@ -57,7 +57,7 @@ function harness(options: { indexer?: boolean } = {}) {
         return { to: finalized.number };
       },
     },
-    collector: COLLECTOR,
+    recorders: [COLLECTOR],
     onIndexError: (error) => calls.push(`index error ${error}`),
     onSettlementError: (error) => calls.push(`settlement error ${error}`),
   });

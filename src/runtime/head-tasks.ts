@@ -19,8 +19,11 @@ export type HeadTaskDeps = {
   freshness: IndexFreshness;
   activations: { scan: (toBlock?: bigint) => Promise<void> };
   settlements: { sync: () => Promise<{ to: bigint }> };
-  /** The collector: a block with its logs holds a settlement the settlement index takes at finality. */
-  collector: Address;
+  /**
+   * Where settlements are recorded (the collector's `Settled`, the executor's `Attributed`): a block with
+   * their logs holds a settlement the settlement index takes at finality.
+   */
+  recorders: readonly Address[];
   onIndexError: (error: unknown) => void;
   onSettlementError: (error: unknown) => void;
   now?: () => number;
@@ -32,14 +35,14 @@ export type HeadTaskDeps = {
  * - the pool index advances over each step's blocks from the creation events among their logs (the
  *   indexer), or takes the indexer's save (another process), and its freshness is measured at every step;
  * - the registry's activations are scanned when a block's logs show the registry changed;
- * - the settlement index syncs while a block with the collector's logs waits for finality.
+ * - the settlement index syncs while a block with a settlement's logs waits for finality.
  * Activations and settlements also run every `IDLE_TASK_EVERY` blocks, and every task after a step that
  * read no logs (a reorg past the follower's reach, a first step). Each task runs one at a time; steps that
  * come while it runs make it run once more, with the blocks they brought.
  */
 export function headTasks(deps: HeadTaskDeps) {
   const now = deps.now ?? Date.now;
-  const collector = deps.collector.toLowerCase();
+  const recorders = new Set(deps.recorders.map((address) => address.toLowerCase()));
   let stopped = false;
   let head: { number: bigint; hash: `0x${string}` } | undefined;
   let blocks: HeadBlock[] = [];
@@ -98,7 +101,7 @@ export function headTasks(deps: HeadTaskDeps) {
     if (step.blocks.length > 0 || syncTo || deps.isIndexer() || at - refreshedAt >= REFRESH_IDLE_MS)
       indexTask.run();
     for (const block of step.blocks)
-      if (block.logs.some((log) => log.address.toLowerCase() === collector))
+      if (block.logs.some((log) => recorders.has(log.address.toLowerCase())))
         settledWaiting = block.number > (settledWaiting ?? 0n) ? block.number : settledWaiting;
     if (blind || step.watched || idleTurn(0n)) activationTask.run();
     if (blind || settledWaiting !== undefined || idleTurn(IDLE_TASK_EVERY / 2n)) settlementTask.run();

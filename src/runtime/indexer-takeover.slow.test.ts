@@ -76,7 +76,7 @@ async function startHost(name: string, events: string[]): Promise<Host> {
     freshness,
     activations: { scan: async () => {} },
     settlements: { sync: async () => ({ to: 0n }) },
-    collector: devnet.manifest.contracts.settlementCollector,
+    recorders: [devnet.manifest.contracts.settlementCollector],
     onIndexError: () => {},
     onSettlementError: () => {},
   });

@@ -3,6 +3,7 @@ import { pruneQuotaCounters } from "../auth/quotas.ts";
 import { followActivations } from "../builders/activation.ts";
 import type { SettlementIndexReader } from "../builders/history.ts";
 import { createSettlementIndex } from "../builders/settlement-index.ts";
+import { settlementSources } from "../builders/settlement-logs.ts";
 import { createLogScanner, type LogRangePolicy } from "../chain/log-scanner.ts";
 import type { Deployment } from "../config/deployment.ts";
 import type { FollowedSource } from "../liquidity/followed-state/follow-state.ts";
@@ -82,7 +83,7 @@ export async function startFollowers(deps: {
   const settlementIndex = createSettlementIndex({
     client,
     db,
-    collector: deployment.contracts.settlementCollector,
+    sources: settlementSources(deployment.contracts),
     deploymentBlock: BigInt(deployment.deploymentBlock),
     logs: createLogScanner(deps.logRanges),
   });

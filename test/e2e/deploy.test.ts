@@ -93,15 +93,7 @@ describe("junction deploy", () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({
       dryRun: true,
-      steps: [
-        "registry",
-        "collector",
-        "executor",
-        "authorise-executor",
-        expect.any(String),
-        expect.any(String),
-        "commission",
-      ],
+      steps: ["registry", "executor", expect.any(String), expect.any(String), "commission"],
     });
     expect(await nonce()).toBe(start);
 
@@ -111,15 +103,9 @@ describe("junction deploy", () => {
       /junction: service fee 1 bps for .*: not sent .*run junction deploy again to resume/,
     );
     const progress = JSON.parse(readFileSync(`${deploymentPath}.progress.json`, "utf8"));
-    expect(Object.keys(progress.steps)).toEqual([
-      "registry",
-      "collector",
-      "executor",
-      "authorise-executor",
-      expect.any(String),
-    ]);
+    expect(Object.keys(progress.steps)).toEqual(["registry", "executor", expect.any(String)]);
     const sentBeforeFailure = (await nonce()) - start;
-    expect(sentBeforeFailure).toBe(5);
+    expect(sentBeforeFailure).toBe(3);
 
     writeFileSync(planPath, JSON.stringify(plan()));
     const resumed = await junction([...args, "--json"], env());

@@ -2,7 +2,6 @@
 pragma solidity ^0.8.26;
 
 import {SafeTransferLib} from "solady/utils/SafeTransferLib.sol";
-import {IBuilderRegistry} from "../interfaces/IBuilderRegistry.sol";
 import {IExecutor} from "../interfaces/IExecutor.sol";
 import {IAllowanceHolder} from "../interfaces/external/IAllowanceHolder.sol";
 import {ISettlerRegistry} from "../interfaces/external/ISettlerRegistry.sol";
@@ -50,9 +49,9 @@ abstract contract AggregatorRunner is FeeSettlement {
         _checkTerms(p);
         address target = _target(p, entry, data);
         // Fee rule 2: an aggregator's quote carries its own fees, so no service fee whatever was quoted.
-        (IBuilderRegistry.FeePolicy memory policy,, uint16 builderBps) = _fees(p, 0);
+        (uint256 terms,, uint16 builderBps) = _fees(p, 0);
         uint256 gross = _callAggregator(p, target, data);
-        amountOut = builderBps == 0 ? _payRecipient(p, gross, policy) : _payCollector(p, gross, policy, builderBps);
+        amountOut = builderBps == 0 ? _payRecipient(p, gross) : _settle(p, terms, 0, builderBps, gross);
         uint256 minOut = p.minOut;
         if (amountOut < minOut) revert InsufficientOutput(amountOut, minOut);
         TransientSlot.store(LOCK_SLOT, 0);
@@ -136,40 +135,11 @@ abstract contract AggregatorRunner is FeeSettlement {
         if (received != amount) revert UnsupportedInputToken(token, amount, received);
     }
 
-    /// @dev No builder fee: the output goes straight to the recipient, and the swap is recorded when it is
-    ///      attributed. What the recipient received is the output, gross and net alike.
-    function _payRecipient(SwapParams calldata p, uint256 gross, IBuilderRegistry.FeePolicy memory policy)
-        private
-        returns (uint256 amountOut)
-    {
-        (address tokenOut, address recipient) = (p.tokenOut, p.recipient);
-        if (tokenOut == address(0)) {
-            _sendNative(recipient, gross);
-            amountOut = gross;
-        } else {
-            uint256 before = SafeTransferLib.balanceOf(tokenOut, recipient);
-            SafeTransferLib.safeTransfer(tokenOut, recipient, gross);
-            amountOut = SafeTransferLib.balanceOf(tokenOut, recipient) - before;
-        }
-        if (p.builderId != bytes32(0)) _record(p, amountOut, policy);
-    }
-
-    /// @dev A builder fee: the gross output goes to the collector, which keeps the fee and pays the rest.
-    function _payCollector(
-        SwapParams calldata p,
-        uint256 gross,
-        IBuilderRegistry.FeePolicy memory policy,
-        uint16 builderBps
-    ) private returns (uint256) {
-        address tokenOut = p.tokenOut;
-        if (tokenOut == address(0)) return _callSettle(p, policy, 0, builderBps, gross);
-        SafeTransferLib.safeTransfer(tokenOut, address(collector), gross);
-        return _callSettle(p, policy, 0, builderBps, 0);
-    }
-
-    /// @dev The executor's own balance of `token` (address(0): ETH).
-    function _held(address token) private view returns (uint256) {
-        return token == address(0) ? address(this).balance : SafeTransferLib.balanceOf(token, address(this));
+    /// @dev No builder fee: the output goes straight to the recipient, and an attributed swap emits
+    ///      `Attributed`. What the recipient received is the output, gross and net alike.
+    function _payRecipient(SwapParams calldata p, uint256 gross) private returns (uint256 amountOut) {
+        amountOut = _pay(p.tokenOut, p.recipient, gross);
+        if (p.builderId != bytes32(0)) _emitAttributed(p, amountOut);
     }
 
     /// @dev `target.call{value}(data)`, its return data never copied (a third party's bytes never pass on).

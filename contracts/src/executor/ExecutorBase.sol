@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.26;
 
+import {SafeTransferLib} from "solady/utils/SafeTransferLib.sol";
 import {IExecutor} from "../interfaces/IExecutor.sol";
 import {IBuilderRegistry} from "../interfaces/IBuilderRegistry.sol";
-import {ISettlementCollector} from "../interfaces/ISettlementCollector.sol";
 import {IPoolManager} from "../interfaces/external/IPoolManager.sol";
 import {IWETH9} from "../interfaces/external/IWETH9.sol";
 import {TransientSlot} from "../libraries/TransientSlot.sol";
 
 /// @title ExecutorBase
 /// @notice The executor's fixed environment (immutable addresses of the official Uniswap deployment, the
-///         registry and the collector), its transient state, and native ETH wrapping.
+///         and the registry), its transient state, and native ETH wrapping.
 abstract contract ExecutorBase is IExecutor {
     /// @notice Canonical wrapped ETH; V2 and V3 hops swap native ETH as WETH9.
     address public immutable weth9;
@@ -24,8 +24,6 @@ abstract contract ExecutorBase is IExecutor {
     IPoolManager public immutable poolManager;
     /// @notice Fee policy source.
     IBuilderRegistry public immutable registry;
-    /// @notice Receives fees and records settlements.
-    ISettlementCollector public immutable collector;
 
     /// @dev Non-zero while a swap runs (reentrancy lock).
     bytes32 internal constant LOCK_SLOT = keccak256("junction.executor.lock");
@@ -48,8 +46,7 @@ abstract contract ExecutorBase is IExecutor {
         address v3Factory_,
         bytes32 v3PoolInitCodeHash_,
         IPoolManager poolManager_,
-        IBuilderRegistry registry_,
-        ISettlementCollector collector_
+        IBuilderRegistry registry_
     ) {
         weth9 = weth9_;
         v2Factory = v2Factory_;
@@ -58,7 +55,6 @@ abstract contract ExecutorBase is IExecutor {
         v3PoolInitCodeHash = v3PoolInitCodeHash_;
         poolManager = poolManager_;
         registry = registry_;
-        collector = collector_;
     }
 
     /// @notice Accepts ETH only from WETH9 (unwrapping), the PoolManager (V4 native output) and, while an
@@ -74,9 +70,7 @@ abstract contract ExecutorBase is IExecutor {
         // forge-lint: disable-next-line(block-timestamp) the deadline is a timestamp by definition
         if (block.timestamp > p.deadline) revert DeadlineExpired(p.deadline, block.timestamp);
         address recipient = p.recipient;
-        if (recipient == address(0) || recipient == address(this) || recipient == address(collector)) {
-            revert InvalidRecipient(recipient);
-        }
+        if (recipient == address(0) || recipient == address(this)) revert InvalidRecipient(recipient);
         address tokenIn = p.tokenIn;
         if (tokenIn == p.tokenOut) revert IdenticalTokens(tokenIn);
         uint256 amountIn = p.amountIn;
@@ -105,6 +99,11 @@ abstract contract ExecutorBase is IExecutor {
     /// @dev The ERC-20 a V2/V3 pool holds for `currency`: WETH9 stands in for native ETH.
     function _poolToken(address currency) internal view returns (address) {
         return currency == address(0) ? weth9 : currency;
+    }
+
+    /// @dev The executor's own balance of `token` (address(0): ETH).
+    function _held(address token) internal view returns (uint256) {
+        return token == address(0) ? address(this).balance : SafeTransferLib.balanceOf(token, address(this));
     }
 
     function _entered() internal view returns (bool) {

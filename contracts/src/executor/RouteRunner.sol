@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 pragma solidity ^0.8.26;
 
+import {SafeTransferLib} from "solady/utils/SafeTransferLib.sol";
 import {RouteCodec} from "../libraries/RouteCodec.sol";
 import {V2Hop} from "./V2Hop.sol";
 import {V3Hop} from "./V3Hop.sol";
@@ -54,14 +55,27 @@ abstract contract RouteRunner is V2Hop, V3Hop, V4Hop {
                     ++h;
                 }
                 if (leg.currency == address(0) && leg.wrapped) _unwrap(leg.amount);
-                (leg.currency, leg.amount) =
-                    _swapV4(leg.currency, leg.amount, leg.payer, route[offset:end], h < hopCount ? address(this) : leg.out);
+                if (h < hopCount) {
+                    // Taken here for the next hop: what arrived, never the fees this executor holds.
+                    address currencyOut = RouteCodec.addr(route, end - RouteCodec.V4_HOP_SIZE + 1);
+                    uint256 before = _held(currencyOut);
+                    (leg.currency,) = _swapV4(leg.currency, leg.amount, leg.payer, route[offset:end], address(this));
+                    leg.amount = _held(currencyOut) - before;
+                } else {
+                    (leg.currency, leg.amount) = _swapV4(leg.currency, leg.amount, leg.payer, route[offset:end], leg.out);
+                }
                 leg.wrapped = false;
                 leg.payer = address(0);
                 offset = end;
             } else {
                 ++h;
-                offset = _poolHop(leg, route, offset, h < hopCount ? RouteCodec.u8(route, offset + _size(route, offset)) : 0);
+                uint256 nextKind = h < hopCount ? RouteCodec.u8(route, offset + _size(route, offset)) : 0;
+                // An ERC-20 the pool pays here for the next hop: what arrived, never the fees this executor
+                // holds (a pair paying the next pair is measured by that pair).
+                address landing = _landsHere(route, offset, nextKind);
+                uint256 before = landing == address(0) ? 0 : SafeTransferLib.balanceOf(landing, address(this));
+                offset = _poolHop(leg, route, offset, nextKind);
+                if (landing != address(0)) leg.amount = SafeTransferLib.balanceOf(landing, address(this)) - before;
             }
         }
         if (leg.currency == address(0) && leg.wrapped) _unwrap(leg.amount);
@@ -102,6 +116,15 @@ abstract contract RouteRunner is V2Hop, V3Hop, V4Hop {
         leg.currency = currencyOut;
         leg.wrapped = currencyOut == address(0);
         return offset;
+    }
+
+    /// @dev The ERC-20 the V2 or V3 hop at `offset` pays to the executor for the next hop (`nextKind`), or
+    ///      zero: none at a branch's end (the whole output is measured there), none from a pair into the next
+    ///      pair, none for native ETH (WETH9 and ETH move exactly).
+    function _landsHere(bytes calldata route, uint256 offset, uint256 nextKind) private pure returns (address) {
+        if (nextKind == 0) return address(0);
+        if (RouteCodec.u8(route, offset) == RouteCodec.KIND_V2 && nextKind == RouteCodec.KIND_V2) return address(0);
+        return RouteCodec.addr(route, offset + 1);
     }
 
     function _size(bytes calldata route, uint256 offset) private pure returns (uint256) {

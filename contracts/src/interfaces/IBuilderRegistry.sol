@@ -118,6 +118,11 @@ interface IBuilderRegistry {
         view
         returns (FeePolicy memory);
 
+    /// @notice `feePolicy` as the executor reads it per swap, packed in one word: the service fee in bits
+    ///         240..255, the builder's fee cap in bits 224..239, the policy version in bits 160..223 and the
+    ///         builder recipient in bits 0..159.
+    function feeTerms(address tokenIn, address tokenOut, bytes32 builderId) external view returns (uint256 terms);
+
     /// @notice What a swap's settlement record names when no fee can be charged (both quoted caps zero):
     ///         `feePolicy`'s `builderRecipient` and `policyVersion`, without reading the pair's fee.
     function recordPolicy(bytes32 builderId) external view returns (address builderRecipient, uint64 policyVersion);

@@ -4,8 +4,9 @@ pragma solidity ^0.8.26;
 /// @title IExecutor
 /// @notice Junction's swap executor: runs an exact-input route (up to 3 branches of up to 3 hops) through
 ///         canonical Uniswap V2 pairs, V3 pools and hook-free static-fee V4 pools, and charges the service
-///         fee and the builder fee on the gross output: with a fee the output goes to the SettlementCollector,
-///         which keeps both fees and pays the recipient the rest; without one, straight to the recipient.
+///         fee and the builder fee on the gross output: with a fee the output comes here, and the executor
+///         (the reviewed collector, `ISettlementCollector`) keeps both fees as credits and pays the recipient
+///         the rest; without one, straight to the recipient.
 ///         It also runs a third-party aggregator's transaction through the router or allowance holder its
 ///         deployment names (`swapThroughAggregator`), settled the same way without a service fee.
 /// @dev The route is a compact byte string, documented in `contracts/ROUTE_ENCODING.md` and parsed by
@@ -52,11 +53,29 @@ interface IExecutor {
         uint256 settlerFeature;
     }
 
+    /// @notice One attributed swap that charged no fee (both quoted caps zero), emitted by the executor itself:
+    ///         nothing is owed, so nothing is stored and no other contract is called. Its settlement entry is
+    ///         this event read with `grossAmountOut = amountOut`, both fees zero, and the builder recipient and
+    ///         policy version the registry named at the event's block (`recordPolicy(builderId)`):
+    ///         docs/rules.md, history rule 1.
+    /// @param amountOut What the recipient received (gross and net alike).
+    event Attributed(
+        bytes32 indexed builderId,
+        bytes32 indexed quoteId,
+        address indexed payer,
+        bytes32 keyIdHash,
+        address recipient,
+        address tokenIn,
+        uint256 amountIn,
+        address tokenOut,
+        uint256 amountOut
+    );
+
     /// @notice The executor was re-entered while a swap was running.
     error Reentrancy();
     /// @notice `block.timestamp` is past the swap's deadline.
     error DeadlineExpired(uint256 deadline, uint256 timestamp);
-    /// @notice The recipient is the zero address, the executor or the collector.
+    /// @notice The recipient is the zero address or the executor.
     error InvalidRecipient(address recipient);
     /// @notice `tokenIn` equals `tokenOut`.
     error IdenticalTokens(address token);
@@ -113,9 +132,10 @@ interface IExecutor {
 
     /// @notice Runs `route` for `p`: pulls `p.amountIn` from `msg.sender` (each branch's share straight into
     ///         its first pool; or takes `msg.value`), swaps,
-    ///         charges `min(quoted, policy)` fees from the gross output, pays the recipient and records the
-    ///         settlement in the SettlementCollector when the swap is attributed (`p.builderId` non-zero) or
-    ///         charges a fee; an unattributed swap that charges nothing is not recorded.
+    ///         charges `min(quoted, policy)` fees from the gross output and pays the recipient. A swap that
+    ///         charges a fee is settled here (`Settled`, `ISettlementCollector`); an attributed swap
+    ///         that charges none emits `Attributed` here; an unattributed swap that charges nothing is not
+    ///         recorded.
     /// @param p The swap terms.
     /// @param route The route, encoded as described in `contracts/ROUTE_ENCODING.md`.
     /// @return amountOut What the recipient received (balance change for ERC-20, amount sent for ETH).

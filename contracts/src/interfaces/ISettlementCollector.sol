@@ -2,12 +2,16 @@
 pragma solidity ^0.8.26;
 
 /// @title ISettlementCollector
-/// @notice "The reviewed collector": splits a fee-charging swap's gross output (the service fee and the
-///         builder fee stay here, claimable; the rest goes to the recipient), and emits exactly one `Settled`
-///         event per recorded swap (every swap attributed to a builder or charging a fee). The service's
-///         settlement history is read from these events alone.
-/// @dev The service fee accrues to the service and is claimable by the registry's current treasury; every
-///      other credit belongs to its (recipient, token).
+/// @notice "The reviewed collector", a role the executor plays itself: it takes custody of a fee-charging
+///         swap's gross output, keeps the service fee and the builder fee as credits, pays the recipient the
+///         rest, and emits exactly one `Settled` event per fee-charging swap (an attributed swap that charges
+///         nothing emits the executor's `Attributed` instead). The service's settlement history is read from
+///         these events alone.
+/// @dev Credits are kept per (account, token) in one packed slot: the builder fee credited to the account
+///      (a builder's payout wallet at the swap) and the service fee accrued on swaps that named it (the zero
+///      account: no payable builder). A claim empties a credit but leaves the slot marked, so the next fee
+///      writes a non-zero slot. The service's fees are claimable by the registry's current treasury, from
+///      whichever accounts it names.
 interface ISettlementCollector {
     /// @notice One swap's settlement: every field of the service's history settlement entry, in the order
     ///         of the `Settled` event (its three indexed fields first).
@@ -33,26 +37,9 @@ interface ISettlementCollector {
         uint64 policyVersion;
     }
 
-    /// @notice What the executor knows of a fee-charging swap before its output is split: the settlement
-    ///         without the four amounts `settle` measures, and the two fees to charge.
-    /// @param routeFeeBps The service fee, at most 50 bps of the gross output.
-    /// @param builderFeeBps The builder fee, at most 50 bps; non-zero only with a `builderRecipient`.
-    struct Order {
-        bytes32 builderId;
-        bytes32 quoteId;
-        address payer;
-        bytes32 keyIdHash;
-        address recipient;
-        address tokenIn;
-        uint256 amountIn;
-        address tokenOut;
-        address builderRecipient;
-        uint64 policyVersion;
-        uint16 routeFeeBps;
-        uint16 builderFeeBps;
-    }
-
-    /// @notice One per swap. `builderId` is indexed so history can filter by builder.
+    /// @notice One per fee-charging swap. `builderId` is indexed so history can filter by builder. The
+    ///         builder fee is credited to `builderRecipient`, the service fee to the service under the same
+    ///         account.
     event Settled(
         bytes32 indexed builderId,
         bytes32 indexed quoteId,
@@ -69,63 +56,34 @@ interface ISettlementCollector {
         address builderRecipient,
         uint64 policyVersion
     );
-    /// @notice `recipient` claimed `amount` of `token`, sent to `to`.
+    /// @notice `recipient` claimed its builder fees: `amount` of `token`, sent to `to`.
     event Claimed(address indexed recipient, address indexed token, address to, uint256 amount);
-    /// @notice The owner authorised (or revoked) an executor.
-    event ExecutorSet(address indexed executor, bool authorised);
-    /// @notice Ownership handover started; `pending` must call `acceptOwnership`.
-    event OwnershipTransferStarted(address indexed owner, address indexed pending);
-    /// @notice Ownership changed hands.
-    event OwnershipTransferred(address indexed previous, address indexed owner);
+    /// @notice The treasury claimed the service's fees: `amount` of `token`, sent to `to`.
+    event ServiceClaimed(address indexed treasury, address indexed token, address to, uint256 amount);
 
-    /// @notice Only an authorised executor may settle.
-    error NotExecutor(address caller);
-    /// @notice Only the owner may call this.
-    error NotOwner(address caller);
-    /// @notice Only the pending owner may accept.
-    error NotPendingOwner(address caller);
-    /// @notice Native output must arrive as `msg.value`, ERC-20 output with none.
-    error InvalidNativeValue(uint256 expected, uint256 actual);
+    /// @notice Only the registry's current treasury may claim the service's fees.
+    error NotTreasury(address caller);
     /// @notice A builder fee without a builder recipient.
     error MissingFeeRecipient();
-    /// @notice A fee above 50 bps.
-    error FeeTooHigh(uint16 bps);
-    /// @notice The recipient is the zero address or the collector itself.
-    error InvalidRecipient(address recipient);
-    /// @notice A credit beyond what the collector can account for (2^128 - 1 of a token).
+    /// @notice A credit beyond what one slot can account for (2^127 - 1 of a token).
     error CreditOverflow(address token);
     /// @notice Nothing is claimable for the caller in this token.
     error NothingToClaim(address recipient, address token);
-    /// @notice Sending native ETH failed.
-    error NativeTransferFailed(address to, uint256 amount);
     /// @notice The zero address where an account is required.
     error ZeroAddress();
 
-    /// @notice Splits a swap's gross output and records the settlement. The gross output is what arrived
-    ///         for it: `msg.value` for native ETH; for an ERC-20, the collector's balance beyond what it owes
-    ///         (the route's last pools paid it here). Credits the service fee to the service and the builder
-    ///         fee to `o.builderRecipient`, sends the rest to `o.recipient` and emits `Settled`.
-    /// @return amountOut What the recipient received (its balance change for an ERC-20).
-    function settle(Order calldata o) external payable returns (uint256 amountOut);
-
-    /// @notice Records a swap that charged no fee (its output went straight to the recipient): emits
-    ///         `Settled` with `s` as given.
-    function record(Settlement calldata s) external;
-
-    /// @notice Sends the caller's claimable `token` (address(0) for ETH) to `to`.
-    /// @return amount What was sent.
+    /// @notice Sends the caller's builder fees in `token` (address(0) for ETH) to `to`.
+    /// @return amount What was sent: exactly what was credited since the last claim.
     function claim(address token, address to) external returns (uint256 amount);
 
-    /// @notice Fees of `token` that `recipient` can claim: its own credits, and the service's fees when it
-    ///         is the registry's current treasury.
+    /// @notice Sends the service's fees in `token` accrued under each of `accounts` to `to`; only the
+    ///         registry's current treasury may call it.
+    /// @return amount What was sent.
+    function claimService(address token, address[] calldata accounts, address to) external returns (uint256 amount);
+
+    /// @notice Builder fees of `token` that `recipient` can claim.
     function claimable(address recipient, address token) external view returns (uint256);
 
-    /// @notice Sum of everyone's claimable `token`: the collector always holds at least this much.
-    function totalClaimable(address token) external view returns (uint256);
-
-    /// @notice The service's fees of `token` not yet claimed (claimable by the registry's treasury).
-    function serviceClaimable(address token) external view returns (uint256);
-
-    /// @notice Whether `executor` may settle.
-    function isExecutor(address executor) external view returns (bool);
+    /// @notice The service's fees of `token` accrued under `account` (claimable by the registry's treasury).
+    function serviceClaimable(address account, address token) external view returns (uint256);
 }

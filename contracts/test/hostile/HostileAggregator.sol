@@ -62,7 +62,7 @@ contract HostileAggregator {
     }
 
     /// @dev From inside the executor's call: both entry points again (paying with the payer's approval),
-    ///      both swap callbacks, and the collector's record as if it were the executor.
+    ///      both swap callbacks, and a claim of the executor's fees.
     function _reenter(address tokenIn, uint256 amountIn, address tokenOut) private {
         IExecutor.SwapParams memory p = IExecutor.SwapParams(
             tokenIn, tokenOut, amountIn, 0, address(this), block.timestamp, 0, 0, bytes32(0), bytes32(0), bytes32(0)
@@ -72,13 +72,8 @@ contract HostileAggregator {
         _attempt(target, abi.encodeCall(IExecutor.swap, (p, hex"01")));
         _attempt(target, abi.encodeCall(IUniswapV3SwapCallback.uniswapV3SwapCallback, (int256(amountIn), 0, "")));
         _attempt(target, abi.encodeCall(IUnlockCallback.unlockCallback, (abi.encodePacked(tokenIn, amountIn, payer))));
-        ISettlementCollector.Settlement memory fake;
-        fake.recipient = address(this);
-        fake.tokenOut = tokenOut;
-        fake.amountOut = amountIn;
-        // The collector is the executor's: read it the way any caller can.
-        (bool ok, bytes memory collector) = target.staticcall(abi.encodeWithSignature("collector()"));
-        if (ok) _attempt(abi.decode(collector, (address)), abi.encodeCall(ISettlementCollector.record, (fake)));
+        // The executor is the collector: claim its fees in the output token mid-swap.
+        _attempt(target, abi.encodeCall(ISettlementCollector.claim, (tokenOut, address(this))));
     }
 
     function _attempt(address target, bytes memory call) private {

@@ -6,9 +6,9 @@ import {Test, Vm} from "forge-std/Test.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {BuilderRegistry} from "../../src/BuilderRegistry.sol";
 import {Executor} from "../../src/Executor.sol";
-import {SettlementCollector} from "../../src/SettlementCollector.sol";
 import {IExecutor} from "../../src/interfaces/IExecutor.sol";
 import {ISettlementCollector} from "../../src/interfaces/ISettlementCollector.sol";
+import {Credits} from "../utils/Credits.sol";
 import {SettledData, SettledLogs} from "../utils/SettledLogs.sol";
 import {StandInAggregatorRouter} from "../../devnet/aggregators/StandInAggregatorRouter.sol";
 import {StandInAllowanceHolder} from "../../devnet/aggregators/StandInAllowanceHolder.sol";
@@ -24,7 +24,7 @@ contract AggregatorHandler is Test {
     struct Env {
         Executor executor;
         BuilderRegistry registry;
-        SettlementCollector collector;
+        ISettlementCollector collector;
         StandInAggregatorRouter router;
         StandInAllowanceHolder holder;
         StandInSettler settler;
@@ -173,22 +173,22 @@ contract AggregatorHandler is Test {
 
     function _before(IExecutor.SwapParams memory p) internal view returns (Before memory b) {
         b.recipient = _balance(p.tokenOut, p.recipient);
-        b.treasury = env.collector.claimable(env.treasury, p.tokenOut);
+        b.treasury = _serviceOwed(p.tokenOut);
         b.builder = env.collector.claimable(env.builderWallet, p.tokenOut);
-        b.collectorIn = _balance(p.tokenIn, address(env.collector));
+        b.collectorIn = _balance(p.tokenIn, address(env.executor));
         b.actorsIn = new uint256[](env.actors.length);
         for (uint256 i; i < env.actors.length; ++i) {
             b.actorsIn[i] = _balance(p.tokenIn, env.actors[i]);
         }
     }
 
-    /// @dev The payer paid exactly `amountIn`; no other actor's input moved, nor the collector's.
+    /// @dev The payer paid exactly `amountIn`; no other actor's input moved, nor what the executor held of it.
     function _checkFunds(address payer, IExecutor.SwapParams memory p, Before memory b) internal {
         for (uint256 i; i < env.actors.length; ++i) {
             uint256 expected = env.actors[i] == payer ? b.actorsIn[i] - p.amountIn : b.actorsIn[i];
             if (_balance(p.tokenIn, env.actors[i]) != expected) ++violationsFunds;
         }
-        if (_balance(p.tokenIn, address(env.collector)) != b.collectorIn) ++violationsFunds;
+        if (_balance(p.tokenIn, address(env.executor)) != b.collectorIn) ++violationsFunds;
     }
 
     function _checkSettlement(IExecutor.SwapParams memory p, Before memory b, uint256 amountOut) internal {
@@ -198,7 +198,7 @@ contract AggregatorHandler is Test {
         if (count != (recorded ? 1 : 0)) ++violationsAccounting;
         uint256 builderCredit = env.collector.claimable(env.builderWallet, p.tokenOut) - b.builder;
         // Fee rule 2: never a service fee, whatever was quoted.
-        if (env.collector.claimable(env.treasury, p.tokenOut) != b.treasury) ++violationsFees;
+        if (_serviceOwed(p.tokenOut) != b.treasury) ++violationsFees;
         if (!recorded) {
             if (builderCredit != 0) ++violationsFees;
             return;
@@ -211,8 +211,19 @@ contract AggregatorHandler is Test {
         }
     }
 
+    /// @dev The service's fees of `token`, under every account a swap here can credit.
+    /// @notice The accounts a swap here can credit: none payable, the builder's wallet.
+    function feeAccounts() public view returns (address[] memory accounts) {
+        accounts = new address[](2);
+        (accounts[0], accounts[1]) = (address(0), env.builderWallet);
+    }
+
+    function _serviceOwed(address token) internal view returns (uint256) {
+        return Credits.service(env.collector, token, feeAccounts());
+    }
+
     function _settled() internal returns (SettledData memory d, uint256 count) {
-        return SettledLogs.last(vm.getRecordedLogs(), address(env.collector));
+        return SettledLogs.last(vm.getRecordedLogs(), address(env.collector), address(env.executor), env.registry);
     }
 
     function _expectedBuilderBps(IExecutor.SwapParams memory p) internal view returns (uint16 bps) {

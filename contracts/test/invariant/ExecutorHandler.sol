@@ -6,9 +6,9 @@ import {Test, Vm} from "forge-std/Test.sol";
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {BuilderRegistry} from "../../src/BuilderRegistry.sol";
 import {Executor} from "../../src/Executor.sol";
-import {SettlementCollector} from "../../src/SettlementCollector.sol";
 import {IExecutor} from "../../src/interfaces/IExecutor.sol";
 import {ISettlementCollector} from "../../src/interfaces/ISettlementCollector.sol";
+import {Credits} from "../utils/Credits.sol";
 import {SettledData, SettledLogs} from "../utils/SettledLogs.sol";
 import {CallbackSpoofer} from "../hostile/CallbackSpoofer.sol";
 import {ReentrantToken} from "../hostile/ReentrantToken.sol";
@@ -24,7 +24,7 @@ contract ExecutorHandler is Test {
     struct Env {
         Executor executor;
         BuilderRegistry registry;
-        SettlementCollector collector;
+        ISettlementCollector collector;
         address tokA;
         address tokB;
         address tokC;
@@ -67,6 +67,12 @@ contract ExecutorHandler is Test {
     uint256 public violationsAccounting;
     uint256 public callbacksRejected;
     uint256 public reentrancyAttempts;
+    uint256 public violationsClaims;
+    uint256 public claimsPaid;
+
+    address internal claimSink = makeAddr("claim sink");
+    /// @dev The last successful swap's output: half the claims are in it, so claims do find credits.
+    address internal lastTokenOut;
 
     constructor(Env memory env_, uint16 defaultFee, bytes32 abPair, uint16 abFee, uint16 builderMax) {
         env = env_;
@@ -156,7 +162,7 @@ contract ExecutorHandler is Test {
     }
 
     /// @notice A swap in or out of the reentrant token while it attacks: re-entering swap(), spoofing either
-    ///         callback (also as the canonical pool of another fee tier) or settling in the collector.
+    ///         callback (also as the canonical pool of another fee tier) or claiming fees mid-swap.
     function reentrantSwap(uint8 attack, uint256 amountSeed, bool evilIn, uint256 actorSeed) external {
         uint256 amount = bound(amountSeed, 1e15, 50_000e18);
         address evil = address(env.evil);
@@ -172,6 +178,35 @@ contract ExecutorHandler is Test {
         env.evil.disarm();
     }
 
+    /// @notice Someone claims builder fees, then the service's, in some token: only the builder's wallet moves
+    ///         its builder fees and only the registry's treasury the service's, each exactly what was credited;
+    ///         anyone else (payers, the suspended builder's wallet, governance, the reentrant token) moves
+    ///         nothing.
+    function claim(uint256 whoSeed, uint256 tokenSeed) external {
+        // Half the time an owner (so claims do pay), else anyone else.
+        address[6] memory candidates =
+            [env.builderWallet, env.treasury, env.suspendedWallet, env.actors[0], address(env.evil), env.gov];
+        address who = whoSeed % 2 == 0 ? candidates[(whoSeed / 2) % 2] : candidates[2 + (whoSeed / 2) % 4];
+        address[6] memory assets = [env.tokA, env.tokB, env.tokC, env.tax, env.weth, NATIVE];
+        address token = tokenSeed % 2 == 0 ? lastTokenOut : assets[(tokenSeed / 2) % assets.length];
+        uint256 credited = env.collector.claimable(who, token);
+        vm.prank(who);
+        try env.collector.claim(token, claimSink) returns (uint256 paid) {
+            if (paid != credited || paid == 0) ++violationsClaims;
+            ++claimsPaid;
+        } catch {
+            if (credited != 0) ++violationsClaims;
+        }
+        uint256 service = _serviceOwed(token);
+        vm.prank(who);
+        try env.collector.claimService(token, feeAccounts(), claimSink) returns (uint256 paid) {
+            if (who != env.treasury || paid != service) ++violationsClaims;
+            ++claimsPaid;
+        } catch {
+            if (who == env.treasury && service != 0) ++violationsClaims;
+        }
+    }
+
     // ------------------------------------------------------------------ checks
 
     struct Before {
@@ -183,7 +218,7 @@ contract ExecutorHandler is Test {
     function _swapAndCheck(address payer, IExecutor.SwapParams memory p, bytes memory route) internal {
         Before memory b = Before(
             _balance(p.tokenOut, p.recipient),
-            env.collector.claimable(env.treasury, p.tokenOut),
+            _serviceOwed(p.tokenOut),
             env.collector.claimable(env.builderWallet, p.tokenOut)
         );
         (uint16 routeBps, uint16 builderBps) = _expectedBps(p);
@@ -191,6 +226,7 @@ contract ExecutorHandler is Test {
         vm.prank(payer);
         try env.executor.swap{value: p.tokenIn == NATIVE ? p.amountIn : 0}(p, route) returns (uint256 amountOut) {
             ++swapsSucceeded;
+            lastTokenOut = p.tokenOut;
             uint256 received = _balance(p.tokenOut, p.recipient) - b.recipient;
             if (received < p.minOut || amountOut < p.minOut || received != amountOut) ++violationsMinOut;
             _checkSettlement(p, b, routeBps, builderBps, amountOut);
@@ -228,7 +264,7 @@ contract ExecutorHandler is Test {
         internal
     {
         uint256 builderCredit = env.collector.claimable(env.builderWallet, p.tokenOut) - b.builder;
-        uint256 treasuryCredit = env.collector.claimable(env.treasury, p.tokenOut) - b.treasury;
+        uint256 treasuryCredit = _serviceOwed(p.tokenOut) - b.treasury;
         // Fee-on-transfer output: the recipient's share is taxed again on its way out of the collector, by
         // design; the fees are taken from what arrived, so they are credited in full for every token.
         if (p.tokenOut != env.tax && amountOut + d.routeFee + d.builderFee != d.grossAmountOut) ++violationsAccounting;
@@ -241,11 +277,22 @@ contract ExecutorHandler is Test {
     /// @dev An unrecorded swap pays no fee: nothing is credited to anyone.
     function _checkNoCredits(IExecutor.SwapParams memory p, Before memory b) internal {
         if (env.collector.claimable(env.builderWallet, p.tokenOut) != b.builder) ++violationsAccounting;
-        if (env.collector.claimable(env.treasury, p.tokenOut) != b.treasury) ++violationsAccounting;
+        if (_serviceOwed(p.tokenOut) != b.treasury) ++violationsAccounting;
+    }
+
+    /// @dev The service's fees of `token`, under every account a swap here can credit.
+    /// @notice The accounts a swap here can credit: none payable, the builder's wallet, the suspended one's.
+    function feeAccounts() public view returns (address[] memory accounts) {
+        accounts = new address[](3);
+        (accounts[0], accounts[1], accounts[2]) = (address(0), env.builderWallet, env.suspendedWallet);
+    }
+
+    function _serviceOwed(address token) internal view returns (uint256) {
+        return Credits.service(env.collector, token, feeAccounts());
     }
 
     function _settled() internal returns (SettledData memory d, uint256 count) {
-        return SettledLogs.last(vm.getRecordedLogs(), address(env.collector));
+        return SettledLogs.last(vm.getRecordedLogs(), address(env.collector), address(env.executor), env.registry);
     }
 
     function _expectedBps(IExecutor.SwapParams memory p) internal view returns (uint16 routeBps, uint16 builderBps) {
@@ -349,10 +396,8 @@ contract ExecutorHandler is Test {
         } else if (attack == 3) {
             env.evil.arm(address(env.executor), abi.encodeCall(IUnlockCallback.unlockCallback, (abi.encodePacked(env.tokA, uint256(1e18)))), address(0));
         } else {
-            ISettlementCollector.Order memory fake;
-            fake.tokenOut = env.tokA;
-            fake.recipient = evil;
-            env.evil.arm(address(env.collector), abi.encodeCall(ISettlementCollector.settle, (fake)), address(0));
+            // Claim the builder's fees mid-swap, as its wallet.
+            env.evil.arm(address(env.executor), abi.encodeCall(ISettlementCollector.claim, (env.tokA, evil)), env.builderWallet);
         }
     }
 

@@ -7,6 +7,7 @@ import {ReentrantToken} from "../hostile/ReentrantToken.sol";
 import {JunctionFixture} from "../utils/JunctionFixture.sol";
 import {IV2PairFull, IV3PoolFull} from "../utils/UniswapInterfaces.sol";
 import {ExecutorHandler} from "./ExecutorHandler.sol";
+import {Credits} from "../utils/Credits.sol";
 
 /// @notice The executor's invariants (docs/architecture.md, "The contracts"), under random sequences of
 ///         swaps, policy changes, expired deadlines, wrong msg.value, spoofed callbacks and a reentrant
@@ -81,13 +82,6 @@ contract ExecutorInvariantsTest is JunctionFixture {
         assertEq(handler.violationsMinOut(), 0, "a recipient received less than minOut");
     }
 
-    function invariant_executorHoldsNothing() public view {
-        assertEq(address(executor).balance, 0, "executor ETH");
-        for (uint256 i; i < tokens.length; ++i) {
-            assertEq(IERC20(tokens[i]).balanceOf(address(executor)), 0, "executor token");
-        }
-    }
-
     function invariant_feesNeverAboveCapNorQuote() public view {
         assertEq(handler.violationsFees(), 0, "a fee above min(quoted, policy, 50 bps)");
         assertEq(handler.violationsAccounting(), 0, "recipient + fees != gross, or not one Settled event");
@@ -108,7 +102,6 @@ contract ExecutorInvariantsTest is JunctionFixture {
 
     function invariant_disabledOrUnknownBuilderNeverPaid() public view {
         assertEq(handler.violationsUnpaidBuilder(), 0, "an unpayable builder was charged for");
-        assertEq(address(collector).balance >= collector.totalClaimable(address(0)), true, "collector ETH solvent");
         for (uint256 i; i < tokens.length; ++i) {
             assertEq(collector.claimable(suspendedWallet, tokens[i]), 0, "suspended builder credited");
         }
@@ -123,10 +116,19 @@ contract ExecutorInvariantsTest is JunctionFixture {
         }
     }
 
-    function invariant_collectorSolvent() public view {
+    /// @dev Accrued fees move only by their owners' claims, each paying exactly what was credited.
+    function invariant_onlyOwnersMoveCredits_exactly() public view {
+        assertEq(handler.violationsClaims(), 0, "a claim moved fees it should not have, or not exactly");
+    }
+
+    /// @dev The executor holds exactly the fees it owes, and nothing else: no payer's funds stay behind and no
+    ///      swap spends a credit (the handler sends it no dust).
+    function invariant_executorHoldsExactlyItsCredits() public view {
+        address[] memory accounts = handler.feeAccounts();
         for (uint256 i; i < tokens.length; ++i) {
-            assertGe(IERC20(tokens[i]).balanceOf(address(collector)), collector.totalClaimable(tokens[i]), "collector");
+            assertEq(IERC20(tokens[i]).balanceOf(address(executor)), Credits.owed(collector, tokens[i], accounts), "token");
         }
+        assertEq(address(executor).balance, Credits.owed(collector, address(0), accounts), "ETH");
     }
 
     /// @dev With -vv: how much of each run actually swapped (a handler that only reverts proves nothing).
@@ -135,6 +137,7 @@ contract ExecutorInvariantsTest is JunctionFixture {
         emit log_named_uint("swaps reverted", handler.swapsReverted());
         emit log_named_uint("callbacks rejected", handler.callbacksRejected());
         emit log_named_uint("reentrant swaps", handler.reentrancyAttempts());
+        emit log_named_uint("claims paid", handler.claimsPaid());
     }
 
     function _evilPools() private returns (address pool500) {

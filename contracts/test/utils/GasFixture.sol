@@ -12,8 +12,9 @@ import {Routes} from "./Routes.sol";
 ///         contracts it is compared with alike; the 21,000 base and calldata cost of a real transaction are
 ///         not included, nor are refunds.
 abstract contract GasFixture is AggregatorFixture {
-    /// @dev One earlier swap into each output token, so the collector's credit slots are non-zero: the
-    ///      figures are a steady-state swap's, not the first ever (whose three fresh fee slots cost ~45k more).
+    /// @dev Earlier swaps into each output token (with the demo builder, and with the service fee alone), so
+    ///      the executor's credit slots and balances are non-zero: the figures are a steady-state swap's, not
+    ///      the first ever (whose fresh credit slot costs ~17k more).
     function setUp() public virtual override {
         super.setUp();
         address[4] memory outs = [address(tokA), address(tokB), address(tokC), NATIVE];
@@ -27,6 +28,11 @@ abstract contract GasFixture is AggregatorFixture {
             if (outs[i] == address(tokC)) tokenIn = address(tokB);
             vm.prank(bob);
             executor.swap(_params(tokenIn, outs[i], 1e18, bob), route);
+            // And with the service fee alone (no builder), whose credit is kept under the zero account.
+            IExecutor.SwapParams memory serviceOnly = _params(tokenIn, outs[i], 1e18, bob);
+            (serviceOnly.builderId, serviceOnly.maxBuilderFeeBps) = (bytes32(0), 0);
+            vm.prank(bob);
+            executor.swap(serviceOnly, route);
         }
     }
 

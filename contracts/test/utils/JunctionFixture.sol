@@ -7,7 +7,8 @@ import {DevnetToken} from "../../devnet/DevnetToken.sol";
 import {FeeOnTransferToken} from "../../devnet/FeeOnTransferToken.sol";
 import {BuilderRegistry} from "../../src/BuilderRegistry.sol";
 import {Executor} from "../../src/Executor.sol";
-import {SettlementCollector} from "../../src/SettlementCollector.sol";
+import {ISettlementCollector} from "../../src/interfaces/ISettlementCollector.sol";
+import {Credits} from "./Credits.sol";
 import {IExecutor} from "../../src/interfaces/IExecutor.sol";
 import {IPoolManager, PoolKey} from "../../src/interfaces/external/IPoolManager.sol";
 import {LiquidityProvider} from "./LiquidityProvider.sol";
@@ -50,7 +51,8 @@ abstract contract JunctionFixture is Test {
     FeeOnTransferToken internal tax;
 
     BuilderRegistry internal registry;
-    SettlementCollector internal collector;
+    /// @dev The executor as the reviewed collector (its fee credits and claims).
+    ISettlementCollector internal collector;
     Executor internal executor;
     LiquidityProvider internal lp;
 
@@ -164,10 +166,9 @@ abstract contract JunctionFixture is Test {
 
     function _deployJunction() internal {
         registry = new BuilderRegistry(gov, treasury, DEFAULT_ROUTE_FEE, MAX_BUILDER_FEE);
-        collector = new SettlementCollector(gov, registry);
         executor = _newExecutor(aggregatorTargets);
+        collector = ISettlementCollector(address(executor));
         vm.startPrank(gov);
-        collector.setExecutor(address(executor), true);
         registry.setPairRouteFee(address(tokA), address(tokB), AB_ROUTE_FEE);
         registry.setCommissioned(true);
         vm.stopPrank();
@@ -185,7 +186,6 @@ abstract contract JunctionFixture is Test {
             v3InitCodeHash,
             IPoolManager(address(poolManager)),
             registry,
-            collector,
             targets
         );
     }
@@ -325,13 +325,31 @@ abstract contract JunctionFixture is Test {
     }
 
     /// @dev Every token and ETH the executor could hold: all must be zero after every call.
+    /// @dev The executor holds exactly the fees it owes: nothing of any payer's (the fixture sends it no dust).
     function _assertExecutorEmpty() internal view {
-        assertEq(address(executor).balance, 0, "executor ETH");
-        assertEq(tokA.balanceOf(address(executor)), 0, "executor A");
-        assertEq(tokB.balanceOf(address(executor)), 0, "executor B");
-        assertEq(tokC.balanceOf(address(executor)), 0, "executor C");
-        assertEq(tax.balanceOf(address(executor)), 0, "executor TAX");
-        assertEq(weth.balanceOf(address(executor)), 0, "executor WETH");
+        assertEq(address(executor).balance, _owed(NATIVE), "executor ETH");
+        assertEq(tokA.balanceOf(address(executor)), _owed(address(tokA)), "executor A");
+        assertEq(tokB.balanceOf(address(executor)), _owed(address(tokB)), "executor B");
+        assertEq(tokC.balanceOf(address(executor)), _owed(address(tokC)), "executor C");
+        assertEq(tax.balanceOf(address(executor)), _owed(address(tax)), "executor TAX");
+        assertEq(weth.balanceOf(address(executor)), _owed(address(weth)), "executor WETH");
+    }
+
+    /// @dev The accounts the fixture's swaps can credit: the zero account (no payable builder) and the
+    ///      builder's wallet.
+    function _feeAccounts() internal view returns (address[] memory accounts) {
+        accounts = new address[](2);
+        (accounts[0], accounts[1]) = (address(0), builderWallet);
+    }
+
+    /// @dev Everything the executor owes in `token`.
+    function _owed(address token) internal view returns (uint256) {
+        return Credits.owed(collector, token, _feeAccounts());
+    }
+
+    /// @dev The service's fees of `token`, under every account.
+    function _serviceOwed(address token) internal view returns (uint256) {
+        return Credits.service(collector, token, _feeAccounts());
     }
 
     // ------------------------------------------------------------------ official bytecode

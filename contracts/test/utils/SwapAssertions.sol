@@ -6,11 +6,12 @@ import {Vm} from "forge-std/Test.sol";
 import {ISettlementCollector} from "../../src/interfaces/ISettlementCollector.sol";
 import {IExecutor} from "../../src/interfaces/IExecutor.sol";
 import {JunctionFixture} from "./JunctionFixture.sol";
-import {SettledData} from "./SettledLogs.sol";
+import {SettledData, SettledLogs} from "./SettledLogs.sol";
 
 /// @notice Runs a swap and checks every amount exactly: gross output as the official oracle said, each fee
 ///         as `floor(gross * bps / 10000)`, recipient + fees == gross, the collector's credits, the one
-///         `Settled` event, and an empty executor afterwards.
+///         settlement record (the collector's `Settled`, or the executor's `Attributed` when no fee was
+///         charged), and an empty executor afterwards.
 abstract contract SwapAssertions is JunctionFixture {
     struct Balances {
         uint256 recipient;
@@ -21,9 +22,9 @@ abstract contract SwapAssertions is JunctionFixture {
 
     function _snapshot(IExecutor.SwapParams memory p) internal view returns (Balances memory b) {
         b.recipient = _balance(p.tokenOut, p.recipient);
-        b.treasury = collector.claimable(treasury, p.tokenOut);
+        b.treasury = _serviceOwed(p.tokenOut);
         b.builder = collector.claimable(builderWallet, p.tokenOut);
-        b.collector = _balance(p.tokenOut, address(collector));
+        b.collector = _balance(p.tokenOut, address(executor));
     }
 
     /// @notice Swaps as `payer` and checks the outcome against `expectedGross` and the bps charged.
@@ -65,9 +66,9 @@ abstract contract SwapAssertions is JunctionFixture {
         assertGe(amountOut, p.minOut, "minOut");
         Balances memory afterwards = _snapshot(p);
         assertEq(afterwards.recipient - before.recipient, net, "recipient received");
-        assertEq(afterwards.treasury - before.treasury, routeFee, "treasury credit");
+        assertEq(afterwards.treasury - before.treasury, routeFee, "service credit");
         assertEq(afterwards.builder - before.builder, builderFee, "builder credit");
-        assertEq(afterwards.collector - before.collector, routeFee + builderFee, "collector holds the fees");
+        assertEq(afterwards.collector - before.collector, routeFee + builderFee, "the executor holds the fees");
         _assertExecutorEmpty();
 
         (ISettlementCollector.Settlement memory s, uint256 count) = _settlements(vm.getRecordedLogs());
@@ -75,7 +76,7 @@ abstract contract SwapAssertions is JunctionFixture {
             assertEq(count, 0, "an unattributed swap that charges nothing is not recorded");
             return;
         }
-        assertEq(count, 1, "one Settled event");
+        assertEq(count, 1, "one settlement record");
         assertEq(s.builderId, p.builderId, "event builderId");
         assertEq(s.quoteId, p.quoteId, "event quoteId");
         assertEq(s.payer, payer, "event payer");
@@ -103,25 +104,32 @@ abstract contract SwapAssertions is JunctionFixture {
         view
         returns (ISettlementCollector.Settlement memory s, uint256 count)
     {
+        SettledData memory d;
+        (d, count) = SettledLogs.last(logs, address(collector), address(executor), registry);
+        if (count == 0) return (s, 0);
+        Vm.Log memory log = _lastRecord(logs);
+        s.builderId = log.topics[1];
+        s.quoteId = log.topics[2];
+        s.payer = address(uint160(uint256(log.topics[3])));
+        s.keyIdHash = d.keyIdHash;
+        s.recipient = d.recipient;
+        s.tokenIn = d.tokenIn;
+        s.amountIn = d.amountIn;
+        s.tokenOut = d.tokenOut;
+        s.grossAmountOut = d.grossAmountOut;
+        s.routeFee = d.routeFee;
+        s.builderFee = d.builderFee;
+        s.amountOut = d.amountOut;
+        s.builderRecipient = d.builderRecipient;
+        s.policyVersion = d.policyVersion;
+    }
+
+    /// @dev The last `Settled` (collector) or `Attributed` (executor) log in `logs`; there is one.
+    function _lastRecord(Vm.Log[] memory logs) private view returns (Vm.Log memory log) {
         for (uint256 i; i < logs.length; ++i) {
-            Vm.Log memory log = logs[i];
-            if (log.emitter != address(collector) || log.topics[0] != ISettlementCollector.Settled.selector) continue;
-            ++count;
-            SettledData memory d = abi.decode(log.data, (SettledData));
-            s.builderId = log.topics[1];
-            s.quoteId = log.topics[2];
-            s.payer = address(uint160(uint256(log.topics[3])));
-            s.keyIdHash = d.keyIdHash;
-            s.recipient = d.recipient;
-            s.tokenIn = d.tokenIn;
-            s.amountIn = d.amountIn;
-            s.tokenOut = d.tokenOut;
-            s.grossAmountOut = d.grossAmountOut;
-            s.routeFee = d.routeFee;
-            s.builderFee = d.builderFee;
-            s.amountOut = d.amountOut;
-            s.builderRecipient = d.builderRecipient;
-            s.policyVersion = d.policyVersion;
+            bool settled = logs[i].emitter == address(collector) && logs[i].topics[0] == ISettlementCollector.Settled.selector;
+            bool attributed = logs[i].emitter == address(executor) && logs[i].topics[0] == IExecutor.Attributed.selector;
+            if (settled || attributed) log = logs[i];
         }
     }
 }

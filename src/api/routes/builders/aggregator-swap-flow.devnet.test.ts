@@ -6,6 +6,7 @@ import {
   maxUint256,
   parseAbi,
   parseEther,
+  parseEventLogs,
   zeroAddress,
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +15,7 @@ import { startTestDevnet, type TestDevnet } from "../../../../test/devnet.ts";
 import { createPartnerTestApi, type PartnerTestApi } from "../../../../test/partner-api.ts";
 import { type StandInProviders, startStandInProviders } from "../../../../test/stand-in-providers.ts";
 import { PROVIDER_DEADLINE_MS } from "../../../config/config.ts";
+import { executorArtifact } from "../../../contracts/artifacts/Executor.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are asserted field by field.
 type Json = Record<string, any>;
@@ -91,14 +93,39 @@ async function approveExecutor(index: number, asset: Address) {
   });
 }
 
-/** The executor holds nothing of either token after a swap. */
+/**
+ * The executor holds nothing of either token after a swap but the fees it owes (the demo builder's, and the
+ * service's under the builder's wallet or the zero account).
+ */
 async function expectExecutorEmpty(tokenIn: Address, tokenOut: Address) {
-  for (const asset of [tokenIn, tokenOut, weth()]) expect(await holding(asset, executor()), asset).toBe(0n);
+  const accounts = [zeroAddress, devnet.manifest.junction.demoBuilder.recipient];
+  const credit = (functionName: "claimable" | "serviceClaimable", account: Address, asset: Address) =>
+    devnet.publicClient.readContract({
+      address: executor(),
+      abi: executorArtifact.abi,
+      functionName,
+      args: [account, asset],
+    });
+  for (const asset of [tokenIn, tokenOut, weth()]) {
+    let owed = 0n;
+    for (const account of accounts)
+      owed +=
+        (await credit("claimable", account, asset)) + (await credit("serviceClaimable", account, asset));
+    expect(await holding(asset, executor()), asset).toBe(owed);
+  }
 }
 
 describe("builder quotes settle every source through the executor", () => {
-  for (const provider of ["aggregator-a", "aggregator-a-direct", "aggregator-b"] as const) {
-    it(`${provider}: quote, prepare, approve, send, receive exactly the net, verify to finality, history once`, async () => {
+  // The last case charges nothing at all (no service fee on an aggregator's quote, builder fee 0): the
+  // executor's `Attributed` record, read by receipts and history like the collector's `Settled`.
+  const cases = [
+    { provider: "aggregator-a", zeroFee: false },
+    { provider: "aggregator-a-direct", zeroFee: false },
+    { provider: "aggregator-b", zeroFee: false },
+    { provider: "aggregator-a", zeroFee: true },
+  ] as const;
+  for (const { provider, zeroFee } of cases) {
+    it(`${provider}${zeroFee ? ", builder fee 0" : ""}: quote, prepare, approve, send, receive exactly the net, verify to finality, history once`, async () => {
       const wallet = devnet.wallet(BUILDER_PAYER);
       const payer = wallet.account!.address;
       const [tokenIn, tokenOut] = [weth(), token("USDC")];
@@ -111,18 +138,20 @@ describe("builder quotes settle every source through the executor", () => {
         amountIn: amountIn.toString(),
         payer,
         provider,
+        ...(zeroFee ? { builderFeeBps: "0" } : {}),
       });
       expect(quoted.status, JSON.stringify(quoted.body)).toBe(200);
       const q = quoted.body;
       const demo = devnet.manifest.junction.demoBuilder;
+      const builderBps = zeroFee ? 0 : demo.builderFeeBps;
       const gross = BigInt(q.grossAmountOut);
       // Fee rule 2: no service fee on an aggregator's quote; the builder fee applies as on our own routes.
       expect(q).toMatchObject({
         provider,
         routeFee: "0",
-        fees: { routeBps: 0, builderBps: demo.builderFeeBps },
+        fees: { routeBps: 0, builderBps },
       });
-      expect(BigInt(q.builderFee)).toBe((gross * BigInt(demo.builderFeeBps)) / 10_000n);
+      expect(BigInt(q.builderFee)).toBe((gross * BigInt(builderBps)) / 10_000n);
       expect(BigInt(q.amountOut)).toBe(gross - BigInt(q.builderFee));
       expect(q.routes).toEqual([]);
       expect(q.execution.status).toBe("simulated");
@@ -169,7 +198,19 @@ describe("builder quotes settle every source through the executor", () => {
       const history = await builderCall("GET", "/api/v2/builders/history", {});
       const entries = (history.body.settlements as Json[]).filter((s) => s.quoteId === q.quoteId);
       expect(entries).toHaveLength(1);
-      expect(entries[0]).toMatchObject({ routeFee: "0", builderFee: q.builderFee, amountOut: q.amountOut });
+      expect(entries[0]).toMatchObject({
+        routeFee: "0",
+        builderFee: q.builderFee,
+        amountOut: q.amountOut,
+        grossAmountOut: q.grossAmountOut,
+      });
+      expect(String(entries[0]!.builderRecipient).toLowerCase()).toBe(demo.recipient.toLowerCase());
+      const records = parseEventLogs({
+        abi: executorArtifact.abi,
+        logs: receipt.logs,
+        eventName: "Attributed",
+      });
+      expect(records, "an Attributed record exactly when nothing was charged").toHaveLength(zeroFee ? 1 : 0);
     });
   }
 

@@ -8,6 +8,7 @@ import {
   startHistoryFixture,
 } from "../../../../test/history-fixture.ts";
 import { createSettlementIndex } from "../../../builders/settlement-index.ts";
+import { settlementSources } from "../../../builders/settlement-logs.ts";
 
 /**
  * `GET /api/v2/builders/history` when the chain is rewritten under it (the fixture's swaps as in
@@ -69,7 +70,7 @@ describe("GET /api/v2/builders/history across reorgs", () => {
     const index = createSettlementIndex({
       client: devnet.publicClient,
       db: api.deps.db,
-      collector: devnet.manifest.contracts.settlementCollector,
+      sources: settlementSources(devnet.manifest.contracts),
       deploymentBlock: BigInt(devnet.manifest.deploymentBlock),
     });
     const snapshot = await devnet.testClient.snapshot();

@@ -3,6 +3,7 @@ import { BUILDER_CODE_PATTERN } from "../../../builders/builder-code.ts";
 import { type HistoryPage, type HistoryResume, readHistoryPage } from "../../../builders/history.ts";
 import { decodeHistoryCursor, encodeHistoryCursor } from "../../../builders/history-cursor.ts";
 import { BUILDER_LIMITS } from "../../../builders/limits.ts";
+import { settlementSources } from "../../../builders/settlement-logs.ts";
 import { invalidInput } from "../../../errors/junction-error.ts";
 import { builderAccess, chargeRequest } from "../../builder-access.ts";
 import { BuilderHistoryQuerySchema, BuilderHistorySchema } from "../../schemas/builder-history.ts";
@@ -97,7 +98,7 @@ export async function readHistoryResponse(
   const collector = deps.deployment.contracts.settlementCollector;
   const page = await readHistoryPage(deps.client, {
     code,
-    collector,
+    sources: settlementSources(deps.deployment.contracts),
     deploymentBlock: BigInt(deps.deployment.deploymentBlock),
     ...(resume ? { resume } : {}),
     ...(deps.settlementIndex ? { index: deps.settlementIndex } : {}),
