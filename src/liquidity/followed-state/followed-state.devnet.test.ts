@@ -141,7 +141,14 @@ describe("followed pool state", () => {
     const counted = createChainClient({ url: devnet.rpcUrl, kind: "private" });
     const fixtures = createFixtures(counted);
     const withFollowed = createQuoter({ client: counted, index, contracts, fixtures, followed });
-    const withReads = createQuoter({ client: counted, index, contracts, fixtures });
+    // Reads for itself (no quote block, no held pool), choosing the same pools: the followed state's depths.
+    const depthsOnly = {
+      quoteBlock: () => undefined,
+      snapshotAt: () => undefined,
+      unchangedSince: () => undefined,
+      depthOf: followed.depthOf,
+    };
+    const withReads = createQuoter({ client: counted, index, contracts, fixtures, followed: depthsOnly });
     await followed.step();
     expect(followed.quoteBlock()?.block.hash).toBe(followed.head()!.hash);
     const symbol = (s: string) => devnet.manifest.tokens.find((t) => t.symbol === s)!.address;
