@@ -3,10 +3,11 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 
 /**
- * Bumped whenever what a build puts on the chain changes (the universe, the seeding, the deploy plan), so
+ * Bumped whenever what a build puts on the chain changes (the universe, the seeding, the deploy plan, the
+ * contracts Junction deploys: 2 since the executor became the collector), so
  * an old cache is never measured as a new one.
  */
-export const SCALE_CHAIN_VERSION = 1;
+export const SCALE_CHAIN_VERSION = 2;
 
 export type ChainCache = {
   dir: string;
