@@ -179,7 +179,7 @@ function pairPools(set: PoolSet, tokenIn: Address, tokenOut: Address): IndexedPo
  * USD price (the hubs theirs, the tail log-normal around $0.50), each pool a log-normal depth (median
  * $200,000; one in sixteen thin, $1,000-5,000) and a price up to `PRICE_SPREAD` off the reference.
  */
-export function universe(size: number) {
+function universe(size: number) {
   let seed = 4663;
   const random = () => {
     seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;

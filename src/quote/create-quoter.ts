@@ -1,4 +1,4 @@
-import type { Address, PublicClient } from "viem";
+import type { PublicClient } from "viem";
 import { gasPriceAt } from "../chain/gas-price.ts";
 import { type PinnedBlock, pinBlock } from "../chain/pin-block.ts";
 import { countRpc, type RpcCount } from "../chain/rpc-tally.ts";
@@ -100,13 +100,7 @@ export function createQuoter(deps: QuoterDeps) {
   const reads = createBlockReads(client, contracts.builderRegistry, deps.followed);
   // With followed state, the pools kept when the cap bites are the deepest (select-pools.ts).
   const depthOf = deps.followed?.depthOf;
-  const poolSource = depthOf
-    ? {
-        poolsOf: (token: Address) => index.poolsOf(token),
-        poolCountOf: (token: Address) => index.poolCountOf(token),
-        depthOf,
-      }
-    : index;
+  const poolSource = depthOf ? { ...index, depthOf } : index;
 
   /** A node failure anywhere in the pipeline is UpstreamUnavailableError; our own errors pass through. */
   return async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {

@@ -121,8 +121,8 @@ export type FollowedSource = {
  * a new one it walks parent hashes back to the newest block it applied (undoing blocks a reorg took back),
  * fetches each new block's pool events by block hash (`eth_getLogs`, all pools at once, with the watched
  * and observed contracts' logs) beside the node's gas price suggestion, applies them with the pools' own
- * arithmetic and hands the blocks to the observer (the chain's other per-block tasks). A head it cannot connect within `maxCatchUp` blocks makes it read every
- * pool anew at the head; a pool it cannot follow exactly (an event it cannot apply, a price past its held
+ * arithmetic and hands the blocks to the observer (the chain's other per-block tasks). A head it cannot
+ * connect within `maxCatchUp` blocks makes it read every pool anew at the head; a pool it cannot follow exactly (an event it cannot apply, a price past its held
  * window, a sampled mismatch, a fresh pool) is read directly by quotes until the follower reads it again.
  * A failed step changes nothing; a follower that has not seen the head within `staleAfterMs`, or is more
  * than one block behind it, offers no quote block, and quotes pin and read as without it.
