@@ -16,8 +16,9 @@ const LAYERS: readonly (readonly string[])[] = [
   ["runtime"],
   // The HTTP edge, and the embedded devnet with its demo workspace.
   ["api", "devnet"],
-  // The developer portal's sessions and wallet-bound workspace operations, over the builder domain.
-  ["portal"],
+  // The developer portal's sessions and wallet-bound workspace operations, over the builder domain; settlement
+  // events (outbox, webhooks, stream), which turn the builder domain's settlements into pushed facts.
+  ["portal", "events"],
   // Surfaces built on the quote pipeline: a builder quote is the comparison plus attribution.
   ["builders", "partners"],
   // The comparison pipeline; transfer estimates.
@@ -41,6 +42,10 @@ const LAYERS: readonly (readonly string[])[] = [
  * rank it below in LAYERS instead (and say why there).
  */
 const SIBLINGS: readonly { pair: readonly [string, string]; why: string }[] = [
+  {
+    pair: ["portal", "events"],
+    why: "the portal manages a workspace's webhook endpoints through the HTTP edge, which calls both",
+  },
   {
     pair: ["api", "devnet"],
     why: "the HTTP edge serves any chain; the devnet is one chain, which the composition root starts and hands over",

@@ -74,6 +74,7 @@ export const ERROR_STATUS = {
   ZAPS_DISABLED: 503,
   /** Developer portal: another workspace holds this builder code. */
   CODE_TAKEN: 409,
+  EVENT_ID_UNKNOWN: 409,
   /** The process is closing after its drain period; retry (through the load balancer, another process serves). */
   SHUTTING_DOWN: 503,
 } as const satisfies Record<ErrorCode, ContentfulStatusCode>;

@@ -1,12 +1,14 @@
 import type { Hex, PublicClient } from "viem";
 import { createLogScanner, type LogScanner } from "../chain/log-scanner.ts";
 import { oneAtATime } from "../chain/one-at-a-time.ts";
+import type { EventRow } from "../store/repositories/events.ts";
 import {
   type SettlementEventRow,
   saveSettlementIndex,
   settlementEventsFor,
   settlementIndexState,
 } from "../store/repositories/settlement-events.ts";
+import type { WatchClosing } from "../store/repositories/settlement-watches.ts";
 import type { Db } from "../store/schema.ts";
 import type { SettlementEntry, SettlementIndexReader } from "./history.ts";
 import { readSettlementLogs, type SettlementLogsClient, type SettlementSources } from "./settlement-logs.ts";
@@ -26,7 +28,20 @@ export type SettlementIndexOptions = {
   /** The collector's deployment block: the first block indexed. */
   deploymentBlock: bigint;
   logs?: LogScanner;
+  /**
+   * What finality brings beside the index (settlement events, src/events/settlement-facts.ts), saved in
+   * the index's own transaction.
+   */
+  facts?: FinalityHook;
 };
+
+/** Finality's events and watch closings for the settlements of `from..to`, and the news they were saved. */
+export type FinalityHook = {
+  finalize: (entries: readonly SettlementEntry[], from: bigint, to: bigint) => Promise<FinalityWrite>;
+  finalized: (write: FinalityWrite) => void;
+};
+
+export type FinalityWrite = { events: EventRow[]; closings: WatchClosing[] };
 
 export type SettlementIndexSync = { from: bigint; to: bigint; events: number; reset: boolean };
 
@@ -63,12 +78,15 @@ export function createSettlementIndex(options: SettlementIndexOptions): Settleme
         entry: JSON.stringify(entry, (_, value) => (typeof value === "bigint" ? value.toString() : value)),
       };
     });
-    await saveSettlementIndex(db, {
+    const finality = await options.facts?.finalize(found, from, finalized.number);
+    const saved = await saveSettlementIndex(db, {
       from,
       events,
       reset,
       state: { collector, indexedThrough: finalized.number, indexedHash: finalized.hash!.toLowerCase() },
+      ...(finality ? { finality } : {}),
     });
+    if (saved && finality) options.facts?.finalized(finality);
     return { from, to: finalized.number, events: events.length, reset };
   };
 

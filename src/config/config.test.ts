@@ -32,6 +32,7 @@ describe("loadConfig", () => {
       chain: { mode: "devnet", port: 8545, seed: 4663, blockTime: 2 },
       aggregators: { deadlineMs: 2500, a: { enabled: true }, b: { enabled: true } },
       transfers: { integrator: "junction" },
+      webhooks: { allowPrivate: true, allowHttp: true, retryDivisor: 1 },
     });
   });
 
@@ -85,6 +86,22 @@ describe("loadConfig", () => {
     expect(load({ JUNCTION_DRAIN_MS: "1500" }).drainMs).toBe(1500);
     rejects({ JUNCTION_DRAIN_MS: "600000" }, "JUNCTION_DRAIN_MS", /0 to 120000/);
     rejects({ JUNCTION_DRAIN_MS: "-1" }, "JUNCTION_DRAIN_MS", /integer/);
+  });
+
+  it("allows private and plain-http webhook endpoints on the devnet only, unless the operator allows them", () => {
+    const rpc = { JUNCTION_RPC_URL: "https://rpc.example/4663", JUNCTION_DEPLOYMENT: "d.json" };
+    expect(load(rpc).webhooks).toEqual({ allowPrivate: false, allowHttp: false, retryDivisor: 1 });
+    expect(load({ ...rpc, JUNCTION_WEBHOOKS_ALLOW_PRIVATE: "true" }).webhooks).toMatchObject({
+      allowPrivate: true,
+      allowHttp: true,
+    });
+    expect(load({ JUNCTION_WEBHOOKS_ALLOW_PRIVATE: "false" }).webhooks).toMatchObject({
+      allowPrivate: false,
+      allowHttp: true,
+    });
+    expect(load({ JUNCTION_WEBHOOK_RETRY_DIVISOR: "1000" }).webhooks.retryDivisor).toBe(1000);
+    rejects({ JUNCTION_WEBHOOKS_ALLOW_PRIVATE: "yes" }, "JUNCTION_WEBHOOKS_ALLOW_PRIVATE", /true or false/);
+    rejects({ JUNCTION_WEBHOOK_RETRY_DIVISOR: "0" }, "JUNCTION_WEBHOOK_RETRY_DIVISOR", /1 to 100000/);
   });
 
   it("reads the bridge providers of transfer estimates: URL, optional key, integrator name", () => {

@@ -92,6 +92,11 @@ export type Config = {
   chain: ChainConfig;
   aggregators: AggregatorsConfig;
   transfers: TransfersConfig;
+  /**
+   * Where webhook endpoints may point (src/events/webhook-endpoints.ts): private addresses and plain http
+   * only when allowed (the devnet's default); `retryDivisor` shortens the retry schedule (tests).
+   */
+  webhooks: { allowPrivate: boolean; allowHttp: boolean; retryDivisor: number };
 };
 
 /** A setting that cannot be used; `setting` names it so the operator knows what to fix. */
@@ -173,6 +178,20 @@ export function loadConfig(env: Source = process.env, cwd = process.cwd()): Conf
     chain,
     aggregators: aggregatorsConfig(get),
     transfers: transfersConfig(get),
+    webhooks: webhooksConfig(get, chain.mode === "devnet"),
+  };
+}
+
+function webhooksConfig(get: (name: SettingName) => string | undefined, devnet: boolean): Config["webhooks"] {
+  const raw = get("JUNCTION_WEBHOOKS_ALLOW_PRIVATE") ?? String(devnet);
+  if (raw !== "true" && raw !== "false")
+    throw new ConfigError("JUNCTION_WEBHOOKS_ALLOW_PRIVATE", "must be true or false");
+  const allowPrivate = raw === "true";
+  // Receivers inside the operator's own network are its call, plain http included.
+  return {
+    allowPrivate,
+    allowHttp: devnet || allowPrivate,
+    retryDivisor: integer(get, "JUNCTION_WEBHOOK_RETRY_DIVISOR", 1, 1, 100_000),
   };
 }
 

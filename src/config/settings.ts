@@ -39,6 +39,10 @@ export const SETTINGS = {
   JUNCTION_LOG_LEVEL: "fatal, error, warn, info, debug or trace (default info)",
   JUNCTION_DRAIN_MS:
     "how long a stopping process keeps serving after /readyz turns 503, so a load balancer sees it leave (default 10000 with JUNCTION_RPC_URL, 0 on the embedded devnet; 0 to 120000)",
+  JUNCTION_WEBHOOKS_ALLOW_PRIVATE:
+    "`true` lets builders add webhook endpoints at private, loopback and link-local addresses, and over plain http (default true on the embedded devnet, false otherwise: HTTPS to public addresses only)",
+  JUNCTION_WEBHOOK_RETRY_DIVISOR:
+    "divides every delay of the webhook retry schedule (1 to 100000, default 1): a shorter schedule for tests",
   JUNCTION_AGGREGATOR_A_URL:
     "base URL of aggregator-a (a KyberSwap-shaped route-then-build API, chain segment included); unset disables it (the devnet runs a stand-in)",
   JUNCTION_AGGREGATOR_A_API_KEY: "aggregator-a client id (sent as x-client-id); never logged or returned",

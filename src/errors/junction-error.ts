@@ -43,6 +43,7 @@ export const ERROR_CODES = [
   "ZAPS_DISABLED",
   "SHUTTING_DOWN",
   "CODE_TAKEN",
+  "EVENT_ID_UNKNOWN",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -5,6 +5,7 @@ import { createPartnerApp } from "../api/partner-app.ts";
 import type { SettlementIndexReader } from "../builders/history.ts";
 import type { Config } from "../config/config.ts";
 import type { Deployment } from "../config/deployment.ts";
+import type { OutboxSignal } from "../events/outbox-signal.ts";
 import type { FollowedSource } from "../liquidity/followed-state/follow-state.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { signInSite } from "../portal/sign-in-message.ts";
@@ -38,6 +39,8 @@ export async function createApps(deps: {
   settlementIndex: SettlementIndexReader;
   /** Pool state that follows the chain: a warm quote's block, gas price and pools. */
   followed: FollowedSource;
+  /** Tells this process's event streams that events were written here. */
+  outbox: OutboxSignal;
   quoteProviders: QuoteProviders;
   /** The balance fixtures quotes simulate with, whose token layouts are learned in the background. */
   fixtures: ReturnType<typeof createFixtures>;
@@ -87,7 +90,13 @@ export async function createApps(deps: {
     logError,
     quote,
     admission: createAdmission(),
-    builders: { ...quoting, admission: createAdmission(), cursorSecret, settlementIndex },
+    builders: {
+      ...quoting,
+      admission: createAdmission(),
+      cursorSecret,
+      settlementIndex,
+      events: { signal: deps.outbox, leaving: lifecycle.leaving },
+    },
     transfers: { db, estimator },
     portal: {
       db,
@@ -97,6 +106,10 @@ export async function createApps(deps: {
       settlementIndex,
       site: signInSite(config.publicUrl),
       nonceSecret,
+      webhooks: {
+        policy: { allowHttp: config.webhooks.allowHttp, allowPrivate: config.webhooks.allowPrivate },
+        signal: deps.outbox,
+      },
     },
   });
   const partner = createPartnerApp({

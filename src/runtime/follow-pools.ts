@@ -50,6 +50,7 @@ export function followChainAndPools(deps: {
   isIndexer: () => boolean;
   activations: HeadTaskDeps["activations"];
   settlements: HeadTaskDeps["settlements"];
+  facts?: HeadTaskDeps["facts"];
   onSettlementError: (error: unknown) => void;
 }): { stop: () => Promise<void>; followed: FollowedSource } {
   const { index, deployment, logger, freshness } = deps;
@@ -69,6 +70,7 @@ export function followChainAndPools(deps: {
     freshness,
     activations: deps.activations,
     settlements: deps.settlements,
+    ...(deps.facts ? { facts: deps.facts } : {}),
     recorders: [deployment.contracts.settlementCollector, deployment.contracts.executor],
     onIndexError: (error) => syncFailed.warn({ err: error }),
     onSettlementError: deps.onSettlementError,

@@ -24,6 +24,8 @@ export type HeadTaskDeps = {
    * their logs holds a settlement the settlement index takes at finality.
    */
   recorders: readonly Address[];
+  /** Settlement facts seen at the head: confirming and reorged settlement events (src/events). */
+  facts?: { observe: (blocks: readonly HeadBlock[]) => Promise<void> };
   onIndexError: (error: unknown) => void;
   onSettlementError: (error: unknown) => void;
   now?: () => number;
@@ -35,7 +37,8 @@ export type HeadTaskDeps = {
  * - the pool index advances over each step's blocks from the creation events among their logs (the
  *   indexer), or takes the indexer's save (another process), and its freshness is measured at every step;
  * - the registry's activations are scanned when a block's logs show the registry changed;
- * - the settlement index syncs while a block with a settlement's logs waits for finality.
+ * - the settlement index syncs while a block with a settlement's logs waits for finality;
+ * - settlement facts (confirming and reorged events) are taken from each step's blocks.
  * Activations and settlements also run every `IDLE_TASK_EVERY` blocks, and every task after a step that
  * read no logs (a reorg past the follower's reach, a first step). Each task runs one at a time; steps that
  * come while it runs make it run once more, with the blocks they brought.
@@ -46,6 +49,7 @@ export function headTasks(deps: HeadTaskDeps) {
   let stopped = false;
   let head: { number: bigint; hash: `0x${string}` } | undefined;
   let blocks: HeadBlock[] = [];
+  let factBlocks: HeadBlock[] = [];
   let syncTo: { number: bigint; hash: `0x${string}` } | undefined;
   let refreshedAt = Number.NEGATIVE_INFINITY;
   let settledWaiting: bigint | undefined;
@@ -86,13 +90,30 @@ export function headTasks(deps: HeadTaskDeps) {
     }
   });
 
+  const factsTask = coalesced(async () => {
+    const taken = factBlocks;
+    factBlocks = [];
+    if (!deps.isIndexer() || !deps.facts) return;
+    try {
+      await deps.facts.observe(taken);
+    } catch (error) {
+      deps.onSettlementError(error);
+    }
+  });
+
   function onBlocks(step: ObservedStep): void {
     if (stopped) return;
     head = step.head;
     const at = now();
     deps.freshness.observe(step.head.number, deps.index.syncedTo()?.number, at);
     const blind = first || (step.blocks.length === 0 && step.kind !== "unchanged");
-    if (step.blocks.length > 0) blocks.push(...step.blocks);
+    if (step.blocks.length > 0) {
+      blocks.push(...step.blocks);
+      if (deps.facts) {
+        factBlocks.push(...step.blocks);
+        factsTask.run();
+      }
+    }
     if (blind) syncTo = step.head;
     const idleTurn = (offset: bigint) =>
       step.blocks.length > 0 && step.head.number % IDLE_TASK_EVERY === offset;
@@ -108,7 +129,8 @@ export function headTasks(deps: HeadTaskDeps) {
     first = false;
   }
 
-  const idle = () => Promise.all([indexTask.idle(), activationTask.idle(), settlementTask.idle()]);
+  const idle = () =>
+    Promise.all([indexTask.idle(), activationTask.idle(), settlementTask.idle(), factsTask.idle()]);
   return {
     onBlocks,
     /** Settles once the tasks running now (and those they run again) have. */

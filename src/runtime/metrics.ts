@@ -58,6 +58,12 @@ export function createMetrics(sources: {
     labelNames: ["kind"] as const,
     registers: [registry],
   });
+  const webhookAttempts = new Counter({
+    name: "junction_webhook_attempts_total",
+    help: "Webhook delivery attempts by outcome: `delivered` (a 2xx), `retry` (scheduled again), `failed` (the retry schedule ran out)",
+    labelNames: ["outcome", "type"] as const,
+    registers: [registry],
+  });
   const rpcLatency = new Histogram({
     name: "junction_rpc_request_duration_seconds",
     help: "Time the node took to answer a JSON-RPC request",
@@ -168,6 +174,10 @@ export function createMetrics(sources: {
     /** Counts a refused request the node transport adapted to (json-rpc-http.ts). */
     rpcAdaptation(kind: "split" | "throttled"): void {
       rpcAdaptations.inc({ kind });
+    },
+    /** Counts a webhook delivery attempt (src/events/deliver-webhooks.ts). */
+    webhookAttempt(outcome: "delivered" | "retry" | "failed", type: string): void {
+      webhookAttempts.inc({ outcome, type });
     },
     /** Counts a third-party provider's outcome per variant, and times it. */
     provider(outcome: { provider: string; variant: string; outcome: string; ms: number }): void {

@@ -6,9 +6,12 @@ import { createSettlementIndex } from "../builders/settlement-index.ts";
 import { settlementSources } from "../builders/settlement-logs.ts";
 import { createLogScanner, type LogRangePolicy } from "../chain/log-scanner.ts";
 import type { Deployment } from "../config/deployment.ts";
+import { EVENT_RETENTION_DAYS } from "../events/event-stream.ts";
+import { settlementFacts } from "../events/settlement-facts.ts";
 import type { FollowedSource } from "../liquidity/followed-state/follow-state.ts";
 import type { PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import type { Store } from "../store/create-store.ts";
+import { pruneEvents } from "../store/repositories/events.ts";
 import { indexAtStart } from "./first-index.ts";
 import { followChainAndPools } from "./follow-pools.ts";
 import type { IndexFreshness } from "./index-freshness.ts";
@@ -26,7 +29,7 @@ const QUOTA_PRUNE_MS = 3_600_000;
  * Start stage, the indexes: the pool index's first sync (or the indexer's save), then the followers that
  * keep the pool index, the workspaces' activations and the settlement index at the tip (writing only while
  * this process is the indexer), pool state that follows the chain, and the hourly pruning of spent quota
- * windows. Returns the settlement index history reads and the followed pool state quotes read.
+ * windows and of events past their retention. Returns the settlement index history reads and the followed pool state quotes read.
  */
 export async function startFollowers(deps: {
   client: PublicClient;
@@ -44,6 +47,8 @@ export async function startFollowers(deps: {
   /** The node's WebSocket endpoint for new heads, if any (followed pool state subscribes to it). */
   headsUrl?: string | undefined;
   progress: (line: string) => void;
+  /** Told when settlement events were written here (src/events/outbox-signal.ts). */
+  onEventsWritten?: () => void;
   shutdown: ShutdownStack;
 }): Promise<{ settlementIndex: SettlementIndexReader; followed: FollowedSource }> {
   const { client, deployment, index, role, freshness, logger, shutdown } = deps;
@@ -74,13 +79,26 @@ export async function startFollowers(deps: {
     logRanges: deps.logRanges,
   });
   const prune = () =>
-    pruneQuotaCounters(db).catch((error) => logger.warn({ err: error }, "quota pruning failed"));
+    Promise.all([
+      pruneQuotaCounters(db).catch((error) => logger.warn({ err: error }, "quota pruning failed")),
+      pruneEvents(db, new Date(Date.now() - EVENT_RETENTION_DAYS * 86_400_000)).catch((error) =>
+        logger.warn({ err: error }, "event pruning failed"),
+      ),
+    ]);
   await prune();
   const pruner = setInterval(prune, QUOTA_PRUNE_MS);
   pruner.unref();
   shutdown.defer(() => clearInterval(pruner));
+  // Settlement events for builders (confirming, finalized, reorged) go to the outbox with the facts.
+  const facts = settlementFacts({
+    db,
+    collector: deployment.contracts.settlementCollector,
+    executor: deployment.contracts.executor,
+    ...(deps.onEventsWritten ? { onWritten: deps.onEventsWritten } : {}),
+  });
   // History reads the finalized settlement events from the database for the range this index covers.
   const settlementIndex = createSettlementIndex({
+    facts,
     client,
     db,
     sources: settlementSources(deployment.contracts),
@@ -101,6 +119,7 @@ export async function startFollowers(deps: {
     isIndexer: role.isIndexer,
     activations,
     settlements: settlementIndex,
+    facts,
     onSettlementError: (error) => settlementFailed.warn({ err: error }),
   });
   shutdown.defer(() => follower.stop());

@@ -7,6 +7,8 @@ import type { DemoPartner } from "../devnet/demo-partner.ts";
 import type { DemoTransfers } from "../devnet/demo-transfers.ts";
 import type { DemoWorkspace } from "../devnet/demo-workspace.ts";
 import type { Devnet } from "../devnet/devnet.ts";
+import { startWebhookSender } from "../events/deliver-webhooks.ts";
+import { createOutboxSignal } from "../events/outbox-signal.ts";
 import { createPoolIndex, type PoolIndex } from "../liquidity/pool-index/pool-index.ts";
 import { createFixtures } from "../simulation/fixtures.ts";
 import type { Store } from "../store/create-store.ts";
@@ -128,7 +130,10 @@ async function startLocked(
     const assets = deploymentAssetBook(deployment);
     const seed = devnet ? await seedDevnet(devnet, { store, config, assets, shutdown }) : undefined;
     const { quoteProviders, estimator } = await openSources(config, chain, seed, { logger, shutdown });
+    // Settlement events: written with their facts, sent as webhooks by every process, streamed to builders.
+    const outbox = createOutboxSignal();
     const { settlementIndex, followed } = await startFollowers({
+      onEventsWritten: outbox.notify,
       client,
       logRanges: chain.logRanges,
       atStart: chain.atStart,
@@ -154,6 +159,15 @@ async function startLocked(
       intervalMs: TOKEN_LAYOUTS_MS,
     });
     shutdown.defer(() => layouts.stop());
+    const sender = startWebhookSender({
+      db: store.db,
+      allowPrivate: config.webhooks.allowPrivate,
+      signal: outbox,
+      logger,
+      retryScale: 1 / config.webhooks.retryDivisor,
+      onAttempt: metrics.webhookAttempt,
+    });
+    shutdown.defer(() => sender.stop());
     const servers: HttpListener[] = [];
     const { lifecycle, leaveLoadBalancer, closeListeners } = createStopping({
       servers,
@@ -173,6 +187,7 @@ async function startLocked(
       index,
       settlementIndex,
       followed,
+      outbox,
       quoteProviders,
       fixtures,
       transfers: { estimator, assets, ...(seed ? { standInUrls: seed.standIns.urls } : {}) },

@@ -360,6 +360,92 @@ const MIGRATIONS: Record<string, Migration> = {
       );
     },
   },
+  "0014_events_and_webhooks": {
+    async up(db: Kysely<unknown>) {
+      // The outbox of settlement events (docs/api/builders.md, "Events and webhooks"): one row per fact,
+      // its id derived from the fact so every process writing it writes the same row; `seq` orders the
+      // event stream (rows are inserted under one advisory lock, so `seq` order is commit order).
+      // `payload` is the JSON text delivered, kept byte for byte so every delivery signs the same body.
+      await db.schema
+        .createTable("events")
+        .addColumn("seq", "bigserial", (c) => c.primaryKey())
+        .addColumn("id", "text", (c) => c.notNull().unique())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("type", "text", (c) => c.notNull())
+        .addColumn("quote_id", "text")
+        .addColumn("payload", "text", (c) => c.notNull())
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await db.schema
+        .createIndex("events_workspace_seq")
+        .on("events")
+        .columns(["workspace_id", "seq"])
+        .execute();
+      await db.schema.createIndex("events_created").on("events").column("created_at").execute();
+      // A workspace's webhook endpoints; the signing secret is kept to sign with (shown to its owner once),
+      // and the one it replaced stays valid until `previous_secret_until` (rotation).
+      await db.schema
+        .createTable("webhook_endpoints")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("url", "text", (c) => c.notNull())
+        .addColumn("event_types", sql`text[]`, (c) => c.notNull())
+        .addColumn("secret", "text", (c) => c.notNull())
+        .addColumn("previous_secret", "text")
+        .addColumn("previous_secret_until", "timestamptz")
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      // One delivery of an event to an endpoint, written with the event (or by a test or a redelivery).
+      // A process claims due deliveries (`claimed_until`) with SKIP LOCKED, so each is sent by one process
+      // at a time; a claim that outlives its process expires and the delivery is sent again.
+      await db.schema
+        .createTable("webhook_deliveries")
+        .addColumn("id", "text", (c) => c.primaryKey())
+        .addColumn("event_id", "text", (c) => c.notNull().references("events.id").onDelete("cascade"))
+        .addColumn("endpoint_id", "text", (c) =>
+          c.notNull().references("webhook_endpoints.id").onDelete("cascade"),
+        )
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+        .addColumn("next_attempt_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn("claimed_until", "timestamptz")
+        .addColumn("last_attempt_at", "timestamptz")
+        .addColumn("last_status", "integer")
+        .addColumn("last_error", "text")
+        .addColumn("last_response", "text")
+        .addColumn("created_at", "timestamptz", (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await db.schema
+        .createIndex("webhook_deliveries_due")
+        .on("webhook_deliveries")
+        .columns(["status", "next_attempt_at"])
+        .execute();
+      await db.schema
+        .createIndex("webhook_deliveries_endpoint")
+        .on("webhook_deliveries")
+        .columns(["endpoint_id", "created_at"])
+        .execute();
+      // Settlements seen mined before finality (a `settlement.confirming` was written), until finality
+      // shows them kept (finalized) or replaced (reorged).
+      await db.schema
+        .createTable("settlement_watches")
+        .addColumn("hash", "text", (c) => c.notNull())
+        .addColumn("block_hash", "text", (c) => c.notNull())
+        .addColumn("block_number", "bigint", (c) => c.notNull())
+        .addColumn("log_index", "integer", (c) => c.notNull())
+        .addColumn("quote_id", "text", (c) => c.notNull())
+        .addColumn("workspace_id", "text", (c) => c.notNull().references("workspaces.id").onDelete("cascade"))
+        .addColumn("status", "text", (c) => c.notNull())
+        .addColumn("entry", "text", (c) => c.notNull())
+        .addPrimaryKeyConstraint("settlement_watches_pk", ["hash", "block_hash", "log_index"])
+        .execute();
+      await db.schema
+        .createIndex("settlement_watches_open")
+        .on("settlement_watches")
+        .columns(["status", "block_number"])
+        .execute();
+    },
+  },
 };
 
 export const migrationProvider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -117,6 +117,63 @@ export type SettlementIndexStateTable = {
   indexed_hash: string;
 };
 
+/**
+ * An event of the outbox (migration 0014): the JSON `payload` is delivered byte for byte; `seq` orders the
+ * event stream.
+ */
+export type EventTable = {
+  seq: Generated<string>;
+  id: string;
+  workspace_id: string;
+  type: string;
+  quote_id: string | null;
+  payload: string;
+  created_at: DefaultedTimestamp;
+};
+
+/** A workspace's webhook endpoint, with its signing secret and, while rotating, the secret it replaced. */
+export type WebhookEndpointTable = {
+  id: string;
+  workspace_id: string;
+  url: string;
+  event_types: string[];
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: Timestamp | null;
+  created_at: DefaultedTimestamp;
+};
+
+export type WebhookDeliveryStatus = "pending" | "delivered" | "failed";
+
+/** One delivery of an event to an endpoint: its attempts and the last answer (a short excerpt at most). */
+export type WebhookDeliveryTable = {
+  id: string;
+  event_id: string;
+  endpoint_id: string;
+  status: WebhookDeliveryStatus;
+  attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: DefaultedTimestamp;
+  claimed_until: Timestamp | null;
+  last_attempt_at: Timestamp | null;
+  last_status: number | null;
+  last_error: string | null;
+  last_response: string | null;
+  created_at: DefaultedTimestamp;
+};
+
+/** A settlement seen mined before finality, until finality keeps or replaces its block. */
+export type SettlementWatchTable = {
+  hash: string;
+  block_hash: string;
+  block_number: Int8;
+  log_index: number;
+  quote_id: string;
+  workspace_id: string;
+  status: "confirming" | "finalized" | "reorged";
+  /** The settlement entry as the confirming event carried it (JSON): a reorged event reports it again. */
+  entry: string;
+};
+
 /** A timestamp the database defaults (`now()`) and the code may still set. */
 type DefaultedTimestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 
@@ -215,6 +272,10 @@ export type Database = {
   indexer_leases: IndexerLeaseTable;
   settlement_events: SettlementEventTable;
   settlement_index_state: SettlementIndexStateTable;
+  events: EventTable;
+  webhook_endpoints: WebhookEndpointTable;
+  webhook_deliveries: WebhookDeliveryTable;
+  settlement_watches: SettlementWatchTable;
 };
 
 /**

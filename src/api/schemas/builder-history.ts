@@ -20,7 +20,7 @@ export const BuilderHistoryQuerySchema = z
   })
   .openapi("BuilderHistoryQuery");
 
-const Settlement = z
+export const Settlement = z
   .object({
     quoteId: Hash32,
     builderCode: Code,

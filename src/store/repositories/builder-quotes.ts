@@ -38,3 +38,13 @@ export async function highestQuoteBlock(db: Db): Promise<bigint | undefined> {
     .executeTakeFirst();
   return row?.block === null || row?.block === undefined ? undefined : BigInt(row.block);
 }
+
+/** What settlement events need of the quotes with these ids (unknown ids are left out). */
+export async function quoteOwners(db: Db, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom("builder_quotes")
+    .select(["id", "workspace_id", "key_id", "builder_code", "builder_recipient", "policy_version"])
+    .where("id", "in", ids)
+    .execute();
+}

@@ -4,6 +4,8 @@
  */
 import { sql } from "kysely";
 import type { Db } from "../schema.ts";
+import { type EventRow, insertEvents } from "./events.ts";
+import { closeWatches, type WatchClosing } from "./settlement-watches.ts";
 
 const STATE_ID = "settlements";
 /** Serializes index saves across processes ("JSETTIDX" in ASCII). */
@@ -31,11 +33,19 @@ export async function settlementIndexState(db: Db): Promise<SettlementIndexState
  * Records the events of blocks `from` through `state.indexedThrough` and moves the index there, in one
  * transaction under an advisory lock; `reset` first forgets every event (another collector, or a chain that
  * no longer has the indexed block). A save that would not move the index forward changes nothing (another
- * process got there first). Returns whether it wrote.
+ * process got there first). What finality brings (events, watch closings) is written with it, or not at all.
+ * Returns whether it wrote.
  */
 export async function saveSettlementIndex(
   db: Db,
-  change: { from: bigint; events: SettlementEventRow[]; state: SettlementIndexState; reset: boolean },
+  change: {
+    from: bigint;
+    events: SettlementEventRow[];
+    state: SettlementIndexState;
+    reset: boolean;
+    /** The outbox events and watch closings finality brings, written in the same transaction. */
+    finality?: { events: readonly EventRow[]; closings: readonly WatchClosing[] };
+  },
 ): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
     await sql`select pg_advisory_xact_lock(${SETTLEMENT_INDEX_LOCK.toString()}::bigint)`.execute(tx);
@@ -76,6 +86,10 @@ export async function saveSettlementIndex(
       .values({ id: STATE_ID, ...state })
       .onConflict((oc) => oc.column("id").doUpdateSet(state))
       .execute();
+    if (change.finality) {
+      await closeWatches(tx, change.finality.closings);
+      await insertEvents(tx, change.finality.events);
+    }
     return true;
   });
 }
@@ -97,4 +111,30 @@ export async function settlementEventsFor(
     .orderBy("log_index")
     .execute();
   return rows.map((row) => row.entry);
+}
+
+/** Where the indexed settlements at these places are (block hash, transaction hash, log index). */
+export async function settlementEventsAt(
+  db: Db,
+  places: readonly { blockNumber: bigint; logIndex: number }[],
+): Promise<{ hash: string; blockHash: string; logIndex: number }[]> {
+  if (places.length === 0) return [];
+  const rows = await db
+    .selectFrom("settlement_events")
+    .select("entry")
+    .where((eb) =>
+      eb.or(
+        places.map((place) =>
+          eb.and([
+            eb("block_number", "=", place.blockNumber.toString()),
+            eb("log_index", "=", place.logIndex),
+          ]),
+        ),
+      ),
+    )
+    .execute();
+  return rows.map((row) => {
+    const entry = JSON.parse(row.entry) as { hash: string; blockHash: string; logIndex: number };
+    return { hash: entry.hash, blockHash: entry.blockHash, logIndex: entry.logIndex };
+  });
 }

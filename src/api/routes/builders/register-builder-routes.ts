@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { BuilderApiDeps } from "./builder-api-deps.ts";
 import { builderErrors } from "./builder-errors.ts";
 import { registerBuilderSecurity } from "./builder-openapi.ts";
+import { registerEventsRoute } from "./events.ts";
 import { registerHistoryRoute } from "./history.ts";
 import { registerIntegrationRoute } from "./integration.ts";
 import { registerProfileRoute } from "./profile.ts";
@@ -21,6 +22,7 @@ export function registerBuilderRoutes(app: OpenAPIHono, deps: BuilderApiDeps): v
   registerReceiptRoute(app, deps);
   registerRegistryTransactionRoute(app, deps);
   registerHistoryRoute(app, deps);
+  if (deps.events) registerEventsRoute(app, { ...deps, events: deps.events });
   registerIntegrationRoute(app, deps);
   registerProfileRoute(app, deps);
   registerTokensRoute(app, deps);

@@ -30,6 +30,7 @@ import {
 } from "../../../portal/workspaces.ts";
 import type { BuilderApiDeps } from "../builders/builder-api-deps.ts";
 import { historyResume, readHistoryResponse } from "../builders/history.ts";
+import { type PortalWebhookDeps, registerPortalWebhooks } from "./portal-webhooks.ts";
 
 /**
  * The developer portal's JSON API under `/portal/api` (docs/rules.md, ours: developer portal), for the
@@ -45,6 +46,8 @@ export type PortalApiDeps = Pick<BuilderApiDeps, "db" | "deployment" | "cursorSe
   site: SignInSite;
   /** Signs sign-in nonces; shared by every process of the deployment. */
   nonceSecret: Uint8Array;
+  /** Webhook endpoints; absent, the portal has no webhook routes. */
+  webhooks?: PortalWebhookDeps;
 };
 
 const COOKIE = "junction_portal";
@@ -190,4 +193,5 @@ export function registerPortalApi(app: OpenAPIHono, deps: PortalApiDeps): void {
       await readHistoryResponse(deps, workspace.code, historyResume(deps, workspace.code, cursor)),
     );
   });
+  if (deps.webhooks) registerPortalWebhooks(api, signedIn, { db: deps.db, webhooks: deps.webhooks }, body);
 }

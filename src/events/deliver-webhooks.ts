@@ -1,0 +1,111 @@
+import {
+  type AttemptOutcome,
+  claimDueDeliveries,
+  type DueDelivery,
+  recordAttempt,
+} from "../store/repositories/webhook-deliveries.ts";
+import type { Db } from "../store/schema.ts";
+import type { OutboxSignal } from "./outbox-signal.ts";
+import { retryDelayMs } from "./retry-schedule.ts";
+import { type SendResult, sendWebhook } from "./send-webhook.ts";
+
+export type WebhookSenderOptions = {
+  db: Db;
+  /** Private addresses allowed (the devnet, or the operator's choice): otherwise refused at connect time. */
+  allowPrivate: boolean;
+  signal: OutboxSignal;
+  logger: { warn: (details: object, message: string) => void };
+  /** How often the outbox is looked at when nothing wakes the sender (ms, default 1000). */
+  pollMs?: number;
+  /** Deliveries in flight at once (default 64); at most 16 connections to one host. */
+  concurrency?: number;
+  /** How long a receiver has to answer (ms, default 10 s). */
+  timeoutMs?: number;
+  /** Shortens the retry schedule (tests; default 1). */
+  retryScale?: number;
+  onAttempt?: (outcome: "delivered" | "retry" | "failed", eventType: string) => void;
+};
+
+/**
+ * The webhook sender every process runs (docs/api/builders.md, "Events and webhooks"): it claims due
+ * deliveries from the outbox (each claimed by one process at a time; a claim dies with its process and
+ * the delivery is sent again), sends them signed, and records each attempt: delivered on a 2xx, otherwise
+ * tried again on the retry schedule, then marked failed. Delivery is at least once: receivers key on the
+ * event id.
+ */
+export function startWebhookSender(options: WebhookSenderOptions) {
+  const pollMs = options.pollMs ?? 1_000;
+  const concurrency = options.concurrency ?? 64;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  // A claim outlives the longest attempt, with room for recording it.
+  const claimSeconds = Math.ceil(timeoutMs / 1_000) + 30;
+  let inFlight = 0;
+  let stopped = false;
+  const running = new Set<Promise<void>>();
+
+  async function attempt(delivery: DueDelivery): Promise<void> {
+    const result = await sendWebhook(
+      { url: delivery.url, secrets: delivery.secrets },
+      { id: delivery.eventId, type: delivery.eventType, payload: delivery.payload, deliveryId: delivery.id },
+      { timeoutMs, publicOnly: !options.allowPrivate },
+    );
+    const outcome = outcomeOf(result, delivery.attempts + 1, options.retryScale ?? 1);
+    await recordAttempt(options.db, delivery.id, outcome);
+    options.onAttempt?.(outcome.status === "pending" ? "retry" : outcome.status, delivery.eventType);
+  }
+
+  async function fill(): Promise<number> {
+    const room = concurrency - inFlight;
+    if (room <= 0) return 0;
+    const due = await claimDueDeliveries(options.db, room, claimSeconds);
+    for (const delivery of due) {
+      inFlight += 1;
+      const task = attempt(delivery)
+        .catch((error) =>
+          options.logger.warn({ err: error, delivery: delivery.id }, "webhook delivery failed to record"),
+        )
+        .finally(() => {
+          inFlight -= 1;
+          running.delete(task);
+          if (!stopped) options.signal.notify();
+        });
+      running.add(task);
+    }
+    return due.length;
+  }
+
+  const loop = (async () => {
+    while (!stopped) {
+      let claimed = 0;
+      try {
+        claimed = await fill();
+      } catch (error) {
+        options.logger.warn({ err: error }, "webhook outbox unavailable; retrying");
+      }
+      // A full claim may leave more due: look again at once while there is room.
+      if (!stopped && (claimed === 0 || inFlight >= concurrency)) await options.signal.wait(pollMs);
+    }
+  })();
+
+  return {
+    /** Stops claiming and waits for the attempts in flight to finish and be recorded. */
+    async stop(): Promise<void> {
+      stopped = true;
+      options.signal.notify();
+      await loop;
+      await Promise.all([...running]);
+    },
+  };
+}
+
+/** An attempt's result as the delivery log records it; `attempts` counts this one. */
+export function outcomeOf(result: SendResult, attempts: number, retryScale: number): AttemptOutcome {
+  const answer = result.answered
+    ? { httpStatus: result.status, error: null, responseExcerpt: result.excerpt || null }
+    : { httpStatus: null, error: result.failure, responseExcerpt: null };
+  if (result.answered && result.status >= 200 && result.status < 300)
+    return { status: "delivered", ...answer };
+  const delay = retryDelayMs(attempts, retryScale);
+  if (delay === undefined) return { status: "failed", ...answer };
+  return { status: "pending", retryInMs: delay, ...answer };
+}
