@@ -1,6 +1,7 @@
 import http from "node:http";
 import https from "node:https";
-import { publicOnlyLookup } from "./endpoint-address.ts";
+import { isIP } from "node:net";
+import { isPrivateAddress, publicOnlyLookup } from "./endpoint-address.ts";
 import { SIGNATURE_HEADER, signatureHeader } from "./webhook-signature.ts";
 
 /** The most of a receiver's answer kept in the delivery log (the rest is read and dropped). */
@@ -31,6 +32,10 @@ export function sendWebhook(
   const url = new URL(target.url);
   const secure = url.protocol === "https:";
   const timestamp = Math.floor((options.now ?? Date.now)() / 1000);
+  // An address literal is connected to without a lookup: checked here instead.
+  const literal = url.hostname.replace(/^\[|\]$/g, "");
+  if (options.publicOnly && isIP(literal) && isPrivateAddress(literal))
+    return Promise.resolve({ answered: false, failure: "refused-address" });
   return new Promise((resolve) => {
     let settled = false;
     const finish = (result: SendResult) => {

@@ -55,7 +55,7 @@ function view(row: WebhookEndpointRow, now = new Date()): WebhookEndpointView {
     url: row.url,
     eventTypes: row.eventTypes as SettlementEventType[],
     createdAt: row.createdAt.toISOString(),
-    previousSecretValidUntil: until && until.toISOString(),
+    previousSecretValidUntil: until?.toISOString() ?? null,
   };
 }
 
