@@ -14,6 +14,7 @@ import { benchScale } from "./scale/scale.ts";
 import { ScaleUsageError } from "./scale/scale-options.ts";
 import { benchSelectPools } from "./select-pools.ts";
 import { benchSelectQuality } from "./select-quality.ts";
+import { benchWebhooks } from "./webhooks.ts";
 
 /**
  * `npm run bench [-- <name>...]`: numbers on the embedded devnet, printed as markdown tables a reader can
@@ -52,6 +53,10 @@ const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promi
   "select-quality": {
     about: "whether the 96 pools a quote keeps cost output on hub pairs of 3,000 and 10,000-pool universes",
     run: benchSelectQuality,
+  },
+  webhooks: {
+    about: "settlement event delivery latency, and throughput to a slow receiver beside quotes",
+    run: benchWebhooks,
   },
   save: {
     about: "the devnet's chain saves: cost, and what kill -9 loses after a receipt",
