@@ -34,6 +34,8 @@ export async function builderSwapToFinality(input: {
   code: string;
   /** The deployment's service fee on this pair (the example deploy plans charge 20). */
   routeBps?: number;
+  /** Called once the workspace exists, before anything settles (e.g. to add a webhook endpoint). */
+  onWorkspace?: (workspace: { id: string }) => Promise<void>;
 }): Promise<{ key: string; hash: Hex; quoteId: string }> {
   const { service, deployment, publicClient, wallet, code } = input;
   const weth = deployment.contracts.weth9;
@@ -63,7 +65,8 @@ export async function builderSwapToFinality(input: {
   };
 
   const owner = wallet.account!.address;
-  await cli(["workspace", "create", "--name", `Deployed ${code}`, "--code", code]);
+  const created = await cli(["workspace", "create", "--name", `Deployed ${code}`, "--code", code]);
+  await input.onWorkspace?.(created.workspace);
   const activation = await cli([
     "workspace",
     "activate",

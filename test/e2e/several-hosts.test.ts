@@ -7,8 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { junctionChain } from "../../src/chain/chain.ts";
 import { uniswapV2FactoryAbi } from "../../src/contracts/abis/UniswapV2Factory.ts";
 import type { Manifest } from "../../src/devnet/manifest.ts";
+import { addWebhookEndpoint } from "../../src/events/webhook-endpoints.ts";
+import { signatureValid } from "../../src/events/webhook-signature.ts";
+import { createStore } from "../../src/store/create-store.ts";
 import { createThrowawayStore } from "../../src/store/throwaway-store.ts";
 import { type RpcProxy, startRpcProxy } from "../rpc-proxy.ts";
+import { startWebhookReceiver } from "../webhook-receiver.ts";
 import { builderSwapToFinality } from "./builder-swap-flow.ts";
 import { startDevnetProcess } from "./devnet-process.ts";
 import { type SpawnedService, spawnService } from "./spawn-service.ts";
@@ -35,6 +39,8 @@ async function startHost(shared: Shared): Promise<Host> {
       JUNCTION_DEPLOYMENT: shared.manifestPath,
       DATABASE_URL: shared.databaseUrl,
       JUNCTION_DRAIN_MS: "0",
+      // The test's webhook receiver listens on loopback.
+      JUNCTION_WEBHOOKS_ALLOW_PRIVATE: "true",
     },
     { dataDir: mkdtempSync(join(tmpdir(), "junction-host-")) },
   );
@@ -117,6 +123,44 @@ describe.skipIf(!databaseUrl)("several hosts on one chain and one Postgres", () 
     };
     expect(config.providers.filter((p) => p.enabled).map((p) => p.id)).toEqual(["service"]);
     expect(config.transfers.providers.filter((p) => p.enabled)).toEqual([]);
+  });
+
+  it("delivers each settlement event once, whichever host sees the fact or claims the delivery", async () => {
+    const receiver = await startWebhookReceiver();
+    const store = await createStore({ databaseUrl: shared.databaseUrl, dataDir: null });
+    let secret = "";
+    try {
+      const swap = await builderSwapToFinality({
+        service: hosts[1]!.service,
+        deployment: manifest,
+        publicClient: publicClient(),
+        wallet: wallet(5),
+        tokenOut: symbol("USDC"),
+        code: "hosts-hooks",
+        routeBps: manifest.junction.feeSchedule.defaultRouteFeeBps,
+        onWorkspace: async (workspace) => {
+          const policy = { allowHttp: true, allowPrivate: true };
+          secret = (await addWebhookEndpoint(store.db, policy, workspace.id, { url: receiver.url })).secret;
+        },
+      });
+      const of = (type: string) =>
+        receiver.received.filter((delivery) => {
+          const event = JSON.parse(delivery.body) as { type: string; data: { hash: string } };
+          return event.type === type && event.data.hash === swap.hash;
+        });
+      await receiver.until(() => of("settlement.finalized").length > 0, 30_000);
+      // Both hosts poll the outbox every second: give a second delivery every chance to happen.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(of("settlement.confirming")).toHaveLength(1);
+      expect(of("settlement.finalized")).toHaveLength(1);
+      for (const delivery of receiver.received)
+        expect(signatureValid(String(delivery.headers["junction-signature"]), delivery.body, secret)).toBe(
+          true,
+        );
+    } finally {
+      await store.close();
+      await receiver.close();
+    }
   });
 
   it("on the indexer's SIGKILL, another host takes over, catches up and lists a settlement once", async () => {
