@@ -18,10 +18,11 @@ import { loadConfig } from "../src/config/config.ts";
 import { erc20Abi } from "../src/contracts/abis/ERC20.ts";
 import type { Devnet } from "../src/devnet/devnet.ts";
 import { envelope } from "../src/events/event-envelope.ts";
-import { addWebhookEndpoint } from "../src/events/webhook-endpoints.ts";
+import { addWebhookEndpoint, removeWebhookEndpoint } from "../src/events/webhook-endpoints.ts";
 import { createLogger } from "../src/runtime/logger.ts";
 import { startService } from "../src/runtime/start-service.ts";
 import { insertEvents } from "../src/store/repositories/events.ts";
+import { setWorkspacePlan } from "../src/store/repositories/workspaces.ts";
 import { startWebhookReceiver } from "../test/webhook-receiver.ts";
 import { machineLine, table } from "./machine.ts";
 import { percentile } from "./measure.ts";
@@ -68,16 +69,19 @@ export async function benchWebhooks(devnet: Devnet): Promise<string[]> {
     const key = (
       await createBuilderKey(db, { workspaceId: workspace.id, name: "bench", scopes: ["quote", "swap"] })
     ).secret;
-    await db.updateTable("workspaces").set({ plan: "growth" }).where("id", "=", workspace.id).execute();
+    await setWorkspacePlan(db, workspace.id, "growth");
     const policy = { allowHttp: true, allowPrivate: true };
-    await addWebhookEndpoint(db, policy, workspace.id, { url: fast.url });
+    const fastEndpoint = await addWebhookEndpoint(db, policy, workspace.id, { url: fast.url });
 
     const latency = await timeSwaps(devnet, service.baseUrl, key, fast);
+    await removeWebhookEndpoint(db, workspace.id, fastEndpoint.endpoint.id);
     const throughput = await timeBacklog(service, workspace.id, policy);
     return [
       "## Settlement events (webhooks)",
       "",
-      machineLine(`loopback receiver; ${SWAPS} builder swaps; devnet mining on demand; newHeads subscription`),
+      machineLine(
+        `loopback receiver; ${SWAPS} builder swaps; devnet mining on demand; newHeads subscription`,
+      ),
       "",
       ...table(
         ["delivery", "p50 ms", "p99 ms", "max ms"],
@@ -179,7 +183,6 @@ async function timeBacklog(
 ) {
   const slow = await startSlowReceiver(SLOW_RECEIVER_MS);
   const { db } = service.store;
-  await db.deleteFrom("webhook_endpoints").where("workspace_id", "=", workspaceId).execute();
   await addWebhookEndpoint(db, policy, workspaceId, { url: slow.url });
   const tokens = service.deployment.tokens;
   const quoteUrl = `${service.baseUrl}/api/v2/quote?${new URLSearchParams({

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { encodeFunctionData, type Hex, maxUint256, parseAbi, parseEther } from "viem";
+import { encodeFunctionData, maxUint256, parseAbi, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BuilderTestApi, createBuilderTestApi } from "../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
