@@ -24,8 +24,14 @@ export type SpawnedService = {
   /** Everything the service printed so far. */
   output: () => string;
   manifest: () => Manifest;
-  /** Runs the `junction` CLI with the service's settings (same data dir and database); never throws. */
-  cli: (args: string[]) => Promise<{ code: number; stdout: string; stderr: string }>;
+  /**
+   * Runs the `junction` CLI with the service's settings (same data dir and database), and `extraEnv` on
+   * top; never throws.
+   */
+  cli: (
+    args: string[],
+    extraEnv?: Record<string, string>,
+  ) => Promise<{ code: number; stdout: string; stderr: string }>;
   kill: () => void;
 };
 
@@ -109,9 +115,11 @@ async function startOnce(
     env,
     output: () => output,
     manifest: () => JSON.parse(readFileSync(join(dataDir, "devnet", "manifest.json"), "utf8")) as Manifest,
-    async cli(args) {
+    async cli(args, extraEnv = {}) {
       try {
-        const { stdout, stderr } = await run(process.execPath, ["bin/junction.js", ...args], { env });
+        const { stdout, stderr } = await run(process.execPath, ["bin/junction.js", ...args], {
+          env: { ...env, ...extraEnv },
+        });
         return { code: 0, stdout, stderr };
       } catch (error) {
         const failed = error as { code?: number; stdout?: string; stderr?: string };
