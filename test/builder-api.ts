@@ -48,6 +48,8 @@ export async function createBuilderTestApi(
     store?: Store;
     client?: BuilderApiDeps["client"];
     providers?: TestQuotingProviders;
+    /** Serve the event stream (`GET /api/v2/builders/events`) with these deps. */
+    events?: BuilderApiDeps["events"];
   } = {},
 ): Promise<BuilderTestApi> {
   const store =
@@ -62,6 +64,7 @@ export async function createBuilderTestApi(
       ...(options.providers ? { providers: options.providers } : {}),
     })),
     cursorSecret: randomBytes(32),
+    ...(options.events ? { events: options.events } : {}),
   };
   const app = createApp((error) => {
     throw error;
