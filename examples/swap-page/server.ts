@@ -22,7 +22,7 @@
  * packed tarball into examples/swap-page/node_modules (scripts/install-packed-sdk.mjs).
  */
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
@@ -187,11 +187,14 @@ export async function startSwapExample(options: SwapExampleOptions) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const dataDir = process.env.JUNCTION_DATA_DIR ?? "data";
+  const manifestPath = `${dataDir}/devnet/manifest.json`;
   const manifest = () =>
-    JSON.parse(readFileSync(`${dataDir}/devnet/manifest.json`, "utf8")) as {
+    JSON.parse(readFileSync(manifestPath, "utf8")) as {
       demoWorkspace?: { workspaceId: string; keys: { all: string } };
     };
-  const devnet = process.env.JUNCTION_URL === undefined ? manifest().demoWorkspace : undefined;
+  // The devnet's demo workspace, unless pointed at another deployment (or no devnet was ever started here).
+  const devnet =
+    process.env.JUNCTION_URL === undefined && existsSync(manifestPath) ? manifest().demoWorkspace : undefined;
   const apiKey = process.env.JUNCTION_API_KEY ?? devnet?.keys.all;
   if (!apiKey)
     throw new Error("set JUNCTION_API_KEY (a builder key with quote, swap, tokens and receipts scopes)");
