@@ -4,6 +4,7 @@ import type { BuilderApiDeps } from "../src/api/routes/builders/builder-api-deps
 import type { PartnerApiDeps } from "../src/api/routes/partner/partner-api-deps.ts";
 import type { TransferApiDeps } from "../src/api/routes/transfers/routes.ts";
 import type { Contracts } from "../src/config/deployment.ts";
+import { createOutboxSignal } from "../src/events/outbox-signal.ts";
 import { createAdmission } from "../src/quote/admission.ts";
 
 /**
@@ -27,7 +28,8 @@ export async function openApiDocuments(): Promise<{ base: unknown; partner: unkn
     logError: unused,
     quote: unused,
     admission: createAdmission(),
-    builders: {} as BuilderApiDeps,
+    // With the event stream, as `junction start` mounts it (src/runtime/create-apps.ts).
+    builders: { events: { signal: createOutboxSignal(), leaving: () => false } } as BuilderApiDeps,
     transfers: {} as TransferApiDeps,
     lifecycle,
   });

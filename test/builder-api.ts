@@ -48,7 +48,7 @@ export async function createBuilderTestApi(
     store?: Store;
     client?: BuilderApiDeps["client"];
     providers?: TestQuotingProviders;
-    /** Serves the settlement event stream with these deps. */
+    /** Serve the event stream (`GET /api/v2/builders/events`) with these deps. */
     events?: BuilderApiDeps["events"];
   } = {},
 ): Promise<BuilderTestApi> {

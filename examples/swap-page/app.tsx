@@ -15,7 +15,8 @@ import { connectWallet, errorText, type Wallet } from "../../web/shared/wallet.t
 /**
  * The example swap page: pick tokens and an amount, see Junction's public comparison (every candidate, the
  * selected one, the fee disclosed), connect a wallet, approve and swap through the builder API (via this
- * app's backend, which holds the key) with the SDK's pre-sign wallet flow, and watch the receipt finalize.
+ * app's backend, which holds the key) with the SDK's pre-sign wallet flow, and watch the settlement go from
+ * confirming to finalized as Junction's webhooks tell the backend (the page asks its backend, never Junction).
  */
 type Token = { address: string; symbol: string; decimals: number };
 type Candidate = {
@@ -58,6 +59,22 @@ type Prepared = {
 
 type Offer = Prepared & { skewMs: number };
 
+/** What the backend's webhooks said of a swap (examples/swap-page/settlement-store.ts). */
+type Settlement = {
+  status: "confirming" | "finalized" | "reorged";
+  hash: string;
+  amountOut: string;
+  routeFee: string;
+  builderFee: string;
+  eventId: string;
+};
+
+/** Where the settlement shown came from: Junction's push, or receipt polling when the backend has no secret. */
+type Followed = {
+  source: "webhook" | "receipts-fallback";
+  settlement: Partial<Omit<Settlement, "status">> & { status: string };
+};
+
 async function backend<T>(method: "GET" | "POST", path: string, body?: unknown): Promise<T> {
   const response = await fetch(path, {
     method,
@@ -78,10 +95,9 @@ function App() {
   const [comparison, setComparison] = useState<Comparison>();
   const [wallet, setWallet] = useState<Wallet>();
   const [steps, setSteps] = useState<string[]>([]);
-  const [receipt, setReceipt] = useState<string>();
-  /** The builder quote's net output and what the settlement recorded: the same figure, before and after. */
+  const [followed, setFollowed] = useState<Followed>();
+  /** The builder quote's net output: the settlement's amountOut is shown beside it. */
   const [quoted, setQuoted] = useState<string>();
-  const [received, setReceived] = useState<string>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const [offer, setOffer] = useState<Offer>();
@@ -169,8 +185,7 @@ function App() {
       const connected = wallet ?? (await connectWallet());
       setWallet(connected);
       setSteps([]);
-      setReceipt(undefined);
-      setReceived(undefined);
+      setFollowed(undefined);
       setOffer(await fetchOffer(connected));
     });
 
@@ -184,7 +199,7 @@ function App() {
 
   const left = offer ? secondsLeft({ validUntil: offer.prepared.deadline }, clock - offer.skewMs) : undefined;
   useEffect(() => {
-    if (left !== undefined && left <= SIGNING_MARGIN_SECONDS && !busy && !receipt && !error)
+    if (left !== undefined && left <= SIGNING_MARGIN_SECONDS && !busy && !followed && !error)
       requote("the quote ran out before it was signed: quoted again");
   });
 
@@ -220,17 +235,33 @@ function App() {
         throw e;
       }
       step(`swapped: ${hash}`);
-      for (;;) {
+      await followSettlement(quote.quoteId, hash);
+    });
+
+  /**
+   * The settlement as the backend learned it from Junction's webhooks (`confirming`, then `finalized`);
+   * only when the backend has no webhook secret does it poll receipts instead (the labelled fallback).
+   */
+  const followSettlement = async (quoteId: string, hash: Hex) => {
+    for (;;) {
+      const pushed = await backend<{ push: boolean; settlement: Settlement | null }>(
+        "GET",
+        `/api/settlements/${quoteId}`,
+      );
+      if (pushed.push) {
+        if (pushed.settlement) setFollowed({ source: "webhook", settlement: pushed.settlement });
+        if (pushed.settlement?.status === "finalized") return;
+      } else {
         const verified = await backend<{ status: string; amountOut: string }>("POST", "/api/receipts", {
-          quoteId: quote.quoteId,
+          quoteId,
           hash,
         });
-        setReceipt(verified.status);
-        setReceived(verified.amountOut);
-        if (verified.status === "finalized") break;
-        await new Promise((resolve) => setTimeout(resolve, 1000));
+        setFollowed({ source: "receipts-fallback", settlement: verified });
+        if (verified.status === "finalized") return;
       }
-    });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  };
 
   return (
     <main>
@@ -307,7 +338,7 @@ function App() {
             <button type="button" data-testid="swap" disabled={busy} onClick={getQuote}>
               {wallet ? "Quote this swap" : "Connect wallet and quote"}
             </button>
-            {offer && !receipt ? (
+            {offer && !followed ? (
               <button type="button" data-testid="confirm-swap" disabled={busy} onClick={confirm}>
                 {offer.prepared.approval?.required ? "Approve and swap" : "Swap"} — good for{" "}
                 <span data-testid="quote-countdown">{left}</span> s
@@ -326,17 +357,32 @@ function App() {
               </li>
             ))}
           </ol>
-          {receipt ? (
-            <p>
-              Receipt: <strong data-testid="receipt-status">{receipt}</strong>
-              {received && quoted ? (
-                <>
-                  {" "}
-                  — received <strong data-testid="received">{show(received)}</strong>, quoted{" "}
-                  <strong data-testid="quoted">{show(quoted)}</strong>
-                </>
+          {followed ? (
+            <div data-testid="settlement">
+              <p>
+                Settlement: <strong data-testid="settlement-status">{followed.settlement.status}</strong>{" "}
+                <span className="muted" data-testid="settlement-source">
+                  {followed.source === "webhook"
+                    ? "pushed by Junction's webhook"
+                    : "fallback: polling receipts (no webhook secret configured)"}
+                </span>
+              </p>
+              <p>
+                Received <strong data-testid="received">{show(followed.settlement.amountOut)}</strong>, quoted{" "}
+                <strong data-testid="quoted">{show(quoted)}</strong>
+                {followed.settlement.routeFee !== undefined ? (
+                  <span data-testid="settlement-fees">
+                    ; service fee {show(followed.settlement.routeFee)}, builder fee{" "}
+                    {show(followed.settlement.builderFee)}
+                  </span>
+                ) : null}
+              </p>
+              {followed.settlement.eventId ? (
+                <p className="mono muted">
+                  event <span data-testid="settlement-event">{followed.settlement.eventId}</span>
+                </p>
               ) : null}
-            </p>
+            </div>
           ) : null}
         </section>
       ) : null}

@@ -6,27 +6,47 @@
  *   GET  /api/tokens       the builder API's starter token list
  *   GET  /api/comparison   the public comparison (`GET /api/v2/quote`, keyless): every candidate, fees
  *   POST /api/swaps        a builder quote for the payer, then its prepared transaction and approval
- *   POST /api/receipts     receipt verification: `confirming` until finality, then `finalized`
+ *   POST /webhooks/junction  Junction's settlement webhooks: verified with the SDK's `verifyWebhook`
+ *                          against the raw body, deduplicated by event id, remembered by quote id
+ *   GET  /api/settlements/:quoteId  what the webhooks said of that swap (the page asks this, not Junction)
+ *   POST /api/receipts     fallback only, when no webhook secret is configured: receipt polling
  *
- * Run it beside `npm start`: `npm run example:swap` (reads the devnet's demo key from the manifest), or
- * set JUNCTION_URL and JUNCTION_API_KEY for another deployment. It uses the SDK as an outside project
- * does: `npm run example:swap` first installs the packed tarball into examples/swap-page/node_modules
- * (scripts/install-packed-sdk.mjs).
+ * Run it beside `npm start`: `npm run example:swap`. On the devnet it needs nothing else: it reads the demo
+ * key from the manifest and registers its own webhook URL (http://127.0.0.1:8790/webhooks/junction) for
+ * the demo workspace, as the operator would (devnet-webhook.ts), keeping the secret in memory. For another
+ * deployment set JUNCTION_URL and JUNCTION_API_KEY, have the workspace owner add this backend's public
+ * `https://…/webhooks/junction` as an endpoint (portal Webhooks panel, or `junction webhooks add
+ * --workspace <code> --url <url> --json`) and pass its secret as JUNCTION_WEBHOOK_SECRET (two,
+ * comma-separated, while one is rotated out). Without a secret the page falls back to polling receipts,
+ * and says so. It uses the SDK as an outside project does: `npm run example:swap` first installs the
+ * packed tarball into examples/swap-page/node_modules (scripts/install-packed-sdk.mjs).
  */
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
-import { createJunctionClient, JunctionApiError } from "@junction/sdk";
+import { createJunctionClient, JunctionApiError, verifyWebhook, WebhookSignatureError } from "@junction/sdk";
 import { build } from "esbuild";
 import { Hono } from "hono";
+import { registerDevnetWebhook } from "./devnet-webhook.ts";
+import { createSettlementStore, type SettlementStore } from "./settlement-store.ts";
+
+/** Where this backend receives Junction's webhooks. */
+export const WEBHOOK_PATH = "/webhooks/junction";
 
 export type SwapExampleOptions = {
   /** Junction's {base_url}. */
   junctionUrl: string;
   /** A builder key with quote, swap, tokens and receipts scopes. Never sent to the browser. */
   apiKey: string;
+  /**
+   * The webhook endpoint's signing secret (or two during a rotation). Without it the page polls receipts
+   * instead (the fallback), and webhook deliveries are refused.
+   */
+  webhookSecret?: string | readonly string[] | undefined;
+  /** Where verified deliveries are remembered (a fresh in-memory store by default). */
+  settlements?: SettlementStore;
   port?: number;
   host?: string;
 };
@@ -74,6 +94,8 @@ async function bundleApp(): Promise<string> {
 
 export function createSwapExampleApp(options: SwapExampleOptions): Hono {
   const junction = createJunctionClient({ baseUrl: options.junctionUrl, apiKey: options.apiKey });
+  const settlements = options.settlements ?? createSettlementStore();
+  const { webhookSecret } = options;
   const bundle = bundleApp();
   bundle.catch(() => {});
   const app = new Hono();
@@ -114,6 +136,31 @@ export function createSwapExampleApp(options: SwapExampleOptions): Hono {
     // The page counts the quote down on this server's clock (its own may differ).
     return c.json({ quote, prepared, serverTime: Date.now() });
   });
+  app.post(WEBHOOK_PATH, async (c) => {
+    if (!webhookSecret)
+      return c.json({ error: { code: "WEBHOOKS_OFF", message: "no webhook secret configured" } }, 404);
+    // The raw body, exactly as signed: parsing it first and signing the re-serialized JSON would not verify.
+    const body = await c.req.text();
+    let event: Awaited<ReturnType<typeof verifyWebhook>>;
+    try {
+      event = await verifyWebhook(body, c.req.header("junction-signature"), webhookSecret);
+    } catch (error) {
+      if (error instanceof WebhookSignatureError)
+        return c.json({ error: { code: "BAD_SIGNATURE", reason: error.reason } }, 400);
+      throw error;
+    }
+    if (event.type === "webhook.test") return c.json({ received: true });
+    const fresh = settlements.record(event, c.req.header("junction-delivery-id"));
+    // A repeat is answered 2xx too: Junction stops retrying it.
+    return c.json({ received: true, duplicate: !fresh });
+  });
+  app.get("/api/settlements/:quoteId", (c) =>
+    c.json({
+      push: webhookSecret !== undefined,
+      settlement: settlements.get(c.req.param("quoteId")) ?? null,
+    }),
+  );
+  // Fallback only: the page polls receipts through this when the backend has no webhook secret.
   app.post("/api/receipts", async (c) => {
     const body = (await c.req.json()) as { quoteId: string; hash: string };
     return c.json(await junction.builders.receipts({ quoteId: body.quoteId, hash: body.hash }));
@@ -121,15 +168,17 @@ export function createSwapExampleApp(options: SwapExampleOptions): Hono {
   return app;
 }
 
-/** Starts the example's server; resolves with its URL and a stop function. */
+/** Starts the example's server; resolves with its URL, its settlement store and a stop function. */
 export async function startSwapExample(options: SwapExampleOptions) {
-  const app = createSwapExampleApp(options);
-  return new Promise<{ url: string; stop: () => Promise<void> }>((resolve) => {
+  const settlements = options.settlements ?? createSettlementStore();
+  const app = createSwapExampleApp({ ...options, settlements });
+  return new Promise<{ url: string; settlements: SettlementStore; stop: () => Promise<void> }>((resolve) => {
     const server = serve(
       { fetch: app.fetch, port: options.port ?? 0, hostname: options.host ?? "127.0.0.1" },
       (info: AddressInfo) =>
         resolve({
           url: `http://${options.host ?? "127.0.0.1"}:${info.port}`,
+          settlements,
           stop: () => new Promise((done) => server.close(() => done())),
         }),
     );
@@ -138,14 +187,36 @@ export async function startSwapExample(options: SwapExampleOptions) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const dataDir = process.env.JUNCTION_DATA_DIR ?? "data";
+  const manifestPath = `${dataDir}/devnet/manifest.json`;
   const manifest = () =>
-    JSON.parse(readFileSync(`${dataDir}/devnet/manifest.json`, "utf8")) as {
-      demoWorkspace?: { keys: { all: string } };
+    JSON.parse(readFileSync(manifestPath, "utf8")) as {
+      demoWorkspace?: { workspaceId: string; keys: { all: string } };
     };
-  const apiKey = process.env.JUNCTION_API_KEY ?? manifest().demoWorkspace?.keys.all;
+  // The devnet's demo workspace, unless pointed at another deployment (or no devnet was ever started here).
+  const devnet =
+    process.env.JUNCTION_URL === undefined && existsSync(manifestPath) ? manifest().demoWorkspace : undefined;
+  const apiKey = process.env.JUNCTION_API_KEY ?? devnet?.keys.all;
   if (!apiKey)
     throw new Error("set JUNCTION_API_KEY (a builder key with quote, swap, tokens and receipts scopes)");
   const junctionUrl = process.env.JUNCTION_URL ?? `http://127.0.0.1:${process.env.JUNCTION_PORT ?? 8787}`;
-  const { url } = await startSwapExample({ junctionUrl, apiKey, port: Number(process.env.PORT ?? 8790) });
+  const port = Number(process.env.PORT ?? 8790);
+  const webhookUrl = `http://127.0.0.1:${port}${WEBHOOK_PATH}`;
+  let webhookSecret = process.env.JUNCTION_WEBHOOK_SECRET?.split(",").map((secret) => secret.trim());
+  let pushed = webhookSecret ? "webhooks verified with JUNCTION_WEBHOOK_SECRET" : undefined;
+  if (!webhookSecret && devnet) {
+    const registered = await registerDevnetWebhook({
+      dataDir,
+      databaseUrl: process.env.DATABASE_URL,
+      workspaceId: devnet.workspaceId,
+      url: webhookUrl,
+    });
+    webhookSecret = [registered.secret];
+    pushed = `webhook endpoint ${registered.endpointId} registered for the demo workspace at ${webhookUrl}`;
+  }
+  const { url } = await startSwapExample({ junctionUrl, apiKey, port, webhookSecret });
   console.log(`swap example on ${url} (Junction at ${junctionUrl}; the builder key stays on this server)`);
+  console.log(
+    pushed ??
+      "no JUNCTION_WEBHOOK_SECRET: settlements are followed by polling receipts (fallback); see the header of examples/swap-page/server.ts",
+  );
 }

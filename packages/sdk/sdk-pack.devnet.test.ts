@@ -76,13 +76,16 @@ describe("the packed SDK", () => {
       exports: [
         "JunctionApiError",
         "SIGNING_MARGIN_SECONDS",
+        "WEBHOOK_TOLERANCE_SECONDS",
         "WalletFlowError",
+        "WebhookSignatureError",
         "createJunctionClient",
         "createPartnerClient",
         "createTransferClient",
         "prepareForSigning",
         "secondsLeft",
         "signAndSend",
+        "verifyWebhook",
       ],
       error: { isJunctionApiError: true, status: 429, code: "BUSY", retryAfterSeconds: 2, requestId: "r-1" },
     });
@@ -115,7 +118,10 @@ const CONSUMER_TSCONFIG = {
   files: ["consumer.ts"],
 };
 
-/** Every surface of the README, typed: public quote, builder swap flow, partner quote, transfer estimate. */
+/**
+ * Every surface of the README, typed: public quote, builder swap flow, partner quote, transfer estimate,
+ * the event stream and webhook verification.
+ */
 const CONSUMER = `
 import {
   type BuilderQuote,
@@ -127,10 +133,13 @@ import {
   prepareForSigning,
   secondsLeft,
   type QuoteResponse,
+  type SettlementEvent,
   type SignableTransaction,
   signAndSend,
   type TransferEstimate,
+  verifyWebhook,
   WalletFlowError,
+  WebhookSignatureError,
 } from "@junction/sdk";
 import { createPublicClient, createWalletClient, type Hex, http } from "viem";
 
@@ -147,6 +156,26 @@ export async function builderSwap(payer: string): Promise<"confirming" | "finali
   const left: number = secondsLeft(signable);
   const hash: Hex = await signAndSend(walletClient, signable);
   return (await junction.builders.receipts({ quoteId: quote.quoteId, hash })).status;
+}
+
+export async function settled(signal: AbortSignal): Promise<string | undefined> {
+  for await (const event of junction.events({ types: ["settlement.finalized"], signal })) {
+    const typed: SettlementEvent = event;
+    // @ts-expect-error the status is one of confirming, finalized, reorged
+    if (typed.data.status === "pending") return undefined;
+    return \`\${event.quoteId} \${event.data.amountOut} \${event.data.routeFee}\`;
+  }
+  return undefined;
+}
+
+export async function received(body: string, header: string | undefined): Promise<number> {
+  try {
+    const event = await verifyWebhook(body, header, ["whsec_new", "whsec_old"], { toleranceSeconds: 300 });
+    return event.type === "webhook.test" ? 200 : event.data.status === "finalized" ? 200 : 202;
+  } catch (error) {
+    if (error instanceof WebhookSignatureError && error.reason !== "invalid-body") return 400;
+    throw error;
+  }
 }
 
 export async function quotes(): Promise<string | null | undefined> {

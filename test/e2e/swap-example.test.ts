@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { createHmac } from "node:crypto";
 import { promisify } from "node:util";
 import type { Browser } from "playwright-core";
 import {
@@ -12,25 +13,28 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerDevnetWebhook } from "../../examples/swap-page/devnet-webhook.ts";
 import type { startSwapExample } from "../../examples/swap-page/server.ts";
 import { junctionChain } from "../../src/chain/chain.ts";
 import { erc20Abi } from "../../src/contracts/abis/ERC20.ts";
 import type { Manifest } from "../../src/devnet/manifest.ts";
 import { launchChromium, screenshot } from "../browser/chromium.ts";
 import { injectWallet } from "../browser/injected-wallet.ts";
-import { type SpawnedService, spawnService } from "./spawn-service.ts";
+import { freePort, type SpawnedService, spawnService } from "./spawn-service.ts";
 
 /**
  * The example swap page (examples/swap-page) in headless Chromium: its backend holds the demo builder key
  * and talks to `junction start` through the SDK; the page shows the public comparison, then approves and
- * swaps through the builder API with the SDK's wallet flow, and follows the receipt to `finalized` (the
- * devnet mines a block every 2 s, so finality comes by itself).
+ * swaps through the builder API with the SDK's wallet flow, and shows the settlement (`confirming`, then
+ * `finalized`, the devnet mining a block every 2 s) from what Junction's signed webhooks told the backend:
+ * its endpoint registered for the demo workspace as `npm run example:swap` does on the devnet.
  */
 const PAYER = 3;
 let service: SpawnedService;
 let manifest: Manifest;
 let browser: Browser;
 let example: Awaited<ReturnType<typeof startSwapExample>>;
+let webhookSecret: string;
 
 beforeAll(async () => {
   // The example uses the SDK as an outside project does: installed from its packed tarball.
@@ -38,9 +42,17 @@ beforeAll(async () => {
   [service, browser] = await Promise.all([spawnService(), launchChromium(), installed]);
   const { startSwapExample } = await import("../../examples/swap-page/server.ts");
   manifest = service.manifest();
+  const port = await freePort();
+  ({ secret: webhookSecret } = await registerDevnetWebhook({
+    dataDir: service.dataDir,
+    workspaceId: manifest.demoWorkspace!.workspaceId,
+    url: `http://127.0.0.1:${port}/webhooks/junction`,
+  }));
   example = await startSwapExample({
     junctionUrl: service.baseUrl,
     apiKey: manifest.demoWorkspace!.keys.all,
+    webhookSecret,
+    port,
   });
   // The payer holds WETH before visiting the page (wrapped here, as any wallet would).
   const chain = junctionChain(service.rpcUrl);
@@ -63,7 +75,7 @@ afterAll(async () => {
 });
 
 describe("example swap page in Chromium", () => {
-  it("compares, approves and swaps through the builder API, and follows the receipt to finalized", async () => {
+  it("compares, approves and swaps through the builder API, and shows the settlement Junction pushed", async () => {
     const page = await browser.newPage();
     const wallet = await injectWallet(page, {
       privateKey: manifest.accounts[PAYER]!.privateKey as Hex,
@@ -121,7 +133,7 @@ describe("example swap page in Chromium", () => {
       .poll(
         () =>
           page
-            .getByTestId("receipt-status")
+            .getByTestId("settlement-status")
             .textContent()
             .catch(() => null),
         { timeout: 90_000 },
@@ -146,6 +158,20 @@ describe("example swap page in Chromium", () => {
     expect(await page.getByTestId("received").textContent()).toBe(
       await page.getByTestId("quoted").textContent(),
     );
+    expect(await page.getByTestId("settlement-fees").textContent()).toMatch(/service fee .+, builder fee /);
+
+    // What the page shows came from the push: the backend's store, which only verified webhook deliveries
+    // fill, holds this swap's confirming and finalized events, and the page names the finalized one.
+    expect(await page.getByTestId("settlement-source").textContent()).toBe("pushed by Junction's webhook");
+    const [settlement, ...others] = example.settlements.all();
+    expect(others).toEqual([]);
+    expect(settlement).toMatchObject({ status: "finalized", hash: wallet.sent[1]!.hash });
+    expect(await page.getByTestId("settlement-event").textContent()).toBe(settlement!.eventId);
+    expect(settlement!.events.map((event) => event.type).sort()).toEqual([
+      "settlement.confirming",
+      "settlement.finalized",
+    ]);
+    for (const event of settlement!.events) expect(event.deliveryId).toMatch(/^[0-9a-f-]{36}$/);
 
     // Approve, then swap: each signed with exactly the fee fields the wallet flow simulated last.
     expect(wallet.sent).toHaveLength(2);
@@ -164,4 +190,49 @@ describe("example swap page in Chromium", () => {
     expect(await page.content()).not.toContain(manifest.demoWorkspace!.keys.all);
     await page.close();
   }, 300_000);
+
+  it("refuses unsigned or forged deliveries, and takes a repeated one once", async () => {
+    const before = example.settlements.all();
+    const post = (body: string, signature?: string) =>
+      fetch(`${example.url}/webhooks/junction`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...(signature ? { "junction-signature": signature } : {}),
+        },
+        body,
+      });
+    const t = Math.floor(Date.now() / 1000);
+    const event = {
+      id: "evt_e2e_repeat",
+      type: "settlement.confirming",
+      createdAt: new Date().toISOString(),
+      workspace: manifest.demoWorkspace!.workspaceId,
+      quoteId: `0x${"ab".repeat(32)}`,
+      data: {
+        quoteId: `0x${"ab".repeat(32)}`,
+        hash: `0x${"cd".repeat(32)}`,
+        amountOut: "1",
+        status: "confirming",
+      },
+    };
+    const body = JSON.stringify(event);
+    const sign = (secret: string) =>
+      `t=${t},v1=${createHmac("sha256", secret).update(`${t}.${body}`).digest("hex")}`;
+    expect(await (await post(body)).json()).toEqual({
+      error: { code: "BAD_SIGNATURE", reason: "missing-header" },
+    });
+    const forged = await post(body, sign("whsec_guessed"));
+    expect([forged.status, await forged.json()]).toEqual([
+      400,
+      { error: { code: "BAD_SIGNATURE", reason: "no-matching-signature" } },
+    ]);
+    expect(example.settlements.all()).toEqual(before);
+    expect(await (await post(body, sign(webhookSecret))).json()).toEqual({
+      received: true,
+      duplicate: false,
+    });
+    expect(await (await post(body, sign(webhookSecret))).json()).toEqual({ received: true, duplicate: true });
+    expect(example.settlements.get(event.quoteId)?.events).toHaveLength(1);
+  });
 });

@@ -1,5 +1,6 @@
 import createClient from "openapi-fetch";
 import { JunctionApiError } from "./errors.ts";
+import { type EventsOptions, streamEvents } from "./event-stream.ts";
 import type { paths as BasePaths } from "./generated/base-api.ts";
 import type { paths as PartnerPaths } from "./generated/partner-api.ts";
 import { type RetryPolicy, retryingFetch } from "./retry.ts";
@@ -73,9 +74,17 @@ export function createJunctionClient(options: ClientOptions & { apiKey?: string 
     fetch: fetchFor(options),
     headers: options.apiKey ? { "x-api-key": options.apiKey } : {},
   });
+  // The stream handles 429 and 503 itself (it reconnects after Retry-After): no retrying fetch under it.
+  const streamFetch = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   return {
     /** The underlying openapi-fetch client, for anything the methods below do not cover. */
     raw: client,
+    /**
+     * The workspace's settlement events (`GET /api/v2/builders/events`, builder key with scope `receipts`)
+     * as an async iterator that reconnects and resumes by itself; `break` or `signal` ends it.
+     */
+    events: (eventsOptions?: EventsOptions) =>
+      streamEvents({ baseUrl: options.baseUrl, apiKey: options.apiKey, fetch: streamFetch }, eventsOptions),
     config: () => unwrap(client.GET("/api/v2/config")),
     capabilities: () => unwrap(client.GET("/api/v2/capabilities")),
     /** `GET /api/v2/quote`: the public comparison (keyless). */

@@ -45,3 +45,28 @@ export class WalletFlowError extends Error {
     super(message, options);
   }
 }
+
+/**
+ * Why {@link verifyWebhook} refused a delivery (docs/api/builders.md, "Events and webhooks", checking the
+ * signature): no `Junction-Signature` header; a header without one `t=` and at least one well-formed `v1=`;
+ * a time more than the tolerance away from now (a replay, or a clock far off); no `v1` made with any of
+ * the secrets (a wrong secret, or a body changed on the way); or a signed body that is not an event.
+ */
+export type WebhookSignatureReason =
+  | "missing-header"
+  | "malformed"
+  | "timestamp-out-of-tolerance"
+  | "no-matching-signature"
+  | "invalid-body";
+
+/** A webhook delivery that did not verify: answer it with a 4xx and do not act on it. */
+export class WebhookSignatureError extends Error {
+  override name = "WebhookSignatureError";
+  constructor(
+    readonly reason: WebhookSignatureReason,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

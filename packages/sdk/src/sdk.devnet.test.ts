@@ -2,7 +2,11 @@ import { randomUUID } from "node:crypto";
 import { encodeFunctionData, maxUint256, parseAbi, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBaseApp } from "../../../src/api/base-app.ts";
+import type { SettlementEntry } from "../../../src/builders/history.ts";
+import { settlementEntryWire, settlementEvent } from "../../../src/events/event-envelope.ts";
+import { createOutboxSignal } from "../../../src/events/outbox-signal.ts";
 import { createAdmission } from "../../../src/quote/admission.ts";
+import { insertEvents } from "../../../src/store/repositories/events.ts";
 import { type BuilderTestApi, createBuilderTestApi } from "../../../test/builder-api.ts";
 import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
 import { createPartnerTestApi, type PartnerTestApi } from "../../../test/partner-api.ts";
@@ -11,6 +15,7 @@ import {
   createPartnerClient,
   JunctionApiError,
   prepareForSigning,
+  type SettlementEvent,
   SIGNING_MARGIN_SECONDS,
   secondsLeft,
   signAndSend,
@@ -20,19 +25,21 @@ import {
 /**
  * The SDK as an integrator's backend uses it, against the service's real apps on a devnet (requests go
  * through each app's own fetch): typed calls, errors with their code, Retry-After honoured, and the
- * rule-16 wallet flow signing exactly what it simulated last.
+ * rule-16 wallet flow signing exactly what it simulated last, and the settlement event stream.
  */
 const PAYER = 7;
 let devnet: TestDevnet;
 let builders: BuilderTestApi;
 let partner: PartnerTestApi;
 let key: string;
+let demo: { id: string; code: string };
+const outbox = createOutboxSignal();
 
 beforeAll(async () => {
   devnet = await startTestDevnet();
-  builders = await createBuilderTestApi(devnet);
+  builders = await createBuilderTestApi(devnet, { events: { signal: outbox, leaving: () => false } });
   partner = await createPartnerTestApi(devnet);
-  const demo = await builders.workspace({ code: devnet.manifest.junction.demoBuilder.code, plan: "growth" });
+  demo = await builders.workspace({ code: devnet.manifest.junction.demoBuilder.code, plan: "growth" });
   key = await builders.key(demo.id, ["quote", "swap", "receipts", "tokens"]);
 });
 afterAll(async () => {
@@ -205,5 +212,123 @@ describe("the SDK against the service", () => {
     expect(usdc.metadata).toMatchObject({ symbol: "USDC", decimals: 6 });
     const quote = await client.quote({ in: token("USDC"), out: token("DAI"), amount: "1000000000" }, "sdk-1");
     expect(quote).toMatchObject({ ok: true, requestId: "sdk-1" });
+  });
+});
+
+describe("client.events() against the service's event stream", () => {
+  /** A settlement event of the demo workspace, as the outbox keeps it (the n-th log of one transaction). */
+  const written = async (...logIndexes: number[]) => {
+    const events = logIndexes.map((logIndex) => {
+      const entry: Omit<SettlementEntry, "status"> = {
+        quoteId: `0x${"5c".repeat(32)}`,
+        builderCode: demo.code,
+        builderId: `0x${"b1".repeat(32)}`,
+        keyIdHash: `0x${"4e".repeat(32)}`,
+        payer: devnet.wallet(PAYER).account!.address,
+        recipient: devnet.wallet(PAYER).account!.address,
+        tokenIn: devnet.manifest.contracts.weth9,
+        amountIn: 10n ** 18n,
+        tokenOut: token("USDC"),
+        grossAmountOut: 3_000_000_000n,
+        routeFee: 1_500_000n,
+        builderFee: 300_000n,
+        amountOut: 2_998_200_000n,
+        builderRecipient: devnet.wallet(2).account!.address,
+        policyVersion: 1n,
+        hash: `0x${"aa".repeat(32)}`,
+        blockNumber: 100n,
+        blockHash: `0x${"bb".repeat(32)}`,
+        logIndex,
+      };
+      return settlementEvent("settlement.confirming", demo.id, settlementEntryWire(entry, "confirming"));
+    });
+    await insertEvents(builders.store.db, events);
+    outbox.notify();
+    return events.map((event) => event.id);
+  };
+
+  /** Reads `count` events from the iterator, then stops (closing the connection). */
+  const read = async (
+    stream: AsyncGenerator<SettlementEvent>,
+    count: number,
+    during?: () => Promise<void>,
+  ) => {
+    const seen: SettlementEvent[] = [];
+    for await (const event of stream) {
+      seen.push(event);
+      if (seen.length === 1 && during) await during();
+      if (seen.length === count) break;
+    }
+    return seen;
+  };
+
+  it("replays since a time, follows new events, and resumes after an abort without gaps or repeats", async () => {
+    const since = Math.floor(Date.now() / 1000) - 1;
+    const [first] = await written(1);
+    const controller = new AbortController();
+    const stream = builderClient().events({ since, signal: controller.signal });
+    let second: string | undefined;
+    const seen = await read(stream, 2, async () => {
+      [second] = await written(2);
+    });
+    expect(seen.map((event) => event.id)).toEqual([first, second]);
+    // Typed with the generated SettlementEvent, and the same JSON a webhook delivery carries.
+    expect(seen[0]).toMatchObject({
+      type: "settlement.confirming",
+      workspace: demo.id,
+      quoteId: `0x${"5c".repeat(32)}`,
+      data: { status: "confirming", amountOut: "2998200000", routeFee: "1500000", logIndex: 1 },
+    });
+    controller.abort();
+
+    // Written while no one listened: a new iterator from the last id gets exactly the rest, in order.
+    const missed = await written(3, 4);
+    const resumed = builderClient().events({ lastEventId: second! });
+    let later: string | undefined;
+    const rest = await read(resumed, 3, async () => {
+      [later] = await written(5);
+    });
+    expect(rest.map((event) => event.id)).toEqual([...missed, later]);
+  });
+
+  it("reconnects by itself after a dropped connection, resuming with Last-Event-ID", async () => {
+    const lastIds: (string | null)[] = [];
+    let connections = 0;
+    // The first connection drops at its second message, as a proxy cutting a long-lived connection would.
+    const dropping = async (request: Request) => {
+      lastIds.push(request.headers.get("last-event-id"));
+      const response = await builders.app.fetch(request);
+      if (connections++ > 0 || !response.body) return response;
+      let messages = 0;
+      const cut = new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          if (new TextDecoder().decode(chunk).includes("id: ") && ++messages === 2)
+            controller.error(new TypeError("terminated"));
+          else controller.enqueue(chunk);
+        },
+      });
+      return new Response(response.body.pipeThrough(cut), response);
+    };
+    const client = createJunctionClient({ baseUrl: "http://junction.test", apiKey: key, fetch: dropping });
+    const [a, b] = await written(11, 12);
+    const stream = client.events({ lastEventId: a!, backoff: { initialMs: 50, maxMs: 200 } });
+    let more: string[] = [];
+    const seen = await read(stream, 3, async () => {
+      more = await written(13, 14);
+    });
+    // The second message was cut on the way: it came again after the reconnection, and nothing twice.
+    expect(seen.map((event) => event.id)).toEqual([b, ...more]);
+    expect(lastIds).toEqual([a, b]);
+  });
+
+  it("throws the typed error for an unknown Last-Event-ID and for a key without the receipts scope", async () => {
+    const unknown = await read(builderClient().events({ lastEventId: "evt_not_kept" }), 1).catch(
+      (e: unknown) => e,
+    );
+    expect(unknown).toBeInstanceOf(JunctionApiError);
+    expect(unknown).toMatchObject({ status: 409, code: "EVENT_ID_UNKNOWN" });
+    const quoteOnly = await builders.key(demo.id, ["quote"]);
+    const refused = await read(builderClient(quoteOnly).events(), 1).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ status: 403 });
   });
 });

@@ -47,7 +47,8 @@ export const SettlementEventSchema = z
     createdAt: z.string().openapi({ description: "When the event was written (ISO 8601, UTC)." }),
     workspace: z.string().openapi({ description: "The workspace the event belongs to." }),
     quoteId: Hash32.nullable(),
-    data: Settlement.extend({
+    // Without the history entry's `status` (always `finalized` there): an intersection would keep only that one.
+    data: Settlement.omit({ status: true }).extend({
       status: z.enum(["confirming", "finalized", "reorged"]).openapi({
         description:
           "`confirming`: mined and verified, not final; `finalized`: the history entry; `reorged`: the transaction left the chain before finality (it may be mined again: a new `confirming` follows).",

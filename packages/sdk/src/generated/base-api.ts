@@ -956,6 +956,122 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/builders/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's settlement events as a resumable Server-Sent Events stream
+         * @description Scope `receipts`; one request of the receipts quota per connection. Sends each of the workspace's settlement events (`settlement.confirming`, `settlement.finalized`, `settlement.reorged`) as an SSE message: `id:` the event id, `event:` the type, `data:` the event as JSON (schema `SettlementEvent`, the same body a webhook delivery carries).
+         *
+         *     Reconnect with the `Last-Event-ID` header (EventSource does it by itself) to resume right after the last event received, without gaps or repeats in the stream's order; events are kept 30 days (at least 7 are promised). A `Last-Event-ID` no longer kept, or of another workspace, is a 409 EVENT_ID_UNKNOWN: reconnect without it, or with `since`. Without either, only new events are sent.
+         *
+         *     A comment line (`: heartbeat`) comes every 15 s while nothing happens. A process that is shutting down ends its streams; reconnect and resume. At most 5 streams per workspace are open on one process (429 BUSY beyond).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Must be 4663; any other is 400 UNSUPPORTED_CHAIN. */
+                    chainId?: string;
+                    /** @description Comma-separated event types to receive (default: all of settlement.confirming, settlement.finalized, settlement.reorged). */
+                    types?: string;
+                    /** @description Unix seconds: replay the workspace's events written at or after this time (kept at least 7 days), then follow new ones. Ignored when a `Last-Event-ID` header resumes the stream. Without either, only new events are sent. */
+                    since?: string;
+                };
+                header?: {
+                    /** @description The `id` of the last event received: the stream resumes right after it. */
+                    "last-event-id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An event stream (`text/event-stream`); each message's `data` is a `SettlementEvent` as JSON */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": components["schemas"]["SettlementEvent"];
+                    };
+                };
+                /** @description INVALID_REQUEST (the rejected inputs are listed in `issues`), UNSUPPORTED_TERMS or UNSUPPORTED_ACTION */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description UNAUTHORIZED: missing, malformed, expired or revoked API key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description ALLOWANCE_EXHAUSTED: the workspace's hourly allowance is spent; Retry-After says when it renews */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description FORBIDDEN: the API key lacks the endpoint's scope */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description EVENT_ID_UNKNOWN: `Last-Event-ID` names no event of this workspace still kept */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description QUOTA_EXCEEDED (workspace per-minute quota) or BUSY (service capacity); honour Retry-After */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description UPSTREAM_UNAVAILABLE: the chain node did not answer */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/builders/integration": {
         parameters: {
             query?: never;
@@ -2227,6 +2343,56 @@ export type components = {
             builderFee: string;
             amountOut: string;
             count: number;
+        };
+        /** @description One settlement event, as the event stream sends it in `data:` and as a webhook delivery's body. `data` has the fields of a history settlement entry. */
+        SettlementEvent: {
+            /**
+             * @description Stable event id: the same fact always has the same id. Deliveries can repeat; key on it.
+             * @example evt_4f1c0c2b8f7a4d51a3b06f7f61c2a9de
+             */
+            id: string;
+            /** @enum {string} */
+            type: "settlement.confirming" | "settlement.finalized" | "settlement.reorged";
+            /** @description When the event was written (ISO 8601, UTC). */
+            createdAt: string;
+            /** @description The workspace the event belongs to. */
+            workspace: string;
+            quoteId: string | null;
+            data: {
+                quoteId: string;
+                /** @example junction-demo */
+                builderCode: string;
+                builderId: string;
+                keyIdHash: string;
+                payer: string;
+                recipient: string;
+                /** @description The zero address is native ETH. */
+                tokenIn: string;
+                amountIn: string;
+                /** @description The zero address is native ETH. */
+                tokenOut: string;
+                /** @description Output before fees. */
+                grossAmountOut: string;
+                /** @description Service fee, in tokenOut units. */
+                routeFee: string;
+                /** @description Builder fee, in tokenOut units. */
+                builderFee: string;
+                /** @description What the recipient received. */
+                amountOut: string;
+                /** @description The builder's payout wallet; the zero address when the builder was not paid. */
+                builderRecipient: string;
+                policyVersion: string;
+                /** @description Transaction hash. */
+                hash: string;
+                blockNumber: string;
+                blockHash: string;
+                logIndex: number;
+                /**
+                 * @description `confirming`: mined and verified, not final; `finalized`: the history entry; `reorged`: the transaction left the chain before finality (it may be mined again: a new `confirming` follows).
+                 * @enum {string}
+                 */
+                status: "confirming" | "finalized" | "reorged";
+            };
         };
         MultiSwapPlan: {
             /** @enum {number} */
