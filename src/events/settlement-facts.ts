@@ -153,7 +153,8 @@ export function settlementFacts(deps: SettlementFactsDeps) {
 
   /** After the index saved a finality write: the watches it closed are no longer open. */
   function finalized(write: FinalityWrite): void {
-    if (open !== undefined) open = Math.max(0, open - write.closings.length);
+    // Counted again from the database at the next block: another process may have indexed meanwhile.
+    open = undefined;
     if (write.events.length > 0) deps.onWritten?.();
   }
 
