@@ -20,8 +20,8 @@ import { fields } from "./output.ts";
 /**
  * `junction webhooks ...`: a workspace's webhook endpoints, as its owner manages them in the portal
  * (docs/api/builders.md, "Events and webhooks"). The operator acts for the workspace by its id or code.
- * Endpoint URLs are checked against the service's own policy (`config.webhooks`: JUNCTION_WEBHOOKS_ALLOW_PRIVATE,
- * plain http on the devnet), so the CLI accepts exactly what the service would deliver to.
+ * Endpoint URLs are checked against the service's own policy (`config.webhooks`:
+ * JUNCTION_WEBHOOKS_ALLOW_PRIVATE, plain http on the devnet), so the CLI accepts what the service would.
  */
 
 /** What a command writing to the outbox says: the running service, not this command, sends it. */
