@@ -75,8 +75,10 @@ export function WebhookDeliveries(props: { path: string }) {
                 {d.eventType}
               </td>
               <td data-testid="delivery-status">{d.status}</td>
-              <td>{d.attempts}</td>
-              <td title={d.lastResponse ?? ""}>{d.lastStatus ?? "-"}</td>
+              <td data-testid="delivery-attempts">{d.attempts}</td>
+              <td data-testid="delivery-last-status" title={d.lastResponse ?? ""}>
+                {d.lastStatus ?? "-"}
+              </td>
               <td>{d.lastError ?? "-"}</td>
               <td>{when(d.lastAttemptAt)}</td>
               <td>{when(d.nextAttemptAt)}</td>
