@@ -65,7 +65,8 @@ export async function listKeysCommand(ctx: OperatorContext, input: { workspace: 
   await builderKeyCommands.list(ctx, await requireWorkspace(ctx, input.workspace));
 }
 
-async function requireWorkspace(ctx: OperatorContext, ref: string): Promise<WorkspaceView> {
+/** The workspace an operator names by id or builder code; an operator error when there is none. */
+export async function requireWorkspace(ctx: OperatorContext, ref: string): Promise<WorkspaceView> {
   const workspace = await findWorkspace(ctx.db, ref);
   if (!workspace)
     throw new OperatorError(`no workspace with id or builder code ${ref} (see junction workspace list)`);

@@ -18,6 +18,9 @@ const OPERATOR_ERRORS = new Set([
   "NodeStartError",
 ]);
 
+/** The first words of the operator commands (src/cli/operator-commands.ts). */
+const OPERATOR_GROUPS = new Set(["workspace", "key", "partner", "transfer", "webhooks"]);
+
 async function main(argv: string[]): Promise<void> {
   const command = argv[0] ?? "help";
   const help = command === "help" ? USAGE : helpRequested(argv);
@@ -29,7 +32,7 @@ async function main(argv: string[]): Promise<void> {
     const { runServiceCommand } = await import("./service-commands.ts");
     return runServiceCommand(command, argv.slice(1));
   }
-  if (command === "workspace" || command === "key" || command === "partner" || command === "transfer") {
+  if (OPERATOR_GROUPS.has(command)) {
     const { runOperatorCommand } = await import("./operator-commands.ts");
     await runOperatorCommand(argv);
     // Exit now rather than when idle HTTP keep-alive sockets to the RPC happen to close.

@@ -7,8 +7,8 @@ const json = { type: "boolean" } as const;
 const text = { type: "string" } as const;
 
 /**
- * Runs `junction workspace ...`, `junction key ...`, `junction partner key ...` and
- * `junction transfer key ...`: parses the flags
+ * Runs `junction workspace ...`, `junction key ...`, `junction partner key ...`,
+ * `junction transfer key ...` and `junction webhooks ...`: parses the flags
  * strictly first (a usage error loads nothing else), then runs the command against the service's database
  * and chain.
  */
@@ -139,6 +139,50 @@ export async function runOperatorCommand(argv: string[]): Promise<void> {
       const input = { key: positionals[0] };
       const { transferKeyCommands } = await import("./transfer-key-commands.ts");
       return run(flags.json, (ctx) => transferKeyCommands.revoke(ctx, input));
+    }
+    case "webhooks add": {
+      const { flags } = parseFlags(command, args, { workspace: text, url: text, events: text, json });
+      const { addWebhookCommand, parseEventTypes } = await import("./webhook-commands.ts");
+      const input = {
+        workspace: required(command, flags, "workspace"),
+        url: required(command, flags, "url"),
+        ...(flags.events !== undefined ? { events: parseEventTypes(flags.events, command) } : {}),
+      };
+      return run(flags.json, (ctx) => addWebhookCommand(ctx, input));
+    }
+    case "webhooks list": {
+      const { flags } = parseFlags(command, args, { workspace: text, json });
+      const input = { workspace: required(command, flags, "workspace") };
+      const { listWebhooksCommand } = await import("./webhook-commands.ts");
+      return run(flags.json, (ctx) => listWebhooksCommand(ctx, input));
+    }
+    case "webhooks test":
+    case "webhooks deliveries":
+    case "webhooks rotate":
+    case "webhooks remove": {
+      const { flags } = parseFlags(command, args, { workspace: text, endpoint: text, json });
+      const input = {
+        workspace: required(command, flags, "workspace"),
+        endpoint: required(command, flags, "endpoint"),
+      };
+      const commands = await import("./webhook-commands.ts");
+      const action = {
+        "webhooks test": commands.testWebhookCommand,
+        "webhooks deliveries": commands.webhookDeliveriesCommand,
+        "webhooks rotate": commands.rotateWebhookCommand,
+        "webhooks remove": commands.removeWebhookCommand,
+      }[command];
+      return run(flags.json, (ctx) => action(ctx, input));
+    }
+    case "webhooks redeliver": {
+      const { flags } = parseFlags(command, args, { workspace: text, endpoint: text, delivery: text, json });
+      const input = {
+        workspace: required(command, flags, "workspace"),
+        endpoint: required(command, flags, "endpoint"),
+        delivery: required(command, flags, "delivery"),
+      };
+      const { redeliverWebhookCommand } = await import("./webhook-commands.ts");
+      return run(flags.json, (ctx) => redeliverWebhookCommand(ctx, input));
     }
     default:
       throw unknownCommand(command);

@@ -19,6 +19,9 @@ describe("--help and -h", () => {
   it("answer a group with its commands, and no command with the whole help", () => {
     const group = helpRequested(["partner", "key", "--help"])!;
     expect(group.match(/ {2}junction partner key /g)).toHaveLength(3);
+    const webhooks = helpRequested(["webhooks", "-h"])!;
+    for (const action of ["add", "list", "test", "deliveries", "redeliver", "rotate", "remove"])
+      expect(webhooks).toContain(`  junction webhooks ${action} --workspace <id|code>`);
     expect(helpRequested(["--help"])).toBe(USAGE);
     expect(helpRequested(["-h"])).toBe(USAGE);
     expect(helpRequested(["help", "--help"])).toBe(USAGE);

@@ -1,6 +1,7 @@
 import { PLANS } from "../auth/plans.ts";
 import { CHAIN_ID } from "../chain/chain.ts";
 import { DEPLOY_SECRETS, SETTINGS } from "../config/settings.ts";
+import { SETTLEMENT_EVENT_TYPES } from "../events/event-envelope.ts";
 
 /** Usage of each operator command, shown with `junction help` and after a usage error. */
 export const COMMAND_USAGE: Record<string, string> = {
@@ -23,6 +24,15 @@ export const COMMAND_USAGE: Record<string, string> = {
     "junction transfer key create --name <name> --scopes <estimates,transfers> [--expires <ISO date|30d|12h|30m|90s>] [--json]",
   "transfer key list": "junction transfer key list [--json]",
   "transfer key revoke": "junction transfer key revoke <keyId> [--json]",
+  "webhooks add": `junction webhooks add --workspace <id|code> --url <https://...> [--events <${SETTLEMENT_EVENT_TYPES.join(",")}>] [--json]`,
+  "webhooks list": "junction webhooks list --workspace <id|code> [--json]",
+  "webhooks test": "junction webhooks test --workspace <id|code> --endpoint <endpointId> [--json]",
+  "webhooks deliveries":
+    "junction webhooks deliveries --workspace <id|code> --endpoint <endpointId> [--json]",
+  "webhooks redeliver":
+    "junction webhooks redeliver --workspace <id|code> --endpoint <endpointId> --delivery <deliveryId> [--json]",
+  "webhooks rotate": "junction webhooks rotate --workspace <id|code> --endpoint <endpointId> [--json]",
+  "webhooks remove": "junction webhooks remove --workspace <id|code> --endpoint <endpointId> [--json]",
 };
 
 /** Usage of the service commands, shown by `junction start --help` and `junction devnet --help`. */
@@ -71,7 +81,7 @@ Usage:
   junction devnet    start only the embedded devnet and print its RPC URL and manifest
   junction help      show this help; every command also answers --help (or -h) with its usage
 
-Operator commands (workspaces, builder API keys, partner API keys, transfer customer keys):
+Operator commands (workspaces, builder API keys, partner API keys, transfer customer keys, webhooks):
 ${Object.values(COMMAND_USAGE)
   .map((line) => `  ${line}`)
   .join("\n")}
@@ -88,6 +98,12 @@ ${Object.values(COMMAND_USAGE)
                        slippageBps, minOut and deadline on /quote
   transfer key create  a transfer-estimate customer key (jtk_..., X-Service-Api-Key), shown once; scope
                        estimates reads /api/transfers/v1/routes (transfers is reserved: creation is disabled)
+  webhooks add         a workspace's webhook endpoint (every settlement event unless --events), its signing
+                       secret shown once; the URL must be https:// at a public address unless
+                       JUNCTION_WEBHOOKS_ALLOW_PRIVATE=true (the devnet allows private and http://)
+  webhooks test        queues a webhook.test event for that endpoint; test and redeliver only write to the
+                       outbox: the running service sends them within about a second
+  webhooks rotate      a new signing secret, shown once; the old one keeps signing for 24 hours
   --json               prints exactly one JSON object on stdout
 
   They use the service's database (DATABASE_URL, else the embedded one in JUNCTION_DATA_DIR, through the

@@ -24,12 +24,18 @@ afterAll(() => devnet?.dispose());
 type Run = { code: number; stdout: string; stderr: string };
 
 function junction(dataDir: string, ...args: string[]): Promise<Run> {
+  return junctionWith({}, dataDir, ...args);
+}
+
+/** `junction` with some of the service's settings (`JUNCTION_...`) given. */
+function junctionWith(settings: Record<string, string>, dataDir: string, ...args: string[]): Promise<Run> {
   const env: NodeJS.ProcessEnv = { ...process.env, JUNCTION_DATA_DIR: dataDir };
   // The service's configuration decides the database and chain: here the embedded ones in the data dir.
   for (const name of Object.keys(env)) {
     if (name.startsWith("JUNCTION_") && name !== "JUNCTION_DATA_DIR") delete env[name];
   }
   delete env.DATABASE_URL;
+  Object.assign(env, settings);
   return new Promise((resolve) => {
     execFile(process.execPath, ["bin/junction.js", ...args], { env }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
@@ -240,6 +246,90 @@ describe("junction workspace and key commands", () => {
     });
   });
 
+  it("manages a workspace's webhook endpoints under the service's URL policy, secrets shown once", async () => {
+    const dir = devnet.dataDir;
+    const code = `hooks-${randomBytes(4).toString("hex")}`;
+    const workspace = json(
+      await junction(dir, "workspace", "create", "--name", "Hooks", "--code", code, "--json"),
+    ).workspace;
+    const hooks = (...args: string[]) => junction(dir, "webhooks", ...args, "--workspace", code, "--json");
+
+    // The devnet's policy allows a receiver on a private address, over plain http.
+    const url = "http://10.0.0.7:8080/junction/hooks";
+    const added = json(
+      await hooks("add", "--url", url, "--events", "settlement.finalized,settlement.reorged"),
+    );
+    expect(added).toMatchObject({
+      workspace: { id: workspace.id, code },
+      endpoint: {
+        url,
+        eventTypes: ["settlement.finalized", "settlement.reorged"],
+        previousSecretValidUntil: null,
+      },
+    });
+    expect(added.secret).toMatch(/^whsec_[0-9A-Za-z_-]{43}$/);
+    const endpoint = added.endpoint.id as string;
+    // The service's settings decide: where private addresses are not allowed, the CLI refuses them too.
+    refused(
+      await junctionWith(
+        { JUNCTION_WEBHOOKS_ALLOW_PRIVATE: "false" },
+        dir,
+        "webhooks",
+        "add",
+        "--workspace",
+        code,
+        "--url",
+        url,
+      ),
+      /--url: a private or loopback address is not allowed/,
+    );
+
+    const listing = await hooks("list");
+    expect(json(listing)).toEqual({ workspace: { id: workspace.id, code }, endpoints: [added.endpoint] });
+    expect(listing.stdout).not.toContain(added.secret);
+
+    // test and redeliver only queue in the outbox (no service runs here: the delivery stays pending).
+    const tested = json(await hooks("test", "--endpoint", endpoint));
+    expect(tested).toMatchObject({ endpointId: endpoint, eventId: expect.stringMatching(/^evt_test_/) });
+    const log = json(await hooks("deliveries", "--endpoint", endpoint));
+    expect(log.deliveries).toEqual([
+      expect.objectContaining({
+        id: tested.deliveryId,
+        eventId: tested.eventId,
+        eventType: "webhook.test",
+        status: "pending",
+        attempts: 0,
+        lastStatus: null,
+      }),
+    ]);
+    expect(
+      json(await hooks("redeliver", "--endpoint", endpoint, "--delivery", tested.deliveryId)),
+    ).toMatchObject({ endpointId: endpoint, deliveryId: tested.deliveryId });
+    refused(
+      await hooks("redeliver", "--endpoint", endpoint, "--delivery", "no-such-delivery"),
+      /no delivery with this id for this endpoint \(see junction webhooks deliveries/,
+    );
+
+    const rotated = json(await hooks("rotate", "--endpoint", endpoint));
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(added.secret);
+    expect(Date.parse(rotated.endpoint.previousSecretValidUntil)).toBeGreaterThan(Date.now());
+
+    expect(json(await hooks("remove", "--endpoint", endpoint))).toEqual({
+      endpointId: endpoint,
+      removed: true,
+    });
+    expect(json(await hooks("list")).endpoints).toEqual([]);
+    refused(
+      await hooks("remove", "--endpoint", endpoint),
+      /no webhook endpoint with this id in this workspace \(see junction webhooks list/,
+    );
+    refused(
+      await junction(dir, "webhooks", "list", "--workspace", "nobody-here"),
+      /no workspace with id or builder code nobody-here/,
+    );
+  }, 300_000); // about 13 CLI processes, up to 7 s each on a loaded 2-core machine
+
   it("rejects bad flags with usage and exit 2", async () => {
     const dir = devnet.dataDir;
     const cases = [
@@ -265,6 +355,11 @@ describe("junction workspace and key commands", () => {
       ["key", "revoke"],
       ["partner", "key", "create", "--name", "p", "--expires", "soon"],
       ["partner", "key", "revoke"],
+      ["webhooks", "add", "--workspace", "x", "--url", "https://example.com", "--events", "settlement.paid"],
+      ["webhooks", "add", "--workspace", "x"],
+      ["webhooks", "test", "--workspace", "x"],
+      ["webhooks", "redeliver", "--workspace", "x", "--endpoint", "we_1"],
+      ["webhooks"],
     ];
     const runs = await Promise.all(cases.map((args) => junction(dir, ...args)));
     runs.forEach((run, i) => {

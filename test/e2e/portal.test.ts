@@ -1,3 +1,5 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { createPublicClient, createWalletClient, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -6,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registryTransaction } from "../../src/builders/registry-transactions.ts";
 import { CHAIN_ID, junctionChain } from "../../src/chain/chain.ts";
 import type { Manifest } from "../../src/devnet/manifest.ts";
+import { signatureValid } from "../../src/events/webhook-signature.ts";
 import { launchChromium, screenshot } from "../browser/chromium.ts";
 import { injectWallet } from "../browser/injected-wallet.ts";
 import { rawJsonPost } from "./raw-http.ts";
@@ -14,8 +17,9 @@ import { type SpawnedService, spawnService } from "./spawn-service.ts";
 /**
  * The developer portal in headless Chromium against `junction start`, with an injected wallet backed by a
  * devnet account: sign in with Ethereum, create a workspace, activate it by signing the registration (the
- * status turns active by itself), create a key shown once, revoke it; a wallet that did not register a
- * code cannot activate a workspace for it; and the portal API refuses forged or foreign requests.
+ * status turns active by itself), create a key shown once, revoke it; add a webhook endpoint whose secret,
+ * shown once, verifies the deliveries the service sends; a wallet that did not register a code cannot
+ * activate a workspace for it; and the portal API refuses forged or foreign requests.
  */
 let service: SpawnedService;
 let manifest: Manifest;
@@ -110,6 +114,89 @@ describe("developer portal in Chromium", () => {
     await page.getByText("No finalized settlement yet.").waitFor({ timeout: 30_000 });
     await screenshot(page, "portal-revoked");
     await page.close();
+  });
+
+  it("adds a webhook endpoint, shows its secret once, and logs the signed deliveries the service sends it", async () => {
+    // A receiver on this machine: the devnet allows private addresses and plain http.
+    const received: { headers: Record<string, string | string[] | undefined>; body: string }[] = [];
+    const receiver: Server = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => {
+        body += chunk;
+      });
+      request.on("end", () => {
+        received.push({ headers: request.headers, body });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/junction/hooks`;
+    try {
+      const { page } = await portalPage(9);
+      await createWorkspace(page, "Hooks", "hooks-portal");
+      await page.getByText("No webhook endpoint yet").waitFor();
+      await page.getByTestId("webhook-url-input").fill(url);
+      await page.getByTestId("webhook-event-settlement.reorged").uncheck();
+      await page.getByTestId("webhook-add").click();
+      const secret = (await page.getByTestId("new-webhook-secret-value").textContent())!;
+      expect(secret).toMatch(/^whsec_[0-9A-Za-z_-]{43}$/);
+      const row = page.locator('[data-testid^="webhook-we_"]');
+      await expect.poll(() => row.getByTestId("webhook-url").textContent()).toBe(url);
+      expect(await row.textContent()).toContain("settlement.confirming, settlement.finalized");
+      await screenshot(page, "portal-webhook-added");
+
+      // The secret is shown once: a reload lists the endpoint without it.
+      await page.reload();
+      await row.waitFor();
+      expect(await page.content()).not.toContain(secret);
+      const endpointId = (await row.getAttribute("data-testid"))!.slice("webhook-".length);
+
+      // "Send test event": the running service delivers it, signed with that secret, and the log says so.
+      await row.getByTestId("webhook-test").click();
+      await expect.poll(() => received.length, { timeout: 30_000 }).toBe(1);
+      const [test] = received;
+      expect(test!.headers["junction-event-type"]).toBe("webhook.test");
+      expect(signatureValid(String(test!.headers["junction-signature"]), test!.body, secret)).toBe(true);
+      expect(JSON.parse(test!.body)).toMatchObject({ type: "webhook.test", data: { endpointId } });
+      const delivery = page.locator('tr[data-testid^="delivery-"]');
+      await expect
+        .poll(() => delivery.first().getByTestId("delivery-status").textContent(), { timeout: 30_000 })
+        .toBe("delivered");
+      expect(await delivery.first().getByTestId("delivery-attempts").textContent()).toBe("1");
+      expect(await delivery.first().getByTestId("delivery-last-status").textContent()).toBe("204");
+
+      // Redeliver sends the same event again; the operator CLI sees the endpoint and queues a test too.
+      await delivery.first().getByTestId("redeliver").click();
+      await expect.poll(() => received.length, { timeout: 30_000 }).toBe(2);
+      expect(received[1]!.headers["junction-event-id"]).toBe(test!.headers["junction-event-id"]);
+      const listed = await service.cli(["webhooks", "list", "--workspace", "hooks-portal", "--json"]);
+      expect(JSON.parse(listed.stdout).endpoints).toEqual([expect.objectContaining({ id: endpointId, url })]);
+      expect(listed.stdout).not.toContain(secret);
+      const queued = await service.cli([
+        "webhooks",
+        "test",
+        "--workspace",
+        "hooks-portal",
+        "--endpoint",
+        endpointId,
+        "--json",
+      ]);
+      expect(queued.code, queued.stderr).toBe(0);
+      await expect.poll(() => received.length, { timeout: 30_000 }).toBe(3);
+      expect(received[2]!.headers["junction-event-id"]).toBe(JSON.parse(queued.stdout).eventId);
+      await screenshot(page, "portal-webhook-deliveries");
+
+      // Rotating shows a new secret once; removing leaves no endpoint.
+      await row.getByTestId("webhook-rotate").click();
+      const rotated = (await page.getByTestId("new-webhook-secret-value").textContent())!;
+      expect(rotated).toMatch(/^whsec_/);
+      expect(rotated).not.toBe(secret);
+      await row.getByTestId("webhook-remove").click();
+      await page.getByText("No webhook endpoint yet").waitFor();
+      await page.close();
+    } finally {
+      receiver.close();
+    }
   });
 
   it("a wallet that did not register a code cannot activate a workspace for it", async () => {

@@ -7,8 +7,8 @@ import { WorkspacePanel } from "./workspace-panel.tsx";
 
 /**
  * The developer portal (served at `/portal`): sign in with the wallet (EIP-4361), then create workspaces,
- * activate their builder IDs by signing the registration, manage keys, and read usage, the on-chain
- * profile and settlement history. Every call goes to `/portal/api` with the session cookie.
+ * activate their builder IDs by signing the registration, manage keys and webhooks, and read usage, the
+ * on-chain profile and settlement history. Every call goes to `/portal/api` with the session cookie.
  */
 function App() {
   const [wallet, setWallet] = useState<Wallet>();

@@ -89,3 +89,25 @@ export type Settlement = {
   builderFee: string;
   amountOut: string;
 };
+
+export type WebhookEndpoint = {
+  id: string;
+  url: string;
+  eventTypes: string[];
+  createdAt: string;
+  previousSecretValidUntil: string | null;
+};
+
+export type WebhookDelivery = {
+  id: string;
+  eventId: string;
+  eventType: string;
+  status: "pending" | "delivered" | "failed";
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  lastResponse: string | null;
+  createdAt: string;
+};

@@ -8,11 +8,15 @@ import { connectWallet, errorText, type Wallet } from "../shared/wallet.ts";
 import { History, Usage } from "./activity-panels.tsx";
 import { Keys } from "./keys-panel.tsx";
 import { portalApi, type WorkspaceStatus } from "./portal-api.ts";
+import { Webhooks } from "./webhooks-panel.tsx";
 
 /** While activation waits for the registration, the status is read again this often. */
 const POLL_MS = 1500;
 
-/** One workspace: activation (signing the registration), keys, usage, on-chain profile and history. */
+/**
+ * One workspace: activation (signing the registration), keys, webhooks, usage, on-chain profile and
+ * history.
+ */
 export function WorkspacePanel(props: {
   id: string;
   address: string;
@@ -103,6 +107,7 @@ export function WorkspacePanel(props: {
         {error ? <p className="error">{error}</p> : null}
       </section>
       <Keys workspaceId={id} activated={activation.status === "active"} />
+      <Webhooks workspaceId={id} />
       <Usage workspaceId={id} />
       <History workspaceId={id} />
     </>

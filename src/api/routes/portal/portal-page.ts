@@ -42,7 +42,7 @@ const PAGE = `<!doctype html>
 
 /**
  * `GET /portal`: the developer portal (docs/rules.md, ours: developer portal): sign in with a wallet,
- * workspaces, activation, keys, usage, profile and history, over `/portal/api`.
+ * workspaces, activation, keys, webhooks, usage, profile and history, over `/portal/api`.
  */
 export function registerPortalPage(app: OpenAPIHono): void {
   // Bundle in the background at start, so the first visitor does not wait for it.

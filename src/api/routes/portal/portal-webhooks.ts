@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { Address } from "viem";
 import { z } from "zod";
+import { SETTLEMENT_EVENT_TYPES } from "../../../events/event-envelope.ts";
 import type { OutboxSignal } from "../../../events/outbox-signal.ts";
 import {
   addWebhookEndpoint,
@@ -44,8 +45,12 @@ export function registerPortalWebhooks(
     req: { param: (name: "id") => string };
   }) => (await ownWorkspace(db, c.get("wallet"), c.req.param("id"))).id;
 
+  // With the event types an endpoint may subscribe to, so the portal offers exactly the service's.
   api.get("/workspaces/:id/webhooks", signedIn, async (c) =>
-    c.json({ endpoints: await listWebhookEndpoints(db, await workspaceOf(c)) }),
+    c.json({
+      endpoints: await listWebhookEndpoints(db, await workspaceOf(c)),
+      eventTypes: SETTLEMENT_EVENT_TYPES,
+    }),
   );
   api.post("/workspaces/:id/webhooks", signedIn, async (c) => {
     const workspace = await workspaceOf(c);
