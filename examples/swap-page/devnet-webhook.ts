@@ -1,23 +1,25 @@
 /**
  * The operator's step, done for you on the embedded devnet: registers the example backend's webhook URL
- * for the demo workspace and returns the endpoint's signing secret (shown once). Elsewhere the workspace
- * owner adds the endpoint (portal Webhooks panel, or `junction webhooks add --workspace <code> --url
- * <url> --json`) and gives the secret to the backend as JUNCTION_WEBHOOK_SECRET.
- *
- * It calls the service's own domain function on the service's database, as the operator CLI does
- * (through the running service's socket, or the data dir directly when it is stopped). Once
- * `junction webhooks add` is on main, this becomes that one command.
+ * for the demo workspace with the operator CLI (`junction webhooks add`) and returns the endpoint's
+ * signing secret (shown once). Elsewhere the workspace owner adds the endpoint (portal Webhooks panel, or
+ * `junction webhooks add --workspace <code> --url <url> --json`) and gives the secret to the backend as
+ * JUNCTION_WEBHOOK_SECRET.
  */
-import {
-  addWebhookEndpoint,
-  listWebhookEndpoints,
-  removeWebhookEndpoint,
-} from "../../src/events/webhook-endpoints.ts";
-import { createStore } from "../../src/store/create-store.ts";
-import { openEmbeddedClient } from "../../src/store/embedded-shared.ts";
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
-/** The devnet allows plain http and loopback receivers (docs/api/builders.md, "Events and webhooks"). */
-const DEVNET_POLICY = { allowHttp: true, allowPrivate: true };
+const JUNCTION = fileURLToPath(new URL("../../bin/junction.js", import.meta.url));
+const run = promisify(execFile);
+
+/** Runs `junction <args> --json` on the service's data dir (or database) and parses its one JSON object. */
+async function junction<T>(args: string[], options: { dataDir: string; databaseUrl?: string | undefined }) {
+  const env: NodeJS.ProcessEnv = { ...process.env, JUNCTION_DATA_DIR: options.dataDir };
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
+  else delete env.DATABASE_URL;
+  const { stdout } = await run(process.execPath, [JUNCTION, ...args, "--json"], { env });
+  return JSON.parse(stdout) as T;
+}
 
 /**
  * Points the workspace's webhooks at `url`: an endpoint this example added before for the same URL (an
@@ -30,18 +32,18 @@ export async function registerDevnetWebhook(options: {
   workspaceId: string;
   url: string;
 }): Promise<{ endpointId: string; secret: string }> {
-  const store = options.databaseUrl
-    ? await createStore({ databaseUrl: options.databaseUrl, dataDir: options.dataDir })
-    : await openEmbeddedClient({ dataDir: options.dataDir });
-  try {
-    const target = new URL(options.url).toString();
-    for (const endpoint of await listWebhookEndpoints(store.db, options.workspaceId))
-      if (endpoint.url === target) await removeWebhookEndpoint(store.db, options.workspaceId, endpoint.id);
-    const { endpoint, secret } = await addWebhookEndpoint(store.db, DEVNET_POLICY, options.workspaceId, {
-      url: target,
-    });
-    return { endpointId: endpoint.id, secret };
-  } finally {
-    await store.close();
-  }
+  const target = new URL(options.url).toString();
+  const workspace = ["--workspace", options.workspaceId];
+  const { endpoints } = await junction<{ endpoints: { id: string; url: string }[] }>(
+    ["webhooks", "list", ...workspace],
+    options,
+  );
+  for (const endpoint of endpoints)
+    if (endpoint.url === target)
+      await junction(["webhooks", "remove", ...workspace, "--endpoint", endpoint.id], options);
+  const added = await junction<{ endpoint: { id: string }; secret: string }>(
+    ["webhooks", "add", ...workspace, "--url", target],
+    options,
+  );
+  return { endpointId: added.endpoint.id, secret: added.secret };
 }

@@ -13,7 +13,7 @@
  *
  * Run it beside `npm start`: `npm run example:swap`. On the devnet it needs nothing else: it reads the demo
  * key from the manifest and registers its own webhook URL (http://127.0.0.1:8790/webhooks/junction) for
- * the demo workspace, as the operator would (devnet-webhook.ts), keeping the secret in memory. For another
+ * the demo workspace with the operator CLI (devnet-webhook.ts), keeping the secret in memory. For another
  * deployment set JUNCTION_URL and JUNCTION_API_KEY, have the workspace owner add this backend's public
  * `https://…/webhooks/junction` as an endpoint (portal Webhooks panel, or `junction webhooks add
  * --workspace <code> --url <url> --json`) and pass its secret as JUNCTION_WEBHOOK_SECRET (two,

@@ -148,7 +148,7 @@ async function builderSwap(on: SpawnedService, key: string): Promise<Hex> {
   );
   const swap = await call("/api/v2/builders/swaps", {
     method: "POST",
-    headers: { "content-type": "application/json", "idempotency-key": "hooks-1" },
+    headers: { "content-type": "application/json", "idempotency-key": "webhooks-e2e-1" },
     body: JSON.stringify({ quoteId: quote.quoteId }),
   });
   const send = async (tx: { to: Address; data: Hex; value?: bigint; gas?: bigint }) => {
