@@ -4,10 +4,11 @@ import { join } from "node:path";
 
 /**
  * Bumped whenever what a build puts on the chain changes (the universe, the seeding, the deploy plan, the
- * contracts Junction deploys: 2 since the executor became the collector), so
+ * contracts Junction deploys: 2 since the executor became the collector, 3 since the registry's `builderTerms`
+ * and the V3 callback without its own balance check), so
  * an old cache is never measured as a new one.
  */
-export const SCALE_CHAIN_VERSION = 2;
+export const SCALE_CHAIN_VERSION = 3;
 
 export type ChainCache = {
   dir: string;

@@ -43,6 +43,17 @@ contract BuilderRegistry is IBuilderRegistry {
         uint16 bps;
     }
 
+    /// @dev Bit offsets of the fields `feeTerms` reads from `Config`'s and `Builder`'s first slot (the
+    ///      compiler packs struct fields from the low bits up, in declaration order; `PairFee`: `set` in bits
+    ///      0..7, `bps` in 8..23). `test_feeTerms_matchesFeePolicy` holds them to the structs.
+    uint256 private constant CONFIG_COMMISSIONED_SHIFT = 160;
+    uint256 private constant CONFIG_DEFAULT_ROUTE_FEE_SHIFT = 168;
+    uint256 private constant CONFIG_POLICY_VERSION_SHIFT = 200;
+    uint256 private constant BUILDER_MAX_FEE_SHIFT = 176;
+    uint256 private constant BUILDER_ROUTE_FEE_SHIFT = 192;
+    uint256 private constant BUILDER_HAS_ROUTE_FEE_SHIFT = 208;
+    uint256 private constant BUILDER_ENABLED_SHIFT = 216;
+
     /// @notice Governance: commissions the registry, sets the schedule, suspends and caps builders.
     address public governance;
     /// @notice The account that may accept governance.
@@ -250,19 +261,39 @@ contract BuilderRegistry is IBuilderRegistry {
 
     /// @inheritdoc IBuilderRegistry
     /// @dev `feePolicy` without the treasury, packed in one word: the executor's per-swap read, three cold
-    ///      slots at most (the configuration, the builder, the pair's fee) and no struct to encode.
+    ///      slots at most (the configuration, the builder, the pair's fee), each loaded once as a word.
     function feeTerms(address tokenIn, address tokenOut, bytes32 builderId) external view returns (uint256 terms) {
-        Config memory config = _config;
-        terms = uint256(config.policyVersion) << 160;
-        if (!config.commissioned) return terms;
+        return _terms(tokenIn, tokenOut, builderId, true);
+    }
+
+    /// @inheritdoc IBuilderRegistry
+    function builderTerms(bytes32 builderId) external view returns (uint256 terms) {
+        return _terms(address(0), address(0), builderId, false);
+    }
+
+    /// @dev `feeTerms`, the schedule's fee read only `withRouteFee` (else the service fee bits stay zero).
+    function _terms(address tokenIn, address tokenOut, bytes32 builderId, bool withRouteFee)
+        private
+        view
+        returns (uint256 terms)
+    {
+        uint256 config;
+        assembly ("memory-safe") {
+            config := sload(_config.slot)
+        }
+        terms = (config >> CONFIG_POLICY_VERSION_SHIFT) << 160;
+        if (uint8(config >> CONFIG_COMMISSIONED_SHIFT) == 0) return terms;
         // No builder (no code hashes to zero): the schedule alone, without reading a builder slot.
-        if (builderId == bytes32(0)) return terms | (uint256(_scheduleFee(config, tokenIn, tokenOut)) << 240);
-        Builder storage b = _builders[builderId];
+        uint256 builder = builderId == bytes32(0) ? 0 : _builderWord(_builders[builderId]);
         // Only registered builders can be enabled, so an unknown builder is never paid.
-        bool builderPaid = b.enabled;
-        uint256 routeBps = builderPaid && b.hasRouteFee ? b.routeFeeBps : _scheduleFee(config, tokenIn, tokenOut);
-        terms |= routeBps << 240;
-        if (builderPaid) terms |= (uint256(b.maxBuilderFeeBps) << 224) | uint160(b.recipient);
+        bool builderPaid = uint8(builder >> BUILDER_ENABLED_SHIFT) != 0;
+        if (withRouteFee) {
+            uint256 routeBps = builderPaid && uint8(builder >> BUILDER_HAS_ROUTE_FEE_SHIFT) != 0
+                ? uint16(builder >> BUILDER_ROUTE_FEE_SHIFT)
+                : _scheduleFeeOf(config, tokenIn, tokenOut);
+            terms |= routeBps << 240;
+        }
+        if (builderPaid) terms |= (uint256(uint16(builder >> BUILDER_MAX_FEE_SHIFT)) << 224) | uint160(builder);
     }
 
     /// @inheritdoc IBuilderRegistry
@@ -353,6 +384,23 @@ contract BuilderRegistry is IBuilderRegistry {
     }
 
     // ---------------------------------------------------------------- internals
+
+    /// @dev `_scheduleFee` from the configuration's slot word: the pair's word read once.
+    function _scheduleFeeOf(uint256 config, address tokenIn, address tokenOut) private view returns (uint256) {
+        PairFee storage pairFee = _pairFees[PairKey.key(tokenIn, tokenOut)];
+        uint256 pair;
+        assembly ("memory-safe") {
+            pair := sload(pairFee.slot)
+        }
+        return uint8(pair) != 0 ? uint16(pair >> 8) : uint16(config >> CONFIG_DEFAULT_ROUTE_FEE_SHIFT);
+    }
+
+    /// @dev The builder's first slot as one word (its fields are read from it by the shifts above).
+    function _builderWord(Builder storage b) private view returns (uint256 value) {
+        assembly ("memory-safe") {
+            value := sload(b.slot)
+        }
+    }
 
     function _scheduleFee(Config memory config, address tokenIn, address tokenOut) private view returns (uint16) {
         PairFee memory pair = _pairFees[PairKey.key(tokenIn, tokenOut)];

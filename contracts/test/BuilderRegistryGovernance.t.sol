@@ -192,6 +192,8 @@ contract BuilderRegistryGovernanceTest is RegistryFixture {
                     assertEq((terms >> 224) & 0xffff, full.builderFeeCapBps, "builder cap");
                     assertEq((terms >> 160) & type(uint64).max, full.policyVersion, "policy version");
                     assertEq(address(uint160(terms)), full.builderRecipient, "builder recipient");
+                    // Without the service fee: the same word, its service fee bits zero.
+                    assertEq(registry.builderTerms(builders[i]), terms & ((1 << 240) - 1), "builder terms");
                 }
             }
         }

@@ -83,6 +83,29 @@ contract ExecutorRevertsTest is JunctionFixture {
         executor.swap{value: 1}(_params(a, b, AMOUNT, alice), _v2Route());
     }
 
+    /// @dev An address field of the terms (tokenIn, tokenOut, recipient: the words at 4, 36 and 132 of the
+    ///      calldata) with dirty upper bits reverts without data, as the ABI decoder does, for both entry points;
+    ///      the same calldata with clean words swaps.
+    function test_revert_dirtyAddressWords() public {
+        IExecutor.SwapParams memory p = _params(a, b, AMOUNT, alice);
+        bytes memory clean = abi.encodeCall(executor.swap, (p, _v2Route()));
+        bytes memory aggregatorCall = abi.encodeCall(executor.swapThroughAggregator, (p, 1, ""));
+        uint256[3] memory words = [uint256(4), 36, 132];
+        for (uint256 i; i < words.length; ++i) {
+            for (uint256 entry; entry < 2; ++entry) {
+                bytes memory data = bytes.concat(entry == 0 ? clean : aggregatorCall);
+                data[words[i]] = 0x01; // the word's first byte: above the address's 20
+                vm.prank(alice);
+                (bool ok, bytes memory reason) = address(executor).call(data);
+                assertFalse(ok, "dirty word accepted");
+                assertEq(reason.length, 0, "not the decoder's empty revert");
+            }
+        }
+        vm.prank(alice);
+        (bool swapped,) = address(executor).call(clean);
+        assertTrue(swapped, "clean terms refused");
+    }
+
     function test_revert_feeOnTransferInput_unsupported() public {
         address t = address(tax);
         _expectSwapRevert(

@@ -7,27 +7,28 @@ type PoolKind = "v2" | "v3" | "v4";
  * score routes during the search; the final ranking uses each candidate's full-transaction gas, measured when it is simulated.
  *
  * Calibrated 2026-11-29 by least squares on 40 executor swap receipts on the devnet (seed 4663, block 244)
- * with `npm run bench -- gas`, after the executor became the settlement collector (a fee-charging swap's
- * output comes to the executor, which credits both fees in one slot and pays the recipient the rest; base
- * 88,700 -> 80,200): RMS error 13.8k gas, mean 4.8%, worst scenario 14.4% (the 2026-11-26 constants on this
- * executor: 15.4k, worst 17.8%; the guesses before the first calibration: RMS 44.5k, worst 57%).
+ * with `npm run bench -- gas`, after the executor's gas work (the V3 callback no longer re-measures the
+ * pool's balance, which the pool checks; `feeTerms` reads each slot once; the swap's terms are read as
+ * words: base 80,200 -> 77,000, v3Hop 68,200 -> 67,600): RMS error 13.8k gas, mean 4.8%, worst scenario
+ * 14.4% (the previous constants on this executor: 14.2k, worst 14.4%; the guesses before the first
+ * calibration: RMS 44.5k, worst 57%).
  * docs/benchmarks.md ("gas") says what is measured and how to re-run it. Receipts are net of refunds, which
  * are capped at a fifth of the gas, so real costs are only roughly additive: these are averages over the
  * scenarios, not per-opcode truths.
  */
 export const GAS_MODEL = {
   /** Intrinsic and calldata gas, entry checks, the registry's fee terms, fee credits and the settlement record. */
-  base: 80_200,
+  base: 77_000,
   /** Each branch beyond the first. */
-  branch: 10_800,
-  v2Hop: 56_800,
-  v3Hop: 68_200,
+  branch: 10_100,
+  v2Hop: 57_200,
+  v3Hop: 67_600,
   /** Each V4 pool swap. */
   v4Hop: 19_800,
   /** Once per run of consecutive V4 hops: the PoolManager unlock, settling the input and taking the output. */
-  v4Run: 65_400,
+  v4Run: 65_900,
   /** Each initialized tick a V3 swap crosses (V3 ticks also carry oracle accumulators: more to write than V4). */
-  v3TickCrossed: 58_500,
+  v3TickCrossed: 58_300,
   /** Each initialized tick a V4 swap crosses. */
   v4TickCrossed: 25_400,
 } as const;

@@ -72,29 +72,47 @@ abstract contract AggregatorRunner is FeeSettlement {
     ///      the registry names now, and whose token and amount are the swap's input. Whole words are compared,
     ///      so an address with dirty upper bits never passes.
     function _checkExec(SwapParams calldata p, bytes calldata data) private view {
-        if (data.length < EXEC_HEAD_SIZE || bytes4(data[:4]) != IAllowanceHolder.exec.selector) {
-            revert AggregatorBindingMismatch();
-        }
-        uint256 active = uint160(_activeSettler());
-        uint256 operator = uint256(bytes32(data[4:36]));
-        uint256 settler = uint256(bytes32(data[100:132]));
+        if (data.length < EXEC_HEAD_SIZE) revert AggregatorBindingMismatch();
+        (bytes4 selector, uint256 operator, uint256 token, uint256 amount, uint256 settler) = _execHead(data);
+        if (selector != IAllowanceHolder.exec.selector) revert AggregatorBindingMismatch();
+        uint256 active = _activeSettler();
         // forge-lint: disable-next-line(unsafe-typecast) only for the error: a dirty word is named truncated
         if (active == 0 || operator != active) revert SettlerNotActive(address(uint160(operator)));
         // forge-lint: disable-next-line(unsafe-typecast) only for the error: a dirty word is named truncated
         if (settler != active) revert SettlerNotActive(address(uint160(settler)));
         address tokenIn = p.tokenIn;
-        uint256 token = uint160(tokenIn == address(0) ? ETH_ADDRESS : tokenIn);
-        if (uint256(bytes32(data[36:68])) != token || uint256(bytes32(data[68:100])) != p.amountIn) {
+        if (token != uint160(tokenIn == address(0) ? ETH_ADDRESS : tokenIn) || amount != p.amountIn) {
             revert AggregatorBindingMismatch();
         }
     }
 
-    /// @dev The registry's settler for `settlerFeature`; zero when it names none (it reverts then).
-    function _activeSettler() private view returns (address) {
-        try ISettlerRegistry(settlerRegistry).ownerOf(settlerFeature) returns (address settler) {
-            return settler;
-        } catch {
-            return address(0);
+    /// @dev `exec`'s selector and its first four arguments as whole words (`data` is at least
+    ///      `EXEC_HEAD_SIZE` long), read without slicing.
+    function _execHead(bytes calldata data)
+        private
+        pure
+        returns (bytes4 selector, uint256 operator, uint256 token, uint256 amount, uint256 settler)
+    {
+        assembly ("memory-safe") {
+            let o := data.offset
+            selector := and(calldataload(o), shl(224, 0xffffffff))
+            operator := calldataload(add(o, 0x04))
+            token := calldataload(add(o, 0x24))
+            amount := calldataload(add(o, 0x44))
+            settler := calldataload(add(o, 0x64))
+        }
+    }
+
+    /// @dev The registry's settler for `settlerFeature` as the whole word it returned; zero when it names none
+    ///      (it reverts then) or answers with less than a word.
+    function _activeSettler() private view returns (uint256 settler) {
+        (address target, uint256 feature) = (settlerRegistry, settlerFeature);
+        bytes4 selector = ISettlerRegistry.ownerOf.selector;
+        assembly ("memory-safe") {
+            let m := mload(0x40)
+            mstore(m, selector)
+            mstore(add(m, 0x04), feature)
+            if and(gt(returndatasize(), 0x1f), staticcall(gas(), target, m, 0x24, 0, 0x20)) { settler := mload(0) }
         }
     }
 

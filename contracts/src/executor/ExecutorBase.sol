@@ -65,18 +65,43 @@ abstract contract ExecutorBase is IExecutor {
         ) revert UnexpectedNativeSender(msg.sender);
     }
 
-    /// @dev The checks every swap makes before anything moves: deadline, recipient, tokens, amount, value.
+    /// @dev The checks every swap makes before anything moves: deadline, recipient, tokens, amount, value. The
+    ///      fields are read as words; an address field with dirty upper bits reverts without data, as the ABI
+    ///      decoder would (later readers of these fields rely on it).
     function _checkTerms(SwapParams calldata p) internal view {
+        (uint256 deadline, address recipient, address tokenIn, address tokenOut, uint256 amountIn, uint256 dirty) =
+            _terms(p);
+        if (dirty != 0) revert();
         // forge-lint: disable-next-line(block-timestamp) the deadline is a timestamp by definition
-        if (block.timestamp > p.deadline) revert DeadlineExpired(p.deadline, block.timestamp);
-        address recipient = p.recipient;
+        if (block.timestamp > deadline) revert DeadlineExpired(deadline, block.timestamp);
         if (recipient == address(0) || recipient == address(this)) revert InvalidRecipient(recipient);
-        address tokenIn = p.tokenIn;
-        if (tokenIn == p.tokenOut) revert IdenticalTokens(tokenIn);
-        uint256 amountIn = p.amountIn;
+        if (tokenIn == tokenOut) revert IdenticalTokens(tokenIn);
         if (amountIn == 0) revert ZeroAmountIn();
         uint256 expectedValue = tokenIn == address(0) ? amountIn : 0;
         if (msg.value != expectedValue) revert InvalidNativeValue(expectedValue, msg.value);
+    }
+
+    /// @dev The fields `_checkTerms` checks, and the upper bits of its three addresses (non-zero: dirty).
+    function _terms(SwapParams calldata p)
+        private
+        pure
+        returns (
+            uint256 deadline,
+            address recipient,
+            address tokenIn,
+            address tokenOut,
+            uint256 amountIn,
+            uint256 dirty
+        )
+    {
+        assembly ("memory-safe") {
+            tokenIn := calldataload(p)
+            tokenOut := calldataload(add(p, 0x20))
+            amountIn := calldataload(add(p, 0x40))
+            recipient := calldataload(add(p, 0x80))
+            deadline := calldataload(add(p, 0xa0))
+            dirty := shr(160, or(or(tokenIn, tokenOut), recipient))
+        }
     }
 
     /// @dev Sends `amount` of native ETH to `to` (the recipient), without copying what it returns.

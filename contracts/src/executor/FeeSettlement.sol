@@ -41,7 +41,7 @@ abstract contract FeeSettlement is ExecutorBase, ISettlementCollector {
     {
         uint16 maxBuilderBps = p.maxBuilderFeeBps;
         if (maxRouteBps != 0 || maxBuilderBps != 0) {
-            terms = _feeTerms(p);
+            terms = _feeTerms(p, maxRouteBps != 0);
             // forge-lint: disable-next-line(unsafe-typecast) the top 16 bits
             routeBps = FeeMath.chargedBps(maxRouteBps, uint16(terms >> 240));
             // forge-lint: disable-next-line(unsafe-typecast) bits 224..239
@@ -49,11 +49,26 @@ abstract contract FeeSettlement is ExecutorBase, ISettlementCollector {
         }
     }
 
-    /// @dev `registry.feeTerms(p.tokenIn, p.tokenOut, p.builderId)`, called without copying more than its
-    ///      one word back.
-    function _feeTerms(SwapParams calldata p) private view returns (uint256 terms) {
-        bytes4 selector = IBuilderRegistry.feeTerms.selector;
+    /// @dev `registry.feeTerms(p.tokenIn, p.tokenOut, p.builderId)`, or `registry.builderTerms(p.builderId)`
+    ///      when no service fee can be charged (the pair's fee is then not read), called without copying more
+    ///      than its one word back.
+    function _feeTerms(SwapParams calldata p, bool withRouteFee) private view returns (uint256 terms) {
         address target = address(registry);
+        if (!withRouteFee) {
+            bytes4 builderSelector = IBuilderRegistry.builderTerms.selector;
+            assembly ("memory-safe") {
+                let m := mload(0x40)
+                mstore(m, builderSelector)
+                mstore(add(m, 0x04), calldataload(add(p, 0x100))) // builderId
+                if iszero(and(gt(returndatasize(), 0x1f), staticcall(gas(), target, m, 0x24, 0, 0x20))) {
+                    returndatacopy(m, 0, returndatasize())
+                    revert(m, returndatasize())
+                }
+                terms := mload(0)
+            }
+            return terms;
+        }
+        bytes4 selector = IBuilderRegistry.feeTerms.selector;
         assembly ("memory-safe") {
             let m := mload(0x40)
             mstore(m, selector)

@@ -123,6 +123,10 @@ interface IBuilderRegistry {
     ///         builder recipient in bits 0..159.
     function feeTerms(address tokenIn, address tokenOut, bytes32 builderId) external view returns (uint256 terms);
 
+    /// @notice `feeTerms` when no service fee can be charged (an aggregator's swap, or a quoted service fee
+    ///         of zero): the same word with the service fee bits zero, without reading the pair's fee.
+    function builderTerms(bytes32 builderId) external view returns (uint256 terms);
+
     /// @notice What a swap's settlement record names when no fee can be charged (both quoted caps zero):
     ///         `feePolicy`'s `builderRecipient` and `policyVersion`, without reading the pair's fee.
     function recordPolicy(bytes32 builderId) external view returns (address builderRecipient, uint64 policyVersion);

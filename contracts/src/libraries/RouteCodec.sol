@@ -40,47 +40,64 @@ library RouteCodec {
     function validate(bytes calldata route, uint256 amountIn, address tokenOut) internal pure {
         uint256 length = route.length;
         if (length < HEADER_SIZE) revert IExecutor.MalformedRoute(length);
-        if (u8(route, 0) != VERSION) revert IExecutor.UnsupportedRouteVersion(u8(route, 0));
-        uint256 branchCount = u8(route, 1);
+        uint256 head = word(route, 0);
+        uint256 version = head >> 248;
+        if (version != VERSION) revert IExecutor.UnsupportedRouteVersion(version);
+        uint256 branchCount = (head >> 240) & 0xff;
         if (branchCount == 0 || branchCount > MAX_BRANCHES) revert IExecutor.InvalidBranchCount(branchCount);
 
         uint256 offset = HEADER_SIZE;
         uint256 sum;
         for (uint256 b; b < branchCount; ++b) {
-            if (offset + BRANCH_HEADER_SIZE > length) revert IExecutor.MalformedRoute(length);
-            uint256 amount = u128(route, offset);
-            if (amount == 0) revert IExecutor.ZeroBranchAmount(b);
+            uint256 amount;
+            (offset, amount) = _validateBranch(route, offset, b, tokenOut);
             sum += amount;
-            uint256 hopCount = u8(route, offset + 16);
-            if (hopCount == 0 || hopCount > MAX_HOPS) revert IExecutor.InvalidHopCount(hopCount);
-            offset += BRANCH_HEADER_SIZE;
-            address last;
-            for (uint256 h; h < hopCount; ++h) {
-                last = addr(route, offset + 1);
-                offset = _validateHop(route, offset);
-            }
-            if (last != tokenOut) revert IExecutor.BranchEndsInWrongCurrency(last, tokenOut);
         }
         if (offset != length) revert IExecutor.MalformedRoute(length);
         if (sum != amountIn) revert IExecutor.BranchAmountsMismatch(sum, amountIn);
     }
 
-    /// @dev Checks the hop at `offset` fits and, for V4, that its key is static-fee with a valid spacing.
-    /// @return The offset just past the hop.
-    function _validateHop(bytes calldata route, uint256 offset) private pure returns (uint256) {
+    /// @dev Checks branch `b` at `offset` and returns the offset past it and its amount.
+    function _validateBranch(bytes calldata route, uint256 offset, uint256 b, address tokenOut)
+        private
+        pure
+        returns (uint256, uint256 amount)
+    {
+        if (offset + BRANCH_HEADER_SIZE > route.length) revert IExecutor.MalformedRoute(route.length);
+        uint256 branch = word(route, offset); // amountIn:u128 hopCount:u8
+        amount = branch >> 128;
+        if (amount == 0) revert IExecutor.ZeroBranchAmount(b);
+        uint256 hopCount = (branch >> 120) & 0xff;
+        if (hopCount == 0 || hopCount > MAX_HOPS) revert IExecutor.InvalidHopCount(hopCount);
+        offset += BRANCH_HEADER_SIZE;
+        address last;
+        for (uint256 h; h < hopCount; ++h) {
+            (offset, last) = _validateHop(route, offset);
+        }
+        if (last != tokenOut) revert IExecutor.BranchEndsInWrongCurrency(last, tokenOut);
+        return (offset, amount);
+    }
+
+    /// @dev Checks the hop at `offset` (a whole hop fits in the one word read there: kind, currencyOut and
+    ///      at most six bytes of parameters) and returns the offset past it and its `currencyOut`.
+    function _validateHop(bytes calldata route, uint256 offset) private pure returns (uint256 end, address out) {
         uint256 length = route.length;
         if (offset + 1 > length) revert IExecutor.MalformedRoute(length);
-        uint256 kind = u8(route, offset);
-        uint256 end = offset + hopSize(kind);
+        uint256 hop = word(route, offset);
+        uint256 kind = hop >> 248;
+        end = offset + hopSize(kind);
         if (end > length) revert IExecutor.MalformedRoute(length);
         if (kind == KIND_V4) {
-            uint24 fee = u24(route, offset + 21);
-            int24 tickSpacing = i24(route, offset + 24);
+            // forge-lint: disable-next-line(unsafe-typecast) bytes 21..23 of the hop
+            uint24 fee = uint24(hop >> 64);
+            // forge-lint: disable-next-line(unsafe-typecast) bytes 24..26 of the hop, sign-extended
+            int24 tickSpacing = int24(uint24(hop >> 40));
             if (fee > MAX_V4_FEE || tickSpacing < 1 || tickSpacing > MAX_V4_TICK_SPACING) {
                 revert IExecutor.InvalidV4PoolKey(fee, tickSpacing);
             }
         }
-        return end;
+        // forge-lint: disable-next-line(unsafe-typecast) bytes 1..20 of the hop
+        out = address(uint160(hop >> 88));
     }
 
     /// @notice Size in bytes of a hop of `kind`; reverts `UnknownHopKind` for anything else.
@@ -92,6 +109,13 @@ library RouteCodec {
     }
 
     // Readers. Callers validate lengths first; calldataload past the end reads zeros.
+
+    /// @notice The 32 bytes at `offset` as one big-endian word.
+    function word(bytes calldata data, uint256 offset) internal pure returns (uint256 value) {
+        assembly ("memory-safe") {
+            value := calldataload(add(data.offset, offset))
+        }
+    }
 
     function u8(bytes calldata data, uint256 offset) internal pure returns (uint256 value) {
         assembly ("memory-safe") {
