@@ -8,6 +8,7 @@ import { quoteOwners } from "../store/repositories/builder-quotes.ts";
 import { settlementEventsAt } from "../store/repositories/settlement-events.ts";
 import {
   closeWatchesWithEvents,
+  confirmingWatchCount,
   confirmingWatches,
   openWatches,
   type SettlementWatch,
@@ -50,7 +51,7 @@ export function settlementFacts(deps: SettlementFactsDeps) {
 
   async function observe(blocks: readonly FactBlock[]): Promise<void> {
     if (blocks.length === 0) return;
-    open ??= (await confirmingWatches(db)).length;
+    open ??= await confirmingWatchCount(db);
     if (open > 0) await closeReplaced(blocks);
     const logs = blocks.flatMap((block) =>
       block.logs.filter((log) => [collector, executor].includes(log.address.toLowerCase())),

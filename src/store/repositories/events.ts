@@ -58,17 +58,8 @@ export async function insertEventFor(
   deliveryId: string,
 ): Promise<void> {
   await db.transaction().execute(async (tx) => {
-    await sql`select pg_advisory_xact_lock(${EVENTS_LOCK.toString()}::bigint)`.execute(tx);
-    await tx
-      .insertInto("events")
-      .values({
-        id: event.id,
-        workspace_id: event.workspaceId,
-        type: event.type,
-        quote_id: event.quoteId,
-        payload: event.payload,
-      })
-      .execute();
+    // No endpoint subscribes to a test event's type: the one delivery is written here.
+    await insertEvents(tx, [event]);
     await tx
       .insertInto("webhook_deliveries")
       .values({ id: deliveryId, event_id: event.id, endpoint_id: endpointId, status: "pending" })
@@ -87,7 +78,10 @@ export async function eventSeq(db: Db, workspaceId: string, id: string): Promise
   return row ? BigInt(row.seq) : undefined;
 }
 
-/** The stream position just before the workspace's first event at or after `since` (0n when none is older). */
+/**
+ * The stream position just before the first event (of any workspace: positions are shared) written at or
+ * after `since`; the newest position when none was.
+ */
 export async function seqBefore(db: Db, since: Date): Promise<bigint> {
   const row = await db
     .selectFrom("events")

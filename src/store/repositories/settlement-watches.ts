@@ -94,3 +94,13 @@ export async function confirmingWatches(db: Db, numbers?: readonly bigint[]): Pr
     entry: row.entry,
   }));
 }
+
+/** How many watches are still confirming. */
+export async function confirmingWatchCount(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom("settlement_watches")
+    .select((eb) => eb.fn.countAll<string>().as("count"))
+    .where("status", "=", "confirming")
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
