@@ -102,7 +102,7 @@ ${Object.values(COMMAND_USAGE)
                        secret shown once; the URL must be https:// at a public address unless
                        JUNCTION_WEBHOOKS_ALLOW_PRIVATE=true (the devnet allows private and http://)
   webhooks test        queues a webhook.test event for that endpoint; test and redeliver only write to the
-                       outbox: the running service sends them within about a second
+                       outbox: the running service sends them within 5 seconds
   webhooks rotate      a new signing secret, shown once; the old one keeps signing for 24 hours
   --json               prints exactly one JSON object on stdout
 

@@ -26,7 +26,7 @@ import { fields } from "./output.ts";
 
 /** What a command writing to the outbox says: the running service, not this command, sends it. */
 const DELIVERED_BY_SERVICE =
-  "the running service delivers it within about a second (junction start); nothing is sent while none runs";
+  "the running service delivers it within 5 seconds (junction start); nothing is sent while none runs";
 
 type EndpointRef = { workspace: string; endpoint: string };
 

@@ -95,6 +95,39 @@ describe("the webhook outbox shared by several processes", () => {
     expect(receiver.received.at(-1)!.headers["junction-event-id"]).toBe("evt_orphan_0");
   });
 
+  it("sleeps until the next retry is due, and wakes at once for what its own process writes", async () => {
+    const before = receiver.received.length;
+    const signal = createOutboxSignal();
+    // A poll interval far beyond the test: only the retry's due time and the signal can wake the sender.
+    const sender = startWebhookSender({
+      db: store.db,
+      allowPrivate: true,
+      signal,
+      logger: quiet,
+      pollMs: 600_000,
+      retryScale: 1 / 5,
+    });
+    try {
+      receiver.answer(500);
+      await insertEvents(store.db, events(1, "retried"));
+      signal.notify();
+      await receiver.until((received) => received.length === before + 1, 10_000);
+      // The second attempt falls due about a second later (5 s divided by 5, with jitter).
+      await receiver.until((received) => received.length === before + 2, 10_000);
+      const attempts = receiver.received.slice(before);
+      expect(attempts.map((delivery) => delivery.headers["junction-event-id"])).toEqual([
+        "evt_retried_0",
+        "evt_retried_0",
+      ]);
+      expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThan(500);
+      await insertEvents(store.db, events(1, "woken"));
+      signal.notify();
+      await receiver.until((received) => received.length === before + 3, 10_000);
+    } finally {
+      await sender.stop();
+    }
+  });
+
   it("writes one event per id, whoever writes it, and fans it out to the endpoints subscribed to its type", async () => {
     const only = await addWebhookEndpoint(store.db, { allowHttp: true, allowPrivate: true }, workspaceId, {
       url: receiver.url,

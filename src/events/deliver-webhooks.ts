@@ -2,6 +2,7 @@ import {
   type AttemptOutcome,
   claimDueDeliveries,
   type DueDelivery,
+  nextDeliveryDueInMs,
   recordAttempt,
 } from "../store/repositories/webhook-deliveries.ts";
 import type { Db } from "../store/schema.ts";
@@ -9,13 +10,23 @@ import type { OutboxSignal } from "./outbox-signal.ts";
 import { retryDelayMs } from "./retry-schedule.ts";
 import { type SendResult, sendWebhook } from "./send-webhook.ts";
 
+/**
+ * How long an idle sender may go without looking at the outbox: deliveries queued by other processes wait
+ * at most this long. Each look is a query, so this sets the idle sender's cost (one every 5 s).
+ */
+export const WEBHOOK_IDLE_POLL_MS = 5_000;
+
 export type WebhookSenderOptions = {
   db: Db;
   /** Private addresses allowed (the devnet, or the operator's choice): otherwise refused at connect time. */
   allowPrivate: boolean;
   signal: OutboxSignal;
   logger: { warn: (details: object, message: string) => void };
-  /** How often the outbox is looked at when nothing wakes the sender (ms, default 1000). */
+  /**
+   * The longest the sender waits between looks at the outbox when nothing wakes it (ms, default 5000): it
+   * otherwise sleeps until the next pending delivery is due, or until this process writes an event. What
+   * it finds this way are deliveries other processes queued (another host's retries, the CLI's tests).
+   */
   pollMs?: number;
   /** Deliveries in flight at once (default 64); at most 16 connections to one host. */
   concurrency?: number;
@@ -34,7 +45,7 @@ export type WebhookSenderOptions = {
  * event id.
  */
 export function startWebhookSender(options: WebhookSenderOptions) {
-  const pollMs = options.pollMs ?? 1_000;
+  const pollMs = options.pollMs ?? WEBHOOK_IDLE_POLL_MS;
   const concurrency = options.concurrency ?? 64;
   const timeoutMs = options.timeoutMs ?? 10_000;
   // A claim outlives the longest attempt, with room for recording it.
@@ -76,14 +87,20 @@ export function startWebhookSender(options: WebhookSenderOptions) {
 
   const loop = (async () => {
     while (!stopped) {
-      let claimed = 0;
+      let [claimed, wait] = [0, pollMs];
       try {
         claimed = await fill();
+        // Nothing due now: sleep until the next retry falls due (a woken sender looks again at once).
+        if (claimed === 0) {
+          const dueIn = (await nextDeliveryDueInMs(options.db)) ?? pollMs;
+          // Due now yet not claimable: another process is claiming it; look again shortly, not at once.
+          wait = Math.min(pollMs, Math.max(dueIn, 100));
+        }
       } catch (error) {
         options.logger.warn({ err: error }, "webhook outbox unavailable; retrying");
       }
       // A full claim may leave more due: look again at once while there is room.
-      if (!stopped && (claimed === 0 || inFlight >= concurrency)) await options.signal.wait(pollMs);
+      if (!stopped && (claimed === 0 || inFlight >= concurrency)) await options.signal.wait(wait);
     }
   })();
 

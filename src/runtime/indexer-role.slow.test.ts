@@ -48,4 +48,29 @@ describe("indexer role", () => {
     expect(await role.claim()).toBe(false);
     await role.release();
   });
+
+  it("holds the role alone on a database only it can open: no lease row is written, and it still steps aside", async () => {
+    let progressedAt = Date.now();
+    const sole = createIndexerRole({
+      db: store.db,
+      sole: true,
+      ttlMs: 1_000,
+      progress: { progressedAt: () => progressedAt, nodeAnsweredAt: () => Date.now() },
+    });
+    try {
+      expect(await sole.claim()).toBe(true);
+      const rows = await store.db
+        .selectFrom("indexer_leases")
+        .selectAll()
+        .where("name", "=", "chain-indexer")
+        .execute();
+      expect(rows).toEqual([]);
+      // An index that stopped advancing for a lease's life gives the role up, as a shared lease would.
+      progressedAt = Date.now() - 5_000;
+      await sleep(1_100);
+      expect(await sole.claim()).toBe(false);
+    } finally {
+      await sole.release();
+    }
+  });
 });

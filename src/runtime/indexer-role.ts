@@ -35,12 +35,16 @@ export type IndexProgress = {
  * a holder whose index has not progressed for a lease's life (its node is cut or failing) gives the lease
  * up, and claims again no sooner than half a lease's life later, so a process whose node answers takes over.
  * A process claims only while its node answered within a lease's life. A process that stops or dies hands
- * over within `ttlMs`. `holder` defaults to a random id per process; the embedded database passes a fixed
- * one (only one process can open it), so a restart after a crash reclaims at once.
+ * over within `ttlMs`. `holder` defaults to a random id per process. The embedded database passes `sole`:
+ * only one process can open it (its lock file), so there is no one to hand over to and the lease is held
+ * without a database row (no write every few seconds); the role still steps aside while its index does
+ * not advance.
  */
 export function createIndexerRole(options: {
   db: Db;
   holder?: string;
+  /** This process is the only one that can open the database: the lease needs no row in it. */
+  sole?: boolean;
   ttlMs?: number;
   /** Without it the role holds regardless of progress (tests of the lease alone). */
   progress?: IndexProgress;
@@ -72,7 +76,7 @@ export function createIndexerRole(options: {
   const giveUp = async () => {
     gaveUpAt = now();
     set(false);
-    await releaseLease(options.db, LEASE, holder).catch(() => undefined);
+    if (!options.sole) await releaseLease(options.db, LEASE, holder).catch(() => undefined);
   };
   const claim = async () => {
     if (released) return false;
@@ -80,7 +84,7 @@ export function createIndexerRole(options: {
       if (held) await giveUp();
       return false;
     }
-    set(await claimLease(options.db, LEASE, holder, ttlMs).catch(() => false));
+    set(options.sole ? true : await claimLease(options.db, LEASE, holder, ttlMs).catch(() => false));
     return held;
   };
   const renewal = setInterval(() => void claim(), Math.floor(ttlMs / 3));
@@ -93,7 +97,7 @@ export function createIndexerRole(options: {
       clearInterval(renewal);
       if (!held) return;
       set(false);
-      await releaseLease(options.db, LEASE, holder).catch(() => undefined);
+      if (!options.sole) await releaseLease(options.db, LEASE, holder).catch(() => undefined);
     },
   };
 }

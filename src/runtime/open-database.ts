@@ -39,10 +39,10 @@ export async function openDatabase(
   deps.shutdown.defer(() => store.close());
   progress(`database ready (${store.kind === "postgres" ? "Postgres server" : "embedded PGlite"})`);
   // Among processes sharing the database, one indexes the chain; the others read its indexes. Only this
-  // process can open the embedded database, so there its holder id is fixed (a restart reclaims at once).
+  // process can open the embedded database, so there it holds the role alone, with no lease row.
   const role = createIndexerRole({
     db: store.db,
-    ...(store.kind === "postgres" ? {} : { holder: "embedded" }),
+    ...(store.kind === "postgres" ? {} : { sole: true }),
     // Held only while the index advances against this process's node (a cut node hands it over).
     progress: deps.indexProgress,
     onChange: (isIndexer) =>

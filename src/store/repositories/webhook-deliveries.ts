@@ -73,6 +73,19 @@ export async function claimDueDeliveries(
 }
 
 /**
+ * How long until the next pending delivery is due (its retry time, or the end of a live claim on it), in ms
+ * by the database's clock; 0 when one is due now, undefined when nothing is pending.
+ */
+export async function nextDeliveryDueInMs(db: Db): Promise<number | undefined> {
+  const row = await sql<{ due_in_ms: number | string | null }>`
+    select extract(epoch from min(greatest(next_attempt_at, coalesce(claimed_until, next_attempt_at))) - now())
+      * 1000 as due_in_ms
+    from webhook_deliveries where status = 'pending'`.execute(db);
+  const dueIn = row.rows[0]?.due_in_ms;
+  return dueIn === null || dueIn === undefined ? undefined : Math.max(0, Math.ceil(Number(dueIn)));
+}
+
+/**
  * What one attempt came to: delivered, to be tried again `retryInMs` from now (the database's clock, which
  * every process shares), or given up (`failed`).
  */
