@@ -7,7 +7,7 @@ import { QUOTE_LIMITS } from "./limits.ts";
 const CONVERSION_POOLS = 2;
 
 export type PoolSource = {
-  poolsOf: (token: Address) => IndexedPool[];
+  poolsOf: (token: Address) => readonly IndexedPool[];
   poolCountOf: (token: Address) => number;
   /**
    * How much of its token0 (side 0) or token1 (side 1) a pool holds, when known (followed state): the
