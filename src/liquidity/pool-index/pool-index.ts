@@ -61,8 +61,8 @@ export type PoolIndex = {
   pools: () => readonly IndexedPool[];
   /** Pools holding exactly these two tokens (address(0) is native ETH, distinct from WETH). */
   poolsForPair: (tokenA: Address, tokenB: Address) => IndexedPool[];
-  /** Pools holding this token. */
-  poolsOf: (token: Address) => IndexedPool[];
+  /** Pools holding this token: the same array until one of them changes (readers may key caches on it). */
+  poolsOf: (token: Address) => readonly IndexedPool[];
   /** How many pools hold this token (without listing them). */
   poolCountOf: (token: Address) => number;
 };

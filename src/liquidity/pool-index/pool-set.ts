@@ -5,6 +5,8 @@ const lower = <T extends string>(address: T) => address.toLowerCase() as T;
 const pairKey = (a: Address, b: Address) =>
   BigInt(a) < BigInt(b) ? `${lower(a)}:${lower(b)}` : `${lower(b)}:${lower(a)}`;
 
+const NONE: readonly IndexedPool[] = Object.freeze([]);
+
 /**
  * The index's pools, each once (by `poolRef`), findable by pair and by token in insertion order. Addresses
  * are compared lowercase; address(0) is native ETH, distinct from WETH.
@@ -15,6 +17,11 @@ export class PoolSet {
   private readonly byToken = new Map<string, Set<string>>();
   /** `all()`'s answer until the set changes: per-block readers get the same array, not a fresh copy. */
   private listed: readonly IndexedPool[] | undefined;
+  /**
+   * `of(token)`'s answers until a pool holding the token is added or removed: a quote lists a hub's
+   * thousand pools without copying them, and readers may key caches on the array (select-pools.ts does).
+   */
+  private readonly listedOf = new Map<string, readonly IndexedPool[]>();
 
   get size(): number {
     return this.byRef.size;
@@ -36,6 +43,7 @@ export class PoolSet {
     for (const token of [pool.token0, pool.token1]) {
       if (!this.byToken.has(lower(token))) this.byToken.set(lower(token), new Set());
       this.byToken.get(lower(token))!.add(ref);
+      this.listedOf.delete(lower(token));
     }
     return true;
   }
@@ -46,7 +54,10 @@ export class PoolSet {
     this.byRef.delete(ref);
     this.listed = undefined;
     this.byPair.get(pairKey(pool.token0, pool.token1))?.delete(ref);
-    for (const token of [pool.token0, pool.token1]) this.byToken.get(lower(token))?.delete(ref);
+    for (const token of [pool.token0, pool.token1]) {
+      this.byToken.get(lower(token))?.delete(ref);
+      this.listedOf.delete(lower(token));
+    }
   }
 
   /** Removes every pool learned after block `block`; returns how many. */
@@ -81,10 +92,21 @@ export class PoolSet {
 
   /** How many pools hold `token`, without listing them. */
   count(token: Address): number {
-    return this.byToken.get(lower(token))?.size ?? 0;
+    // Tokens are keyed lowercase; one already lowercase (the usual case) is looked up without a copy.
+    return (this.byToken.get(token) ?? this.byToken.get(lower(token)))?.size ?? 0;
   }
 
-  of(token: Address): IndexedPool[] {
-    return [...(this.byToken.get(lower(token)) ?? [])].map((ref) => this.byRef.get(ref)!);
+  /** The pools holding `token`, in insertion order: the same frozen array until one of them changes. */
+  of(token: Address): readonly IndexedPool[] {
+    let listed = this.listedOf.get(token) ?? this.listedOf.get(lower(token));
+    if (!listed) {
+      const key = lower(token);
+      // Only tokens the set has held get an entry: a quote for an unknown token leaves nothing behind.
+      const refs = this.byToken.get(key);
+      if (!refs) return NONE;
+      listed = Object.freeze([...refs].map((ref) => this.byRef.get(ref)!));
+      this.listedOf.set(key, listed);
+    }
+    return listed;
   }
 }
