@@ -16,6 +16,9 @@ import { type SendResult, sendWebhook } from "./send-webhook.ts";
  */
 export const WEBHOOK_IDLE_POLL_MS = 5_000;
 
+/** The shortest sleep before looking again at a delivery due now that another process is claiming. */
+const SOON_MS = 100;
+
 export type WebhookSenderOptions = {
   db: Db;
   /** Private addresses allowed (the devnet, or the operator's choice): otherwise refused at connect time. */
@@ -85,22 +88,33 @@ export function startWebhookSender(options: WebhookSenderOptions) {
     return due.length;
   }
 
+  /** How long to sleep before the next pending delivery is due, within `pollMs` (at least `SOON_MS`). */
+  async function untilDue(): Promise<number> {
+    const dueIn = (await nextDeliveryDueInMs(options.db)) ?? pollMs;
+    // Due now yet not claimable: another process is claiming it; look again shortly, not at once.
+    return Math.min(pollMs, Math.max(dueIn, SOON_MS));
+  }
+
+  // Claims when started, when woken (this process wrote events or finished an attempt) and when a
+  // delivery falls due; otherwise it only asks, every `pollMs`, when the next one is due (one query).
   const loop = (async () => {
     while (!stopped) {
-      let [claimed, wait] = [0, pollMs];
+      let wait = pollMs;
       try {
-        claimed = await fill();
-        // Nothing due now: sleep until the next retry falls due (a woken sender looks again at once).
-        if (claimed === 0) {
-          const dueIn = (await nextDeliveryDueInMs(options.db)) ?? pollMs;
-          // Due now yet not claimable: another process is claiming it; look again shortly, not at once.
-          wait = Math.min(pollMs, Math.max(dueIn, 100));
-        }
+        const claimed = await fill();
+        // A full claim may leave more due: look again at once while there is room.
+        if (claimed > 0 && inFlight < concurrency) continue;
+        if (claimed === 0) wait = await untilDue();
       } catch (error) {
         options.logger.warn({ err: error }, "webhook outbox unavailable; retrying");
       }
-      // A full claim may leave more due: look again at once while there is room.
-      if (!stopped && (claimed === 0 || inFlight >= concurrency)) await options.signal.wait(wait);
+      let woken = stopped || (await options.signal.wait(wait));
+      // A quiet interval passed: another process may have queued something; claim only once it is due.
+      while (!woken && !stopped && wait >= pollMs) {
+        wait = await untilDue().catch(() => pollMs);
+        if (wait <= SOON_MS) break;
+        woken = await options.signal.wait(wait);
+      }
     }
   })();
 

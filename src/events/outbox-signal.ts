@@ -10,16 +10,17 @@ export function createOutboxSignal() {
       waiters = [];
       for (const wake of woken) wake();
     },
-    /** Settles at the next `notify`, or after `ms`, whichever is first. */
-    wait(ms: number): Promise<void> {
+    /** Settles at the next `notify` (true), or after `ms` (false), whichever is first. */
+    wait(ms: number): Promise<boolean> {
       return new Promise((resolve) => {
-        const timer = setTimeout(done, ms);
-        function done() {
+        const timer = setTimeout(() => done(false), ms);
+        const notified = () => done(true);
+        function done(byNotify: boolean) {
           clearTimeout(timer);
-          waiters = waiters.filter((waiter) => waiter !== done);
-          resolve();
+          waiters = waiters.filter((waiter) => waiter !== notified);
+          resolve(byNotify);
         }
-        waiters.push(done);
+        waiters.push(notified);
       });
     },
   };

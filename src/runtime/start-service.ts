@@ -55,6 +55,8 @@ export type Service = {
 
 /** How often tokens new pools bring get their layouts learned. */
 const TOKEN_LAYOUTS_MS = 30_000;
+/** How often the pool index saves the tips it reached on the embedded database (see createPersistedIndex). */
+const EMBEDDED_TIPS_SAVE_MS = 60_000;
 
 export class ListenError extends Error {
   override name = "ListenError";
@@ -286,6 +288,9 @@ function createPersistedIndex(
     contracts: deployment.contracts,
     fromBlock: BigInt(deployment.poolsFromBlock),
     logRanges: deps.logRanges,
+    // Saved tips tell other processes the index is fresh; the embedded database has no other process, so
+    // there they only shorten a restart's catch-up scan, and a save a minute costs less than one every 10 s.
+    ...(deps.store.kind === "postgres" ? {} : { tipsSaveMs: EMBEDDED_TIPS_SAVE_MS }),
     persistence: {
       load: (sinceVersion) => loadPoolIndex(db, sinceVersion),
       save: async (change) => {
