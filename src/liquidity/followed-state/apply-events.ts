@@ -4,7 +4,7 @@ import { compress, position } from "../math/tick-bitmap.ts";
 import type { FOLLOWED_EVENTS } from "./events.ts";
 import type { FollowedConcentrated, FollowedPool, TickLiquidity } from "./followed-pool.ts";
 
-/** What one log does to a followed pool, decoded; `key` is the pool's `followKey`. */
+/** What one log does to a followed pool, decoded; `key` is the pool's `poolRef`. */
 export type PoolEvent =
   | { name: "sync"; reserve0: bigint; reserve1: bigint }
   | { name: "price"; sqrtPriceX96: bigint; tick: number; liquidity?: bigint }

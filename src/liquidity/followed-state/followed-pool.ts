@@ -32,10 +32,6 @@ export type FollowedV2 = { kind: "v2"; reserve0: bigint; reserve1: bigint };
 /** One pool's state after some block: immutable, replaced whole when a block changes it. */
 export type FollowedPool = FollowedV2 | FollowedConcentrated;
 
-/** The key a followed pool is found by: the V2/V3 address or the V4 pool id, lower-cased. */
-export const followKey = (pool: IndexedPool): string =>
-  (pool.kind === "v4" ? pool.poolId : pool.address).toLowerCase();
-
 /**
  * The snapshot a direct read at `blockNumber` over `words` would give (by default the default window
  * around the price, as a quote's first read), word for word and tick for tick, or undefined when those

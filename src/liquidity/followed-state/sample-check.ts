@@ -1,6 +1,6 @@
 import type { Address, PublicClient } from "viem";
-import type { IndexedPool } from "../pool-index/pool.ts";
-import { loadPoolStates, type PoolSnapshot, poolRefId } from "../read/load-pool-states.ts";
+import { type IndexedPool, poolRef } from "../pool-index/pool.ts";
+import { loadPoolStates, type PoolSnapshot } from "../read/load-pool-states.ts";
 import type { StateHint } from "../read/state-hints.ts";
 import type { BlockJournal } from "./block-journal.ts";
 import { snapshotOf } from "./followed-pool.ts";
@@ -50,7 +50,7 @@ export async function checkSample(
   const hints = new Map<string, StateHint>();
   for (const { followed } of sampled)
     if (followed.kind !== "v2")
-      hints.set(poolRefId(followed), {
+      hints.set(poolRef(followed), {
         tick: followed.tick,
         initializedTicks: [...followed.liquidityNet.keys()],
       });

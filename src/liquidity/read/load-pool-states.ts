@@ -1,5 +1,6 @@
 import type { Address, PublicClient } from "viem";
 import type { MissingState } from "../concentrated/pool-state.ts";
+import { poolRef } from "../pool-index/pool.ts";
 import type { V2PoolRef } from "../v2/read-state.ts";
 import { v2ReservesRead } from "../v2/read-state.ts";
 import type { V2PoolSnapshot } from "../v2/snapshot.ts";
@@ -26,7 +27,7 @@ export type LoadOptions = {
   /** Ticks either side of the price whose bitmap words are read (`DEFAULT_WINDOW_TICKS`). */
   windowTicks?: number;
   /**
-   * What earlier loads saw (any block), by `poolRefId` (`StateHints` keeps them): the window around that
+   * What earlier loads saw (any block), by `poolRef` (`StateHints` keeps them): the window around that
    * tick and those initialized ticks are read speculatively in the first round, which saves one or two
    * rounds when the bitmap near the price has not changed.
    */
@@ -36,11 +37,6 @@ export type LoadOptions = {
 
 /** Rounds after which a pool still asking for reads is failed; a pinned block converges in three. */
 const MAX_ROUNDS = 6;
-
-/** The identity of a pool across kinds: its address (V2, V3) or pool id (V4), lower-cased. */
-export function poolRefId(pool: PoolRef | PoolSnapshot): string {
-  return (pool.kind === "v4" ? pool.poolId : pool.address).toLowerCase();
-}
 
 /** One pool of a batch: what to read next, and the snapshot once read. */
 type Job = { plan: () => PendingRead[]; result: () => PoolLoad };
@@ -94,7 +90,7 @@ export async function extendPoolStates(
       snapshot.kind === "v3"
         ? { kind: "v3", address: snapshot.address, fee: snapshot.fee, tickSpacing: snapshot.tickSpacing }
         : { kind: "v4", poolId: snapshot.poolId, tickSpacing: snapshot.tickSpacing };
-    const hint = options.hints?.get(poolRefId(snapshot));
+    const hint = options.hints?.get(poolRef(snapshot));
     return concentratedJob(
       identity,
       { ...options, blockNumber },
@@ -137,7 +133,7 @@ async function run(
 function jobFor(pool: PoolRef, options: LoadOptions): Job {
   if (pool.kind === "v2") return v2Job(pool, options.blockNumber);
   if (pool.kind === "v4" && !isHookFreeStaticFee(pool)) return failedJob("unsupported");
-  const hint = options.hints?.get(poolRefId(pool));
+  const hint = options.hints?.get(poolRef(pool));
   const seedHint = hint && { tick: hint.tick, ticks: hint.initializedTicks ?? [] };
   if (pool.kind === "v3")
     return concentratedJob(

@@ -1,5 +1,5 @@
+import { poolRef } from "../pool-index/pool.ts";
 import type { PoolLoad } from "./load-pool-states.ts";
-import { poolRefId } from "./load-pool-states.ts";
 
 /** Where a concentrated pool's price was, and which ticks near it were initialized, when last loaded. */
 export type StateHint = { tick: number; initializedTicks?: readonly number[] };
@@ -24,7 +24,7 @@ export class StateHints {
   record(loads: readonly PoolLoad[]): void {
     for (const load of loads) {
       if (load.status !== "loaded" || load.snapshot.kind === "v2") continue;
-      const id = poolRefId(load.snapshot);
+      const id = poolRef(load.snapshot);
       this.hints.delete(id);
       this.hints.set(id, {
         tick: load.snapshot.tick,
