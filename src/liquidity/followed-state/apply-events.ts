@@ -14,8 +14,9 @@ export function poolEventOf(
   poolManager: Address | undefined,
 ): { key: string; kind: PoolKindName; event: PoolEvent } | undefined {
   const kind = kindOfLog(log);
-  const found = kind && kindOf({ kind }).eventOf(log, poolManager);
-  return found && { ...found, kind: kind! };
+  if (!kind) return undefined;
+  const found = kindOf({ kind }).eventOf(log, poolManager);
+  return found && { ...found, kind };
 }
 
 /**
