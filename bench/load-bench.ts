@@ -1,13 +1,9 @@
 import { createPublicClient, http } from "viem";
 import { junctionChain } from "../src/chain/chain.ts";
 import type { Manifest, ManifestPool } from "../src/devnet/manifest.ts";
+import { poolRef } from "../src/liquidity/pool-index/pool.ts";
 import { countRequests } from "../src/liquidity/read/count-requests.ts";
-import {
-  loadPoolStates,
-  type PoolRef,
-  type PoolSnapshot,
-  poolRefId,
-} from "../src/liquidity/read/load-pool-states.ts";
+import { loadPoolStates, type PoolRef, type PoolSnapshot } from "../src/liquidity/read/load-pool-states.ts";
 import { median } from "./measure.ts";
 
 export type LoadTiming = {
@@ -68,7 +64,7 @@ export async function benchLoad(
     for (let run = 0; run < runs; run++) {
       const hint = mode.hint;
       const hints = hint
-        ? new Map(snapshots.flatMap((s) => (s.kind === "v2" ? [] : [[poolRefId(s), hint(s)] as const])))
+        ? new Map(snapshots.flatMap((s) => (s.kind === "v2" ? [] : [[poolRef(s), hint(s)] as const])))
         : undefined;
       const before = counts.total;
       const started = performance.now();

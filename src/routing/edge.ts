@@ -1,17 +1,11 @@
 import type { Address } from "viem";
 import type { MissingState } from "../liquidity/concentrated/pool-state.ts";
 import { SwapMathError } from "../liquidity/math/errors.ts";
+import type { Ratio } from "../liquidity/math/ratio.ts";
 import { type IndexedPool, poolRef } from "../liquidity/pool-index/pool.ts";
-import { quoteV2ExactIn } from "../liquidity/v2/get-amount-out.ts";
-import type { V2PoolSnapshot } from "../liquidity/v2/snapshot.ts";
-import type { V3PoolSnapshot } from "../liquidity/v3/snapshot.ts";
-import { v3ExactInPath } from "../liquidity/v3/swap.ts";
-import type { V4PoolSnapshot } from "../liquidity/v4/snapshot.ts";
-import { v4ExactInPath } from "../liquidity/v4/swap.ts";
-import { v4SwapFee } from "../liquidity/v4/swap-fee.ts";
-import { marginalRate, type Ratio } from "./marginal-rate.ts";
-
-export type PoolSnapshot = V2PoolSnapshot | V3PoolSnapshot | V4PoolSnapshot;
+import { kindOf } from "../liquidity/pool-kinds.ts";
+import type { PoolSnapshot } from "../liquidity/read/load-pool-states.ts";
+import { marginalRate } from "./marginal-rate.ts";
 
 /** One hop's quote. Anything short of a full fill is unusable for an exact-input route, never rounded up. */
 export type HopQuote =
@@ -70,17 +64,7 @@ export function edgesOf(
  * 1e-15 relative: callers bounding with it leave a margin.
  */
 export function spotRate(snapshot: PoolSnapshot, zeroForOne: boolean): number {
-  if (snapshot.kind === "v2") {
-    const [reserveIn, reserveOut] = zeroForOne
-      ? [snapshot.reserve0, snapshot.reserve1]
-      : [snapshot.reserve1, snapshot.reserve0];
-    return reserveIn > 0n ? (0.997 * Number(reserveOut)) / Number(reserveIn) : 0;
-  }
-  const feePips = snapshot.kind === "v3" ? snapshot.fee : Number(v4SwapFee(snapshot, zeroForOne));
-  const sqrtPrice = Number(snapshot.sqrtPriceX96) / 2 ** 96;
-  const price = sqrtPrice * sqrtPrice; // token1 per token0
-  if (price === 0) return 0;
-  return (zeroForOne ? price : 1 / price) * (1 - feePips / 1_000_000);
+  return kindOf(snapshot).spotRate(snapshot, zeroForOne);
 }
 
 /**
@@ -118,14 +102,7 @@ function exactQuoter(
   zeroForOne: boolean,
   onIncomplete: ((missing: MissingState) => void) | undefined,
 ): (amountIn: bigint) => HopQuote {
-  if (snapshot.kind === "v2") {
-    return (amountIn) => {
-      const amountOut = quoteV2ExactIn(snapshot, zeroForOne, amountIn);
-      return amountOut > 0n ? { ok: true, amountOut, ticksCrossed: 0 } : { ok: false, reason: "zero-output" };
-    };
-  }
-  const path =
-    snapshot.kind === "v3" ? v3ExactInPath(snapshot, zeroForOne) : v4ExactInPath(snapshot, zeroForOne);
+  const path = kindOf(snapshot).exactIn(snapshot, zeroForOne);
   return (amountIn) => {
     const result = path(amountIn);
     if (result.status === "incomplete") {

@@ -3,8 +3,9 @@ import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
 import { amountIn, syntheticPool } from "../liquidity/concentrated/synthetic-pools.test-support.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
+import type { PoolSnapshot } from "../liquidity/read/load-pool-states.ts";
 import { getAmountOut } from "../liquidity/v2/get-amount-out.ts";
-import { type Edge, edgesOf, type PoolSnapshot } from "./edge.ts";
+import { type Edge, edgesOf } from "./edge.ts";
 import { priceImpactBps } from "./price-impact.ts";
 
 const address = "0x0000000000000000000000000000000000000100" as Address;

@@ -1,4 +1,4 @@
-import type { Ratio } from "./marginal-rate.ts";
+import type { Ratio } from "../liquidity/math/ratio.ts";
 import type { Path } from "./paths.ts";
 
 /** One branch of a route: the path, what it was given and what the exact math says it returns. */

@@ -3,7 +3,8 @@ import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
 import { amountIn, syntheticPool } from "../liquidity/concentrated/synthetic-pools.test-support.ts";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
-import { edgesOf, type PoolSnapshot } from "./edge.ts";
+import type { PoolSnapshot } from "../liquidity/read/load-pool-states.ts";
+import { edgesOf } from "./edge.ts";
 
 const address = "0x0000000000000000000000000000000000000100" as Address;
 const pool = { kind: "v3", address, token0: address, token1: address } as unknown as IndexedPool;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import type { FollowedConcentrated } from "../concentrated/followed.ts";
 import { applyEvents } from "./apply-events.ts";
-import type { FollowedConcentrated } from "./followed-pool.ts";
 
 const pool: FollowedConcentrated = {
   kind: "v3",

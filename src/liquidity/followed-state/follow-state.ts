@@ -2,14 +2,15 @@ import type { AbiEvent, Address, Block, Hex, Log, PublicClient } from "viem";
 import { oneAtATime } from "../../chain/one-at-a-time.ts";
 import type { PinnedBlock } from "../../chain/pin-block.ts";
 import { UpstreamUnavailableError } from "../../chain/upstream-error.ts";
-import { type IndexedPool, isRoutable } from "../pool-index/pool.ts";
+import { type IndexedPool, isRoutable, poolRef } from "../pool-index/pool.ts";
+import { FOLLOWED_EVENTS, kindOf } from "../pool-kinds.ts";
 import type { PoolSnapshot } from "../read/load-pool-states.ts";
 import type { WordRange } from "../read/word-window.ts";
-import { applyEvents, type FollowedLog, type PoolEvent, poolEventOf } from "./apply-events.ts";
+import { applyEvents, poolEventOf } from "./apply-events.ts";
 import { type AppliedBlock, BlockJournal } from "./block-journal.ts";
-import { FOLLOWED_EVENTS } from "./events.ts";
 import { type FollowHeadsOptions, followHeads } from "./follow-heads.ts";
-import { followKey, snapshotOf } from "./followed-pool.ts";
+import { snapshotOf } from "./followed-pool.ts";
+import type { FollowedLog, PoolEvent } from "./pool-event.ts";
 import { readFollowed } from "./read-followed.ts";
 import { checkSample } from "./sample-check.ts";
 
@@ -157,7 +158,7 @@ export function createFollowedState(options: FollowedStateOptions) {
     const pools = options.pools();
     if (keyed?.from !== pools) {
       const map = new Map<string, IndexedPool>();
-      for (const pool of pools) if (isRoutable(pool)) map.set(followKey(pool), pool);
+      for (const pool of pools) if (isRoutable(pool)) map.set(poolRef(pool), pool);
       keyed = { from: pools, map };
     }
     return keyed.map;
@@ -375,7 +376,7 @@ export function createFollowedState(options: FollowedStateOptions) {
     block: { number: bigint; hash: Hex },
     words?: WordRange,
   ): PoolSnapshot | undefined {
-    const key = followKey(pool);
+    const key = poolRef(pool);
     if (distrusted.has(key)) return undefined;
     const state = journal.stateAt(key, block.hash);
     if (!state) return undefined;
@@ -386,15 +387,11 @@ export function createFollowedState(options: FollowedStateOptions) {
   }
 
   function depthOf(pool: IndexedPool, side: 0 | 1): number | undefined {
-    const key = followKey(pool);
+    const key = poolRef(pool);
     if (distrusted.has(key)) return undefined;
     const state = journal.latest(key);
     if (!state) return undefined;
-    if (state.kind === "v2") return Number(side === 0 ? state.reserve0 : state.reserve1);
-    const price = Number(state.sqrtPriceX96) / 2 ** 96;
-    if (price === 0) return undefined;
-    const liquidity = Number(state.liquidity);
-    return side === 0 ? liquidity / price : liquidity * price;
+    return kindOf(state).depthOf(state, side);
   }
 
   function unchangedSince(block: { hash: Hex }): Hex | undefined {

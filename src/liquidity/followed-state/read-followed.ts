@@ -1,12 +1,11 @@
-import { type Address, type Hex, hexToBigInt, maxUint128, type PublicClient } from "viem";
+import type { Address, PublicClient } from "viem";
 import type { IndexedPool } from "../pool-index/pool.ts";
+import { kindOf } from "../pool-kinds.ts";
 import { loadPoolStates } from "../read/load-pool-states.ts";
 import type { Read } from "../read/read.ts";
 import { DEPLOYLESS_LIMITS, runReads } from "../read/run-reads.ts";
 import { DEFAULT_WINDOW_TICKS, WIDENED_WINDOW_TICKS } from "../read/word-window.ts";
-import { v3Reads } from "../v3/read-state.ts";
-import { v4Reads } from "../v4/read-state.ts";
-import type { FollowedPool, TickLiquidity } from "./followed-pool.ts";
+import type { FollowedPool } from "./followed-pool.ts";
 
 /**
  * Ticks either side of the price a followed pool of `tickSpacing` holds, in whole bitmap words: what a large
@@ -49,9 +48,9 @@ export async function readFollowed(
   const loads = pools.map((pool) => bySpacing.get(spacingOf(pool))!.next().value!);
   const grossReads: { pool: number; tick: number; read: Read<unknown> }[] = [];
   loads.forEach((load, i) => {
-    if (load.status !== "loaded" || load.snapshot.kind === "v2") return;
-    for (const tick of load.snapshot.liquidityNet.keys())
-      grossReads.push({ pool: i, tick, read: grossRead(pools[i]!, tick, poolManager!) });
+    if (load.status !== "loaded") return;
+    for (const { tick, read } of kindOf(pools[i]!).grossReads(pools[i]!, load.snapshot, poolManager))
+      grossReads.push({ pool: i, tick, read });
   });
   const outcomes = await runReads(
     {
@@ -75,43 +74,12 @@ export async function readFollowed(
   const followed = new Map<IndexedPool, FollowedPool>();
   loads.forEach((load, i) => {
     if (load.status !== "loaded" || failed.has(i)) return;
-    const s = load.snapshot;
-    if (s.kind === "v2") {
-      followed.set(pools[i]!, { kind: "v2", reserve0: s.reserve0, reserve1: s.reserve1 });
-      return;
-    }
-    const ticks = new Map<number, TickLiquidity>();
-    for (const [tick, net] of s.liquidityNet) ticks.set(tick, { gross: gross.get(i)?.get(tick) ?? 0n, net });
-    followed.set(pools[i]!, {
-      kind: s.kind,
-      sqrtPriceX96: s.sqrtPriceX96,
-      tick: s.tick,
-      liquidity: s.liquidity,
-      tickSpacing: s.tickSpacing,
-      held: { from: s.bitmap.from, to: s.bitmap.to },
-      words: s.bitmap.words,
-      ticks,
-      fee: s.kind === "v3" ? s.fee : s.lpFee,
-      protocolFee: s.kind === "v3" ? 0 : s.protocolFee,
-    });
+    followed.set(pools[i]!, kindOf(load.snapshot).followedOf(load.snapshot, gross.get(i)));
   });
   return followed;
 }
 
-/** A concentrated pool's tick spacing; 0 for a V2 pair. */
+/** A concentrated pool's tick spacing, which sizes its held window; 0 for a kind without ticks (V2). */
 function spacingOf(pool: IndexedPool): number {
-  return pool.kind === "v2" ? 0 : pool.tickSpacing;
-}
-
-/** A tick's gross liquidity: V3 `ticks(tick)`'s first word, V4 the low 128 bits of the tick's first slot. */
-function grossRead(pool: IndexedPool, tick: number, poolManager: Address): Read<unknown> {
-  if (pool.kind === "v3") {
-    const read = v3Reads.liquidityNet(pool.address, tick);
-    if (read.kind === "view") return { ...read, words: [0], decode: (words: readonly bigint[]) => words[0]! };
-  }
-  if (pool.kind === "v4") {
-    const read = v4Reads.liquidityNet(poolManager, pool.poolId, tick);
-    if (read.kind === "slot") return { ...read, decode: (value: Hex) => hexToBigInt(value) & maxUint128 };
-  }
-  throw new RangeError("a V2 pair has no ticks");
+  return "tickSpacing" in pool ? pool.tickSpacing : 0;
 }

@@ -1,6 +1,7 @@
 import type { Address, PublicClient } from "viem";
-import type { IndexedPool } from "../pool-index/pool.ts";
-import { loadPoolStates, type PoolSnapshot, poolRefId } from "../read/load-pool-states.ts";
+import { type IndexedPool, poolRef } from "../pool-index/pool.ts";
+import { kindOf } from "../pool-kinds.ts";
+import { loadPoolStates, type PoolSnapshot } from "../read/load-pool-states.ts";
 import type { StateHint } from "../read/state-hints.ts";
 import type { BlockJournal } from "./block-journal.ts";
 import { snapshotOf } from "./followed-pool.ts";
@@ -48,12 +49,10 @@ export async function checkSample(
   if (sampled.length === 0) return 0;
   // What the followed state holds tells the read where the price and the initialized ticks are: one round.
   const hints = new Map<string, StateHint>();
-  for (const { followed } of sampled)
-    if (followed.kind !== "v2")
-      hints.set(poolRefId(followed), {
-        tick: followed.tick,
-        initializedTicks: [...followed.liquidityNet.keys()],
-      });
+  for (const { followed } of sampled) {
+    const hint = kindOf(followed).hintOf(followed);
+    if (hint) hints.set(poolRef(followed), hint);
+  }
   const { pools: loads } = await loadPoolStates(
     client,
     sampled.map(({ pool }) => pool),

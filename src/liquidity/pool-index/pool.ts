@@ -30,8 +30,14 @@ export type V4Pool = Base & {
 };
 export type IndexedPool = V2Pool | V3Pool | V4Pool;
 
-/** A stable identity across pool kinds: the address for V2/V3, the pool id for V4. */
-export function poolRef(pool: IndexedPool): string {
+/**
+ * A pool's one identity across kinds and stages (the index, a read, a snapshot, followed state, an edge):
+ * the V2/V3 address or the V4 pool id, lower-cased. The saved index stores it (`ref`), and the API and
+ * partner hops show it as `pool`, so its format is fixed.
+ */
+export function poolRef(
+  pool: { kind: "v2" | "v3"; address: string } | { kind: "v4"; poolId: string },
+): string {
   return pool.kind === "v4" ? pool.poolId.toLowerCase() : pool.address.toLowerCase();
 }
 

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
 import { junctionChain } from "../../chain/chain.ts";
 import type { ManifestPool } from "../../devnet/manifest.ts";
+import { poolRef } from "../pool-index/pool.ts";
 import { countRequests } from "./count-requests.ts";
-import { extendPoolStates, loadPoolStates, type PoolRef, poolRefId } from "./load-pool-states.ts";
+import { extendPoolStates, loadPoolStates, type PoolRef } from "./load-pool-states.ts";
 import { StateHints } from "./state-hints.ts";
 import { WIDENED_WINDOW_TICKS } from "./word-window.ts";
 
@@ -71,7 +72,7 @@ describe("loadPoolStates", () => {
     const hints = new Map(
       cold.pools.flatMap((load) =>
         load.status === "loaded" && load.snapshot.kind !== "v2"
-          ? [[poolRefId(load.snapshot), { tick: load.snapshot.tick + 300 }]]
+          ? [[poolRef(load.snapshot), { tick: load.snapshot.tick + 300 }]]
           : [],
       ),
     );

@@ -1,13 +1,15 @@
 import type { Address, PublicClient } from "viem";
 import type { MissingState } from "../concentrated/pool-state.ts";
+import { poolRef } from "../pool-index/pool.ts";
+import { kindOf } from "../pool-kinds.ts";
 import type { V2PoolRef } from "../v2/read-state.ts";
-import { v2ReservesRead } from "../v2/read-state.ts";
 import type { V2PoolSnapshot } from "../v2/snapshot.ts";
-import { type V3PoolRef, v3Reads } from "../v3/read-state.ts";
+import type { V3PoolRef } from "../v3/read-state.ts";
 import type { V3PoolSnapshot } from "../v3/snapshot.ts";
-import { isHookFreeStaticFee, type V4PoolRef, v4Reads } from "../v4/read-state.ts";
+import type { V4PoolRef } from "../v4/read-state.ts";
 import type { V4PoolSnapshot } from "../v4/snapshot.ts";
-import { ConcentratedLoader, type PendingRead, type PoolLoadFailure } from "./concentrated-loader.ts";
+import type { PoolLoadFailure } from "./concentrated-loader.ts";
+import { hintExtra, type LoadJob } from "./load-job.ts";
 import { DEPLOYLESS_LIMITS, type ReadLimits, type ReadStats, runReads } from "./run-reads.ts";
 import type { StateHint } from "./state-hints.ts";
 import { DEFAULT_WINDOW_TICKS, extendedWindow } from "./word-window.ts";
@@ -26,7 +28,7 @@ export type LoadOptions = {
   /** Ticks either side of the price whose bitmap words are read (`DEFAULT_WINDOW_TICKS`). */
   windowTicks?: number;
   /**
-   * What earlier loads saw (any block), by `poolRefId` (`StateHints` keeps them): the window around that
+   * What earlier loads saw (any block), by `poolRef` (`StateHints` keeps them): the window around that
    * tick and those initialized ticks are read speculatively in the first round, which saves one or two
    * rounds when the bitmap near the price has not changed.
    */
@@ -36,14 +38,6 @@ export type LoadOptions = {
 
 /** Rounds after which a pool still asking for reads is failed; a pinned block converges in three. */
 const MAX_ROUNDS = 6;
-
-/** The identity of a pool across kinds: its address (V2, V3) or pool id (V4), lower-cased. */
-export function poolRefId(pool: PoolRef | PoolSnapshot): string {
-  return (pool.kind === "v4" ? pool.poolId : pool.address).toLowerCase();
-}
-
-/** One pool of a batch: what to read next, and the snapshot once read. */
-type Job = { plan: () => PendingRead[]; result: () => PoolLoad };
 
 /**
  * Loads the swap state of many pools of every kind at one pinned block, all pools sharing each round:
@@ -64,7 +58,7 @@ export async function loadPoolStates(
 ): Promise<{ pools: PoolLoad[]; stats: ReadStats }> {
   return run(
     client,
-    pools.map((pool) => jobFor(pool, options)),
+    pools.map((pool) => kindOf(pool).loadJob(pool, options)),
     options,
   );
 }
@@ -90,19 +84,10 @@ export async function extendPoolStates(
       missing.kind === "bitmapWord"
         ? extendedWindow(snapshot.bitmap, missing.wordPos, windowTicks, snapshot.tickSpacing)
         : snapshot.bitmap;
-    const identity: ConcentratedIdentity =
-      snapshot.kind === "v3"
-        ? { kind: "v3", address: snapshot.address, fee: snapshot.fee, tickSpacing: snapshot.tickSpacing }
-        : { kind: "v4", poolId: snapshot.poolId, tickSpacing: snapshot.tickSpacing };
-    const hint = options.hints?.get(poolRefId(snapshot));
-    return concentratedJob(
-      identity,
+    return kindOf(snapshot).extendJob!(
+      snapshot,
       { ...options, blockNumber },
-      {
-        seed: snapshot,
-        include,
-        ...(hint ? { hint: { tick: hint.tick, ticks: hint.initializedTicks ?? [] } } : {}),
-      },
+      { seed: snapshot, include, ...hintExtra(options, poolRef(snapshot)) },
     );
   });
   return run(client, jobs, { ...options, blockNumber });
@@ -110,7 +95,7 @@ export async function extendPoolStates(
 
 async function run(
   client: Pick<PublicClient, "call" | "readContract">,
-  jobs: Job[],
+  jobs: LoadJob[],
   options: LoadOptions,
 ): Promise<{ pools: PoolLoad[]; stats: ReadStats }> {
   const stats: ReadStats = { roundTrips: 0, requests: 0, calls: 0, slots: 0 };
@@ -132,115 +117,4 @@ async function run(
     });
   }
   return { pools: jobs.map((job) => job.result()), stats };
-}
-
-function jobFor(pool: PoolRef, options: LoadOptions): Job {
-  if (pool.kind === "v2") return v2Job(pool, options.blockNumber);
-  if (pool.kind === "v4" && !isHookFreeStaticFee(pool)) return failedJob("unsupported");
-  const hint = options.hints?.get(poolRefId(pool));
-  const seedHint = hint && { tick: hint.tick, ticks: hint.initializedTicks ?? [] };
-  if (pool.kind === "v3")
-    return concentratedJob(
-      { kind: "v3", address: pool.address, fee: pool.fee, tickSpacing: pool.tickSpacing },
-      options,
-      seedHint ? { hint: seedHint } : {},
-    );
-  return concentratedJob(
-    { kind: "v4", poolId: pool.poolId, tickSpacing: pool.key.tickSpacing },
-    options,
-    seedHint ? { hint: seedHint } : {},
-  );
-}
-
-function failedJob(reason: PoolLoadFailure): Job {
-  return { plan: () => [], result: () => ({ status: "failed", reason }) };
-}
-
-function v2Job(pool: V2PoolRef, blockNumber: bigint): Job {
-  let load: PoolLoad | undefined;
-  let requested = false;
-  return {
-    plan: () => {
-      if (requested) return [];
-      requested = true;
-      return [
-        {
-          read: v2ReservesRead(pool),
-          apply: (outcome) => {
-            load = outcome.ok
-              ? {
-                  status: "loaded",
-                  snapshot: {
-                    kind: "v2",
-                    address: pool.address,
-                    blockNumber,
-                    ...(outcome.value as { reserve0: bigint; reserve1: bigint }),
-                  },
-                }
-              : { status: "failed", reason: "unreadable", cause: outcome.error };
-          },
-        },
-      ];
-    },
-    result: () => load ?? { status: "failed", reason: "unreadable" },
-  };
-}
-
-/** What identifies a concentrated pool for reading: enough to rebuild its reads and its snapshot. */
-type ConcentratedIdentity =
-  | { kind: "v3"; address: Address; fee: number; tickSpacing: number }
-  | { kind: "v4"; poolId: `0x${string}`; tickSpacing: number };
-
-function concentratedJob(
-  pool: ConcentratedIdentity,
-  options: LoadOptions,
-  extra: ConstructorParameters<typeof ConcentratedLoader>[3],
-): Job {
-  const reads =
-    pool.kind === "v3"
-      ? {
-          slot0: () => v3Reads.slot0(pool.address),
-          liquidity: () => v3Reads.liquidity(pool.address),
-          word: (wordPos: number) => v3Reads.word(pool.address, wordPos),
-          liquidityNet: (tick: number) => v3Reads.liquidityNet(pool.address, tick),
-        }
-      : v4ReadsFor(pool.poolId, options.v4PoolManager);
-  if (!reads) return failedJob("unsupported");
-  const loader = new ConcentratedLoader(
-    reads,
-    pool.tickSpacing,
-    options.windowTicks ?? DEFAULT_WINDOW_TICKS,
-    extra,
-  );
-  return {
-    plan: () => loader.plan(),
-    result: () => {
-      if (loader.failure) return { status: "failed", ...loader.failure };
-      if (!loader.isComplete()) return { status: "failed", reason: "unreadable" };
-      const state = loader.state();
-      const slot0 = loader.slot0!;
-      const snapshot: PoolSnapshot =
-        pool.kind === "v3"
-          ? { ...state, kind: "v3", address: pool.address, blockNumber: options.blockNumber, fee: pool.fee }
-          : {
-              ...state,
-              kind: "v4",
-              poolId: pool.poolId,
-              blockNumber: options.blockNumber,
-              lpFee: slot0.lpFee ?? 0,
-              protocolFee: slot0.protocolFee ?? 0,
-            };
-      return { status: "loaded", snapshot };
-    },
-  };
-}
-
-function v4ReadsFor(poolId: `0x${string}`, poolManager: Address | undefined) {
-  if (!poolManager) return undefined;
-  return {
-    slot0: () => v4Reads.slot0(poolManager, poolId),
-    liquidity: () => v4Reads.liquidity(poolManager, poolId),
-    word: (wordPos: number) => v4Reads.word(poolManager, poolId, wordPos),
-    liquidityNet: (tick: number) => v4Reads.liquidityNet(poolManager, poolId, tick),
-  };
 }

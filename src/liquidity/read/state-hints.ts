@@ -1,5 +1,6 @@
+import { poolRef } from "../pool-index/pool.ts";
+import { kindOf } from "../pool-kinds.ts";
 import type { PoolLoad } from "./load-pool-states.ts";
-import { poolRefId } from "./load-pool-states.ts";
 
 /** Where a concentrated pool's price was, and which ticks near it were initialized, when last loaded. */
 export type StateHint = { tick: number; initializedTicks?: readonly number[] };
@@ -23,13 +24,12 @@ export class StateHints {
   /** Remembers where each loaded V3/V4 pool's price and initialized ticks were. */
   record(loads: readonly PoolLoad[]): void {
     for (const load of loads) {
-      if (load.status !== "loaded" || load.snapshot.kind === "v2") continue;
-      const id = poolRefId(load.snapshot);
+      if (load.status !== "loaded") continue;
+      const hint = kindOf(load.snapshot).hintOf(load.snapshot);
+      if (!hint) continue;
+      const id = poolRef(load.snapshot);
       this.hints.delete(id);
-      this.hints.set(id, {
-        tick: load.snapshot.tick,
-        initializedTicks: [...load.snapshot.liquidityNet.keys()],
-      });
+      this.hints.set(id, hint);
     }
     for (const id of this.hints.keys()) {
       if (this.hints.size <= this.capacity) break;
