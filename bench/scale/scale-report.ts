@@ -107,6 +107,7 @@ function notes(run: ScaleRun, phase: (name: BlockPhase) => BlockSample[]): strin
       .slice(0, SLOWEST_SHOWN)
       .map((quote) => `${quote.pair} ${quote.ms.toFixed(0)} ms`)
       .join(", ")}.`,
+    `- ${beyondOneRoundTrip(run.quotes)}`,
     `- Node calls per busy block without quotes, by method (p50): ${methodMedians(phase("busy"))}; per empty block: ${methodMedians(phase("empty"))}.`,
     `- Service log (kept at ${run.log.path}): ${(run.log.bytes / 1024).toFixed(0)} KiB, ${run.log.lines} lines; ${run.log.counts.length === 0 ? "no warnings or errors" : "warnings and errors by message:"}`,
     ...run.log.counts
@@ -182,4 +183,17 @@ const p50Of = (values: number[]) => (values.length > 0 ? median(values).toFixed(
 /** The median of `values` in whole ms, or "-" when there are none (a run without that kind of block). */
 function medianMs(values: readonly number[]): string {
   return values.length === 0 ? "-" : median(values).toFixed(0);
+}
+
+/** The quotes the service counted more than one round trip for, with their stages: what made them wait. */
+function beyondOneRoundTrip(quotes: readonly QuoteSample[]): string {
+  const many = quotes.filter((quote) => (quote.roundTrips ?? 0) > 1);
+  if (many.length === 0) return "Every quote took one round trip to the node (the service's count).";
+  const stages = (quote: QuoteSample) =>
+    Object.entries(quote.stages)
+      .map(([stage, ms]) => `${stage} ${ms.toFixed(0)}`)
+      .join(", ");
+  return `Quotes of more than one round trip: ${many.length} of ${quotes.length}: ${many
+    .map((quote) => `${quote.pair} ${quote.roundTrips} (${quote.ms.toFixed(0)} ms; ${stages(quote)})`)
+    .join("; ")}.`;
 }
