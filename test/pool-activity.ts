@@ -160,7 +160,19 @@ export function createPoolActivity(client: PublicClient, from: Address, random: 
       : call("v4Modify", [keyOf(position.pool), position.tickLower, position.tickUpper, -burned]);
   }
 
-  return { deploy, action, send, syncNonce };
+  /** A V3 swap of exactly `amountIn`, with no price limit short of the pool's own bounds (not sent). */
+  function v3Swap(
+    pool: IndexedPool & { kind: "v3" },
+    zeroForOne: boolean,
+    amountIn: bigint,
+  ): Omit<Tx, "from"> {
+    return {
+      to: actor,
+      data: encodeFunctionData({ abi, functionName: "v3Swap", args: [pool.address, zeroForOne, amountIn] }),
+    };
+  }
+
+  return { deploy, action, v3Swap, send, syncNonce };
 }
 
 function keyOf(pool: IndexedPool) {

@@ -54,6 +54,12 @@ export type PoolKind<Pool, Snapshot, Followed> = {
   followedOf: (snapshot: Snapshot, gross: ReadonlyMap<number, bigint> | undefined) => Followed;
   /** The snapshot a direct read over `words` would give, or undefined when they reach past the held ones. */
   snapshotOf: (pool: Pool, state: Followed, blockNumber: bigint, words?: WordRange) => Snapshot | undefined;
+  /**
+   * Whether `state` no longer holds what a quote reads first (a concentrated pool's price left its held
+   * words): the follower then reads the pool anew in the same step, before a quote must read it itself.
+   * Absent: a kind whose followed state always covers it (V2).
+   */
+  outgrown?: (state: Followed) => boolean;
   /** How much of its `side` token it holds, in raw units (for ranking pools, never for quoting). */
   depthOf: (state: Followed, side: 0 | 1) => number | undefined;
 

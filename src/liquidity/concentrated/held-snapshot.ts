@@ -12,8 +12,8 @@ export function heldSnapshot(
   blockNumber: bigint,
   words?: WordRange,
 ): (ConcentratedPoolState & { blockNumber: bigint }) | undefined {
-  const window = words ?? wordWindow(state.tick, state.tickSpacing, DEFAULT_WINDOW_TICKS);
-  if (window.from < state.held.from || window.to > state.held.to) return undefined;
+  const window = words ?? firstReadWindow(state);
+  if (!holds(state, window)) return undefined;
   const set = new Map<number, bigint>();
   const liquidityNet = new Map<number, bigint>();
   for (let word = window.from; word <= window.to; word++) {
@@ -44,3 +44,17 @@ export function setBits(word: bigint): number[] {
     if (binary.charCodeAt(i) === 49) bits.push(binary.length - 1 - i);
   return bits;
 }
+
+/**
+ * Whether the held words no longer cover what a quote reads first around the price (the default window):
+ * the price moved out, and the pool is read anew around it before a quote has to read it itself.
+ */
+export function outgrown(state: FollowedConcentrated): boolean {
+  return !holds(state, firstReadWindow(state));
+}
+
+const firstReadWindow = (state: FollowedConcentrated): WordRange =>
+  wordWindow(state.tick, state.tickSpacing, DEFAULT_WINDOW_TICKS);
+
+const holds = (state: FollowedConcentrated, window: WordRange): boolean =>
+  window.from >= state.held.from && window.to <= state.held.to;

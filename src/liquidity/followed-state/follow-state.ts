@@ -299,8 +299,12 @@ export function createFollowedState(options: FollowedStateOptions) {
       const pool = pools.get(key);
       try {
         if (!pool || pool.kind !== kind || state.kind !== kind) throw new RangeError("not this kind of pool");
-        journal.set(key, applyEvents(state, list));
+        const next = applyEvents(state, list);
+        journal.set(key, next);
         applied += list.length;
+        // Its price left the held words: read it around the new price in this step (adopt), not on a
+        // quote's first ask, which would cost that quote a round trip of its own.
+        if (kindOf(next).outgrown?.(next)) reread.add(key);
       } catch {
         // Not followable through this block: quotes read it directly until the next step reads it anew.
         journal.set(key, undefined);
@@ -311,7 +315,7 @@ export function createFollowedState(options: FollowedStateOptions) {
 
   /**
    * Reads, at the applied head, the pools not followed yet and those whose price left the held window
-   * (those first: quotes are asking for them), in chunks until the step's budget is spent.
+   * (those first: the step that moved them, or a quote, asked), in chunks until the step's budget is spent.
    */
   async function adopt(pools: Map<string, IndexedPool>): Promise<number> {
     const head = journal.head();

@@ -2,7 +2,7 @@ import { applyConcentratedEvents } from "../concentrated/apply-events.ts";
 import { concentratedDifference } from "../concentrated/difference.ts";
 import type { FollowedConcentrated } from "../concentrated/followed.ts";
 import { followedFromRead } from "../concentrated/followed-from-read.ts";
-import { heldSnapshot } from "../concentrated/held-snapshot.ts";
+import { heldSnapshot, outgrown } from "../concentrated/held-snapshot.ts";
 import { concentratedDepth, concentratedMarginalRate, concentratedSpotRate } from "../concentrated/rates.ts";
 import { poolRef } from "../pool-index/pool.ts";
 import type { PoolKind } from "../pool-kind.ts";
@@ -56,6 +56,7 @@ export const v3 = {
     const held = heldSnapshot(state, blockNumber, words);
     return held && { ...held, kind: "v3", address: pool.address, fee: state.fee };
   },
+  outgrown,
   depthOf: concentratedDepth,
 
   exactIn: v3ExactInPath,

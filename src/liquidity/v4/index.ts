@@ -3,7 +3,7 @@ import { applyConcentratedEvents } from "../concentrated/apply-events.ts";
 import { concentratedDifference } from "../concentrated/difference.ts";
 import type { FollowedConcentrated } from "../concentrated/followed.ts";
 import { followedFromRead } from "../concentrated/followed-from-read.ts";
-import { heldSnapshot } from "../concentrated/held-snapshot.ts";
+import { heldSnapshot, outgrown } from "../concentrated/held-snapshot.ts";
 import { concentratedDepth, concentratedMarginalRate, concentratedSpotRate } from "../concentrated/rates.ts";
 import { poolRef } from "../pool-index/pool.ts";
 import type { PoolKind } from "../pool-kind.ts";
@@ -75,6 +75,7 @@ export const v4 = {
       held && { ...held, kind: "v4", poolId: pool.poolId, lpFee: state.fee, protocolFee: state.protocolFee }
     );
   },
+  outgrown,
   depthOf: concentratedDepth,
 
   exactIn: v4ExactInPath,
