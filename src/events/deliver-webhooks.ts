@@ -104,7 +104,8 @@ export function startWebhookSender(options: WebhookSenderOptions) {
         const claimed = await fill();
         // A full claim may leave more due: look again at once while there is room.
         if (claimed > 0 && inFlight < concurrency) continue;
-        if (claimed === 0) wait = await untilDue();
+        // A full sender waits for an attempt to end (each one wakes it); one with room, for the next due.
+        if (inFlight < concurrency) wait = await untilDue();
       } catch (error) {
         options.logger.warn({ err: error }, "webhook outbox unavailable; retrying");
       }
