@@ -1,4 +1,5 @@
 import type { AbiEvent, Address, Block, Hex, Log, PublicClient } from "viem";
+import { createEventDecoder } from "../../chain/event-decoder.ts";
 import { oneAtATime } from "../../chain/one-at-a-time.ts";
 import type { PinnedBlock } from "../../chain/pin-block.ts";
 import { UpstreamUnavailableError } from "../../chain/upstream-error.ts";
@@ -15,7 +16,7 @@ import { readFollowed } from "./read-followed.ts";
 import { checkSample } from "./sample-check.ts";
 
 export type FollowedStateOptions = {
-  client: Pick<PublicClient, "getBlock" | "getGasPrice" | "getLogs" | "call" | "readContract">;
+  client: Pick<PublicClient, "getBlock" | "getGasPrice" | "request" | "call" | "readContract">;
   /** The pools to follow: the index's (excluded V4 pools are never followed). */
   pools: () => readonly IndexedPool[];
   poolManager?: Address;
@@ -143,9 +144,10 @@ export function createFollowedState(options: FollowedStateOptions) {
   let seen: { number: bigint; at: number } | undefined;
   // One step at a time: a caller's step queues behind the running one.
   const queue = oneAtATime();
-  const logEvents = [
+  // Selectors computed once: viem's `getLogs({ events })` hashes every event's signature on each call.
+  const logEvents = createEventDecoder([
     ...new Set([...FOLLOWED_EVENTS, ...(options.watch?.events ?? []), ...(options.observe?.events ?? [])]),
-  ];
+  ]);
   const poolEventNames = new Set<string>(FOLLOWED_EVENTS.map((event) => event.name));
   const watchedAddresses = new Set(options.watch?.addresses.map((address) => address.toLowerCase()));
   const adoptChunk = options.adoptChunk ?? 250;
@@ -259,7 +261,11 @@ export function createFollowedState(options: FollowedStateOptions) {
    * the observer): one `eth_getLogs`.
    */
   async function blockLogs(hash: Hex): Promise<{ pool: FollowedLog[]; watched: boolean; all: Log[] }> {
-    const all = (await client.getLogs({ events: logEvents, blockHash: hash, strict: true })) as Log[];
+    const raw = await client.request({
+      method: "eth_getLogs",
+      params: [{ blockHash: hash, topics: logEvents.topics }],
+    });
+    const all: Log[] = logEvents.decode(raw);
     let watched = false;
     const pool: FollowedLog[] = [];
     for (const log of all) {

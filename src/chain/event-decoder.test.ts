@@ -1,0 +1,111 @@
+import fc from "fast-check";
+import {
+  type AbiEvent,
+  type AbiParameter,
+  encodeAbiParameters,
+  encodeEventTopics,
+  type Hex,
+  parseAbiItem,
+  parseEventLogs,
+  type RpcLog,
+} from "viem";
+import { describe, expect, it } from "vitest";
+import { ATTRIBUTED, SETTLED } from "../builders/settlement-logs.ts";
+import { REGISTRY_EVENTS } from "../contracts/registry-events.ts";
+import { DISCOVERY_EVENTS } from "../liquidity/pool-index/discovery.ts";
+import { FOLLOWED_EVENTS } from "../liquidity/pool-kinds.ts";
+import { createEventDecoder } from "./event-decoder.ts";
+
+/** What the service's head follower decodes: pool, registry, discovery and settlement events. */
+const EVENTS: AbiEvent[] = [...FOLLOWED_EVENTS, ...REGISTRY_EVENTS, ...DISCOVERY_EVENTS, SETTLED, ATTRIBUTED];
+/** Events of the same selector and other shapes, and one not decoded at all. */
+const ERC20_TRANSFER = parseAbiItem(
+  "event Transfer(address indexed from, address indexed to, uint256 value)",
+);
+const ERC721_TRANSFER = parseAbiItem(
+  "event Transfer(address indexed from, address indexed to, uint256 indexed tokenId)",
+);
+const NAMED = parseAbiItem("event Named(string indexed code, bytes data, uint8[] list)");
+/** One selector whose shapes differ in what is indexed: only the topics' count tells them apart. */
+const TWO_INDEXED = parseAbiItem("event Pair(uint256 indexed a, uint256 indexed b, uint256 c)");
+const ONE_INDEXED = parseAbiItem("event Pair(uint256 indexed a, uint256 b, uint256 c)");
+const EXTRA = [ERC20_TRANSFER, ERC721_TRANSFER, NAMED, TWO_INDEXED, ONE_INDEXED];
+const UNKNOWN = parseAbiItem("event Unknown(uint256 value)");
+
+function argument(param: AbiParameter): fc.Arbitrary<unknown> {
+  const { type } = param;
+  if (type === "address") return fc.uint8Array({ minLength: 20, maxLength: 20 }).map(hex);
+  if (type === "bool") return fc.boolean();
+  if (type === "string") return fc.string({ maxLength: 40 });
+  if (type === "bytes") return fc.uint8Array({ maxLength: 70 }).map(hex);
+  if (type.endsWith("[]")) return fc.array(argument({ ...param, type: type.slice(0, -2) }), { maxLength: 4 });
+  const bytes = /^bytes(\d+)$/.exec(type);
+  if (bytes) return fc.uint8Array({ minLength: Number(bytes[1]), maxLength: Number(bytes[1]) }).map(hex);
+  const int = /^(u?)int(\d+)$/.exec(type);
+  if (int) {
+    const bits = BigInt(int[2]!);
+    return int[1] ? fc.bigInt(0n, 2n ** bits - 1n) : fc.bigInt(-(2n ** (bits - 1n)), 2n ** (bits - 1n) - 1n);
+  }
+  throw new Error(`no generator for ${type}`);
+}
+
+function hex(bytes: Uint8Array): Hex {
+  return `0x${Buffer.from(bytes).toString("hex")}`;
+}
+
+/** A raw log of `event` with random arguments, as a node answers `eth_getLogs`. */
+function logOf(event: AbiEvent, index: number): fc.Arbitrary<RpcLog> {
+  return fc.tuple(...event.inputs.map(argument)).map((values) => {
+    const args = Object.fromEntries(event.inputs.map((input, i) => [input.name, values[i]]));
+    const data = event.inputs.filter((input) => !input.indexed);
+    return {
+      address: "0x00000000000000000000000000000000000000aa",
+      topics: encodeEventTopics({ abi: [event], args } as never) as [Hex, ...Hex[]],
+      data: encodeAbiParameters(
+        data,
+        data.map((input) => args[input.name!]),
+      ),
+      blockHash: `0x${"11".repeat(32)}`,
+      blockNumber: "0x10",
+      logIndex: `0x${index.toString(16)}`,
+      transactionHash: `0x${"22".repeat(32)}`,
+      transactionIndex: "0x1",
+      removed: false,
+    } as RpcLog;
+  });
+}
+
+describe("createEventDecoder", () => {
+  it("decodes what viem's strict log parsing decodes, and drops what it drops", () => {
+    const decoder = createEventDecoder([...EVENTS, ...EXTRA]);
+    const all = [...EVENTS, ...EXTRA, UNKNOWN];
+    const logs = fc.array(
+      fc.integer({ min: 0, max: all.length - 1 }).chain((i) => logOf(all[i]!, i)),
+      { maxLength: 12 },
+    );
+    fc.assert(
+      fc.property(logs, (raw) => {
+        const expected = parseEventLogs({
+          abi: [...EVENTS, ...EXTRA],
+          logs: raw,
+          strict: true,
+        });
+        expect(decoder.decode(raw)).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("drops a log whose data is shorter than its event's", () => {
+    const decoder = createEventDecoder(EVENTS);
+    const [log] = fc.sample(logOf(SETTLED, 0), { numRuns: 1, seed: 1 });
+    expect(decoder.decode([{ ...log!, data: log!.data.slice(0, 66) as Hex }])).toEqual([]);
+  });
+
+  it("asks the node for every event's selector once", () => {
+    const decoder = createEventDecoder([...EVENTS, ...EVENTS]);
+    expect(decoder.topics[0]).toHaveLength(
+      new Set(EVENTS.map((event) => event.name + event.inputs.length)).size,
+    );
+  });
+});
