@@ -96,6 +96,36 @@ describe("createEventDecoder", () => {
     );
   });
 
+  it("reads any words as viem does: dirty upper bits, booleans above one, numbers past 2^53, short or long data", () => {
+    const decoder = createEventDecoder([...EVENTS, ...EXTRA]);
+    const word = fc.oneof(
+      fc.uint8Array({ minLength: 32, maxLength: 32 }).map(hex),
+      fc.bigInt(0n, 3n).map((n) => `0x${n.toString(16).padStart(64, "0")}` as Hex),
+      fc.bigInt(2n ** 40n, 2n ** 60n).map((n) => `0x${n.toString(16).padStart(64, "0")}` as Hex),
+    );
+    const dirty = fc
+      .tuple(fc.integer({ min: 0, max: EVENTS.length + EXTRA.length - 1 }), fc.array(word, { maxLength: 4 }))
+      .chain(([i, topics]) => {
+        const event: AbiEvent = [...EVENTS, ...EXTRA][i]!;
+        return fc
+          .tuple(logOf(event, i), fc.array(word, { minLength: 0, maxLength: event.inputs.length + 1 }))
+          .map(
+            ([log, words]): RpcLog => ({
+              ...log,
+              topics: [log.topics[0]!, ...topics.slice(0, event.inputs.filter((x) => x.indexed).length + 1)],
+              data: `0x${words.map((w) => w.slice(2)).join("")}` as Hex,
+            }),
+          );
+      });
+    fc.assert(
+      fc.property(fc.array(dirty, { maxLength: 8 }), (raw) => {
+        const expected = parseEventLogs({ abi: [...EVENTS, ...EXTRA], logs: raw, strict: true });
+        expect(decoder.decode(raw)).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("drops a log whose data is shorter than its event's", () => {
     const decoder = createEventDecoder(EVENTS);
     const [log] = fc.sample(logOf(SETTLED, 0), { numRuns: 1, seed: 1 });
