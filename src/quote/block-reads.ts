@@ -19,8 +19,7 @@ export function createBlockReads(
 ) {
   const atBlock = createBlockMemo();
   const sameState = (block: { hash: Hex }) => followed?.unchangedSince(block) ?? block.hash;
-  /** The fee terms answered at the newest state, by read and by builder terms (any pair). */
-  let answered: { state: Hex; byRead: Map<string, FeeTerms>; byBuilder: Map<string, FeeTerms> } | undefined;
+  const answered = createAnswers();
   return {
     checkTokens: (request: QuoteRequest, block: { number: bigint; hash: Hex }) =>
       atBlock(sameState(block), `code:${request.tokenIn}:${request.tokenOut}`, () =>
@@ -28,37 +27,71 @@ export function createBlockReads(
       ),
     feeTerms: (request: QuoteRequest, block: { number: bigint; hash: Hex }): Promise<FeeTerms> => {
       const state = sameState(block);
-      const { key, builder } = feeKeys(request);
-      return atBlock(state, key, () =>
+      const keys = feeKeys(request);
+      return atBlock(state, keys.key, () =>
         readFeeTerms(client, registry, request, block.number).then((terms) => {
-          if (answered?.state !== state) answered = { state, byRead: new Map(), byBuilder: new Map() };
-          if (answered.byRead.size < ANSWERS_KEPT) answered.byRead.set(key, terms);
-          answered.byBuilder.set(builder, terms);
+          answered.record(state, keys, terms);
           return terms;
         }),
       );
     },
     /**
      * The fee terms the registry answered for this read at the block's state, or else those it answered
-     * another pair of the same builder terms there: a quote may build and simulate on them while
-     * `feeTerms` reads its own in the simulations' round trip, and must start again on those when they
-     * differ (a pair with its own fee). A guess only saves a round trip; it never decides a fee.
+     * another pair of the same builder terms there; when it answered none there yet (a new state, or the
+     * process's first quote), the same from the newest earlier state it answered at. A quote may build and
+     * simulate on them while `feeTerms` reads its own in the simulations' round trip, and must start again
+     * on those when they differ (a pair with its own fee, a fee changed since). A guess only saves a round
+     * trip; it never decides a fee.
      */
-    guessFeeTerms: (request: QuoteRequest, block: { hash: Hex }): FeeTerms | undefined => {
-      const known = answered?.state === sameState(block) ? answered : undefined;
-      const { key, builder } = feeKeys(request);
-      return known?.byRead.get(key) ?? known?.byBuilder.get(builder);
-    },
+    guessFeeTerms: (request: QuoteRequest, block: { hash: Hex }): FeeTerms | undefined =>
+      answered.guess(sameState(block), feeKeys(request)),
   };
 }
 
-function feeKeys(request: QuoteRequest): { key: string; builder: string } {
+type FeeKeys = { key: string; builder: string };
+
+function feeKeys(request: QuoteRequest): FeeKeys {
   const builder = `${request.builder?.id}:${request.builder?.feeBps}`;
   return { key: `fees:${request.tokenIn}:${request.tokenOut}:${builder}`, builder };
 }
 
-/** Fee terms answered at one state that are kept by read (the memo keeps their promises as long). */
+/** Fee terms answered at one state that are kept by read, and by builder terms. */
 const ANSWERS_KEPT = 4096;
+/** Registry states whose answers are kept: the newest, and the one before it to guess from at a new one. */
+const STATES_KEPT = 2;
+
+/**
+ * The fee terms the registry answered, by read and by builder terms (any pair), at the last `STATES_KEPT`
+ * states it began answering at. A guess takes the state's own answers, else the earlier states', newest
+ * first; a pair's own terms before another pair's.
+ */
+function createAnswers() {
+  type Answers = { state: Hex; byRead: Map<string, FeeTerms>; byBuilder: Map<string, FeeTerms> };
+  const states: Answers[] = [];
+  return {
+    record(state: Hex, { key, builder }: FeeKeys, terms: FeeTerms): void {
+      let answers = states.find((known) => known.state === state);
+      if (!answers) {
+        answers = { state, byRead: new Map(), byBuilder: new Map() };
+        states.push(answers);
+        if (states.length > STATES_KEPT) states.shift();
+      }
+      if (answers.byRead.size < ANSWERS_KEPT) answers.byRead.set(key, terms);
+      if (answers.byBuilder.size < ANSWERS_KEPT || answers.byBuilder.has(builder))
+        answers.byBuilder.set(builder, terms);
+    },
+    guess(state: Hex, { key, builder }: FeeKeys): FeeTerms | undefined {
+      const now = states.find((known) => known.state === state);
+      const before = states.filter((known) => known.state !== state).reverse();
+      return (
+        now?.byRead.get(key) ??
+        now?.byBuilder.get(builder) ??
+        before.find((known) => known.byRead.has(key))?.byRead.get(key) ??
+        before.find((known) => known.byBuilder.has(builder))?.byBuilder.get(builder)
+      );
+    },
+  };
+}
 
 /** Whether two fee terms build the same calldata and the same quote. */
 export function sameFeeTerms(a: FeeTerms, b: FeeTerms): boolean {

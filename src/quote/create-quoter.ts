@@ -86,6 +86,7 @@ type Pinned = { block: Block; gasPrice?: bigint };
  * pools for the pair and searching them (fallback V4 probes only when nothing connects); then assess every
  * deduplicated candidate, ours and theirs alike, by simulating its complete calldata at that block from a
  * synthetic caller with exact balance and allowance; rank simulated-first by assessed output net of gas.
+ * The quote function carries `warm`, for the service to call as it starts.
  */
 export function createQuoter(deps: QuoterDeps) {
   const { client, index, contracts } = deps;
@@ -102,12 +103,25 @@ export function createQuoter(deps: QuoterDeps) {
   const depthOf = deps.followed?.depthOf;
   const poolSource = depthOf ? { ...index, depthOf } : index;
 
+  return Object.assign(quote, { warm });
+
   /** A node failure anywhere in the pipeline is UpstreamUnavailableError; our own errors pass through. */
-  return async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
+  async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
     const { value, rpc } = await countRpc(() => fromNode(() => comparePaths(request, signal)));
     deps.onTimings?.(value.timings, rpc);
     return { ...value, rpc };
-  };
+  }
+
+  /**
+   * Reads the fee terms of a quote without a builder at the newest block, for the process's first quotes
+   * to guess theirs from (`guessFeeTerms`) and so build and simulate in one round trip; a guess never
+   * decides a fee, so a failed warm-up only costs those quotes a round trip. The pair is one token with
+   * itself, which no pair fee can name (the registry refuses identical tokens): the schedule's default.
+   */
+  async function warm(): Promise<void> {
+    const block = deps.followed?.quoteBlock()?.block ?? (await pinBlock(client));
+    await reads.feeTerms({ tokenIn: weth, tokenOut: weth, amountIn: 0n }, block);
+  }
 
   /**
    * A pair's first quote at a registry state builds on guessed fee terms (`guessFeeTerms`) and reads its

@@ -69,6 +69,12 @@ export async function createApps(deps: {
     onTimings: metrics.quoteStages,
     followed: deps.followed,
   });
+  // In the background: the process's first quotes guess their fee terms from these (create-quoter.ts).
+  quote
+    .warm()
+    .catch((error: unknown) =>
+      logger.debug({ err: error }, "warming the fee terms failed; the first quotes read their own"),
+    );
   const quoting = { db, client, deployment, index, quote, fixtures, transferFees, now: Date.now };
   const cursorSecret = await sharedSecret(db, "history-cursor");
   const nonceSecret = await sharedSecret(db, "portal-nonce");

@@ -251,7 +251,7 @@ describe("followed pool state", () => {
     expect(changed.rpc.roundTrips).toBe(2);
   });
 
-  it("quotes a pair's first time at a registry state in one round trip, on another pair's fee terms", async () => {
+  it("quotes a pair's first time at a registry state in one round trip, on fee terms warmed at start or another pair's", async () => {
     const { contracts, tokens } = devnet.manifest;
     const counted = createChainClient({ url: devnet.rpcUrl, kind: "private" });
     const token = (symbol: string) => tokens.find((t) => t.symbol === symbol)!.address;
@@ -266,10 +266,12 @@ describe("followed pool state", () => {
     const ask = (tokenIn: Address, tokenOut: Address, amountIn: bigint) =>
       quote({ tokenIn, tokenOut, amountIn }, signal);
 
-    // Nothing answered yet at this state: the fee terms are read before the search, the simulations after.
+    // The process's first quote: built on the fee terms the service warmed at start, its own read with the
+    // simulations (without them, they would be read before the search and the simulations after).
+    await quote.warm();
     const first = await ask(contracts.weth9, token("LINK"), 10n ** 17n);
     expect(first.fees.serviceFeeBps).toBe(DEVNET_FEE_SCHEDULE.defaultRouteFeeBps);
-    expect(first.rpc.roundTrips).toBe(2);
+    expect([first.rpc.roundTrips, first.rpc.requests]).toEqual([1, 1]);
     // Another pair: built on LINK's terms, its own read with the simulations and the tokens' code.
     const second = await ask(contracts.weth9, token("UNI"), 10n ** 17n);
     expect(second.block.hash).toBe(first.block.hash);
@@ -287,5 +289,72 @@ describe("followed pool state", () => {
     await expect(ask(contracts.weth9, `0x${"42".repeat(20)}`, 10n ** 17n)).rejects.toMatchObject({
       code: "UNKNOWN_TOKEN",
     });
+  });
+
+  it("quotes a warm pair in one round trip after an unrelated registry change, and a pair whose fee changed at its new fee", async () => {
+    const { contracts, tokens } = devnet.manifest;
+    const counted = createChainClient({ url: devnet.rpcUrl, kind: "private" });
+    const token = (symbol: string) => tokens.find((t) => t.symbol === symbol)!.address;
+    const fixtures = createFixtures(counted);
+    await fixtures.learn(contracts.weth9, contracts.executor, followed.head()!.number);
+    const quote = createQuoter({ client: counted, index, contracts, fixtures, followed });
+    const signal = new AbortController().signal;
+    const ask = (tokenOut: Address) =>
+      quote({ tokenIn: contracts.weth9, tokenOut, amountIn: 10n ** 17n }, signal);
+    /** Sends a registry transaction from account `from`, mines it and steps: a new registry state. */
+    const changeRegistry = async (from: number, data: `0x${string}`) => {
+      const wallet = devnet.wallet(from);
+      const hash = await wallet.sendTransaction({
+        to: contracts.builderRegistry,
+        data,
+        chain: null,
+        account: wallet.account!,
+      });
+      await devnet.testClient.mine({ blocks: 1 });
+      const receipt = await client.waitForTransactionReceipt({ hash });
+      expect(receipt.status).toBe("success");
+      await followed.step();
+      expect(followed.unchangedSince(followed.head()!)).toBe(receipt.blockHash);
+    };
+    await devnet.testClient.mine({ blocks: 1 });
+    await followed.step();
+    const link = await ask(token("LINK"));
+    const uni = await ask(token("UNI"));
+
+    // A builder registers: the registry's state changes, not the terms of a quote without a builder. The
+    // warm pairs' first quotes at the new state build on their terms at the state before, in one round trip.
+    await changeRegistry(
+      3,
+      encodeFunctionData({
+        abi: builderRegistryArtifact.abi,
+        functionName: "register",
+        args: ["first-quote-test", devnet.wallet(3).account!.address, 10],
+      }),
+    );
+    const linkAfter = await ask(token("LINK"));
+    expect(linkAfter.block.number).toBeGreaterThan(link.block.number);
+    expect(linkAfter.fees).toEqual(link.fees);
+    expect([linkAfter.rpc.roundTrips, linkAfter.rpc.requests]).toEqual([1, 1]);
+    const uniAfter = await ask(token("UNI"));
+    expect(uniAfter.fees).toEqual(uni.fees);
+    expect(uniAfter.rpc.roundTrips).toBe(1);
+
+    // Governance sets UNI's pair fee: guessed on its terms before, its quote is priced with the new fee.
+    const bps = uni.fees.serviceFeeBps === 20 ? 25 : 20;
+    await changeRegistry(
+      1,
+      encodeFunctionData({
+        abi: builderRegistryArtifact.abi,
+        functionName: "setPairRouteFee",
+        args: [contracts.weth9, token("UNI"), bps],
+      }),
+    );
+    const changed = await ask(token("UNI"));
+    expect(changed.fees.serviceFeeBps).toBe(bps);
+    expect(changed.fees.policyVersion).toBe(uni.fees.policyVersion + 1);
+    expect(changed.rpc.roundTrips).toBe(2);
+    // The change moved the policy version of every pair: LINK's quote is priced on it.
+    const linkChanged = await ask(token("LINK"));
+    expect(linkChanged.fees).toEqual({ ...link.fees, policyVersion: changed.fees.policyVersion });
   });
 });
