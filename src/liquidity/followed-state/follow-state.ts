@@ -7,12 +7,12 @@ import { type IndexedPool, isRoutable, poolRef } from "../pool-index/pool.ts";
 import { FOLLOWED_EVENTS, kindOf } from "../pool-kinds.ts";
 import type { PoolSnapshot } from "../read/load-pool-states.ts";
 import type { WordRange } from "../read/word-window.ts";
+import { type AdoptionProgress, createAdoption } from "./adopt-pools.ts";
 import { applyEvents, poolEventOf } from "./apply-events.ts";
 import { type AppliedBlock, BlockJournal } from "./block-journal.ts";
 import { type FollowHeadsOptions, followHeads } from "./follow-heads.ts";
 import { snapshotOf } from "./followed-pool.ts";
 import type { FollowedLog, PoolEvent } from "./pool-event.ts";
-import { readFollowed } from "./read-followed.ts";
 import { checkSample } from "./sample-check.ts";
 
 export type FollowedStateOptions = {
@@ -52,10 +52,7 @@ export type FollowedStateOptions = {
    */
   adoptChunk?: number;
   adoptBudgetMs?: number;
-  /**
-   * After each step that read pools in: how many are followed of how many routable pools the index holds,
-   * and how many are left to read (0: taken in, bar those that failed and wait to be tried again).
-   */
+  /** After each step that read pools in (adopt-pools.ts). */
   onAdopted?: (progress: AdoptionProgress) => void;
   now?: () => number;
   /** A sampled pool whose followed state differed from a direct read (it falls back to reads). */
@@ -65,7 +62,7 @@ export type FollowedStateOptions = {
 /** A block without pool events is sampled when its number is a multiple of this. */
 export const IDLE_SAMPLE_EVERY = 8n;
 
-export type AdoptionProgress = { followed: number; indexed: number; left: number };
+export type { AdoptionProgress };
 
 /** What a step did: nothing new, new blocks applied (after undoing a reorg's), or every pool read anew. */
 export type StepOutcome = {
@@ -134,12 +131,8 @@ export function createFollowedState(options: FollowedStateOptions) {
   const now = options.now ?? Date.now;
   const journal = new BlockJournal(options.depth ?? 64);
   const maxCatchUp = options.maxCatchUp ?? 16;
-  const retryAfter = BigInt(options.retryAfterBlocks ?? 32);
   /** Pools a sample found wrong: read directly for the life of the process. */
   const distrusted = new Set<string>();
-  /** Pools whose price left the held window: read again by the next step. */
-  const reread = new Set<string>();
-  const failedAt = new Map<string, bigint>();
   const sampling = { next: 0 };
   let seen: { number: bigint; at: number } | undefined;
   // One step at a time: a caller's step queues behind the running one.
@@ -150,8 +143,17 @@ export function createFollowedState(options: FollowedStateOptions) {
   ]);
   const poolEventNames = new Set<string>(FOLLOWED_EVENTS.map((event) => event.name));
   const watchedAddresses = new Set(options.watch?.addresses.map((address) => address.toLowerCase()));
-  const adoptChunk = options.adoptChunk ?? 250;
-  const adoptBudgetMs = options.adoptBudgetMs ?? 400;
+  const adoption = createAdoption({
+    client,
+    journal,
+    poolManager,
+    distrusted,
+    retryAfterBlocks: BigInt(options.retryAfterBlocks ?? 32),
+    chunk: options.adoptChunk ?? 250,
+    budgetMs: options.adoptBudgetMs ?? 400,
+    now,
+    onAdopted: options.onAdopted,
+  });
 
   // A step's own work grows with the block's events, not with the pools: what lists every pool is kept
   // until the index or the held set changes (the index hands out the same array until it changes).
@@ -176,8 +178,6 @@ export function createFollowedState(options: FollowedStateOptions) {
       };
     return sampleable.keys;
   };
-  /** When adoption last found nothing to read; until the index or the held set changes, it need not look. */
-  let settled: { pools: Map<string, IndexedPool>; membership: number } | undefined;
 
   async function step(): Promise<StepOutcome> {
     // The head alone while it stands still; its gas price suggestion is read with a new head's logs.
@@ -221,7 +221,7 @@ export function createFollowedState(options: FollowedStateOptions) {
           blocks = chain.blocks.length;
         } else {
           journal.reset();
-          failedAt.clear();
+          adoption.forgetFailures();
           journal.begin(applied_(head, await suggested, head.hash));
           kind = "reread";
         }
@@ -233,7 +233,7 @@ export function createFollowedState(options: FollowedStateOptions) {
       blocks: observed,
       watched: watchedLogged,
     });
-    const adopted = await adopt(pools);
+    const adopted = await adoption.adopt(pools);
     // Sampling checks our arithmetic, which only events exercise; a block without them is sampled now
     // and then for changes no event told of, so an idle block costs the head, the gas price and its logs.
     const sampled = blocks > 0 && (events > 0 || head.number % IDLE_SAMPLE_EVERY === 0n);
@@ -308,66 +308,15 @@ export function createFollowedState(options: FollowedStateOptions) {
         const next = applyEvents(state, list);
         journal.set(key, next);
         applied += list.length;
-        // Its price left the held words: read it around the new price in this step (adopt), not on a
+        // Its price left the held words: read it around the new price in this step (adopt-pools.ts), not on a
         // quote's first ask, which would cost that quote a round trip of its own.
-        if (kindOf(next).outgrown?.(next)) reread.add(key);
+        if (kindOf(next).outgrown?.(next)) adoption.readAgain(key);
       } catch {
         // Not followable through this block: quotes read it directly until the next step reads it anew.
         journal.set(key, undefined);
       }
     }
     return applied;
-  }
-
-  /**
-   * Reads, at the applied head, the pools not followed yet and those whose price left the held window
-   * (those first: the step that moved them, or a quote, asked), in chunks until the step's budget is spent.
-   */
-  async function adopt(pools: Map<string, IndexedPool>): Promise<number> {
-    const head = journal.head();
-    if (!head) return 0;
-    const due = (failed: bigint) => head.number - failed >= retryAfter || head.number < failed;
-    const unchanged =
-      settled?.pools === pools && settled.membership === journal.membership && reread.size === 0;
-    if (unchanged && ![...failedAt.values()].some(due)) return 0;
-    const wanted = [...reread].filter((key) => pools.has(key) && !distrusted.has(key));
-    for (const key of pools.keys()) {
-      if (distrusted.has(key) || reread.has(key) || journal.latest(key)) continue;
-      const failed = failedAt.get(key);
-      if (failed === undefined || due(failed)) wanted.push(key);
-    }
-    settled = wanted.length === 0 ? { pools, membership: journal.membership } : undefined;
-    const started = now();
-    let read = 0;
-    let from = 0;
-    for (; from < wanted.length; from += adoptChunk) {
-      // One chunk each step at least, more while the budget lasts.
-      if (from > 0 && now() - started >= adoptBudgetMs) break;
-      const chunk = wanted.slice(from, from + adoptChunk);
-      const states = await readFollowed(
-        client,
-        chunk.map((key) => pools.get(key)!),
-        head.number,
-        poolManager,
-      );
-      if (journal.head()?.hash !== head.hash) break;
-      for (const key of chunk) {
-        reread.delete(key);
-        const state = states.get(pools.get(key)!);
-        if (state) {
-          journal.set(key, state);
-          failedAt.delete(key);
-        } else failedAt.set(key, head.number);
-      }
-      read += states.size;
-    }
-    if (wanted.length > 0)
-      options.onAdopted?.({
-        followed: journal.size,
-        indexed: pools.size,
-        left: Math.max(0, wanted.length - from),
-      });
-    return read;
   }
 
   function quoteBlock(): FollowedQuoteBlock | undefined {
@@ -392,7 +341,7 @@ export function createFollowedState(options: FollowedStateOptions) {
     if (!state) return undefined;
     const snapshot = snapshotOf(pool, state, block.number, words);
     // The price left the held words: read it again around the new price (a wide read past them is not).
-    if (!snapshot && !words && journal.head()?.hash === block.hash) reread.add(key);
+    if (!snapshot && !words && journal.head()?.hash === block.hash) adoption.readAgain(key);
     return snapshot;
   }
 
