@@ -10,8 +10,9 @@ export type QuoteSample = {
   startedAt: number;
   ms: number;
   status: number;
-  /** The error code of a failed quote, when it carried one. */
+  /** The error code and message of a failed quote, when it carried them. */
   code?: string;
+  message?: string;
   /** The service's own count of the quote's round trips to the node (its `Server-Timing` header), if given. */
   roundTrips?: number;
   /** Stage durations in ms from the same header (pin, state, search, simulate, ...). */
@@ -82,14 +83,16 @@ async function quote(
   const body = await response.text();
   const ended = performance.now();
   const window = timeline.requests.slice(first).filter((request) => request.start <= ended);
-  let code: string | undefined;
-  if (!response.ok) code = (JSON.parse(body) as { error?: { code?: string } }).error?.code;
+  const error = response.ok
+    ? undefined
+    : (JSON.parse(body) as { error?: { code?: string; message?: string } }).error;
   return {
     pair: `${tokenIn.symbol}->${tokenOut.symbol}`,
     startedAt: started,
     ms: ended - started,
     status: response.status,
-    ...(code ? { code } : {}),
+    ...(error?.code ? { code: error.code } : {}),
+    ...(error?.message ? { message: error.message } : {}),
     ...serverTiming(response.headers.get("server-timing")),
     // A request still in flight when the quote ended counts to the end of the window.
     wireRoundTrips: roundTrips(

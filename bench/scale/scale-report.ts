@@ -108,6 +108,7 @@ function notes(run: ScaleRun, phase: (name: BlockPhase) => BlockSample[]): strin
       .map((quote) => `${quote.pair} ${quote.ms.toFixed(0)} ms`)
       .join(", ")}.`,
     `- ${beyondOneRoundTrip(run.quotes)}`,
+    ...failedQuotes(run.quotes, run.blocks),
     `- Node calls per busy block without quotes, by method (p50): ${methodMedians(phase("busy"))}; per empty block: ${methodMedians(phase("empty"))}.`,
     `- Service log (kept at ${run.log.path}): ${(run.log.bytes / 1024).toFixed(0)} KiB, ${run.log.lines} lines; ${run.log.counts.length === 0 ? "no warnings or errors" : "warnings and errors by message:"}`,
     ...run.log.counts
@@ -154,18 +155,20 @@ function methodMedians(blocks: readonly BlockSample[]): string {
  * service shares on a 2-core machine; a call made meanwhile sometimes waits too. Quotes that overlap a
  * block's mining are said apart, so a reader can tell the node's cost from the service's.
  */
+/** Whether anvil was mining `block` while `quote` ran. */
+function overlaps(quote: QuoteSample, block: BlockSample): boolean {
+  return block.minedAt < quote.startedAt + quote.ms && block.minedAt + block.mineMs > quote.startedAt;
+}
+
 function miningOverlap(quotes: readonly QuoteSample[], blocks: readonly BlockSample[]): string {
-  const overlaps = (quote: QuoteSample) =>
-    blocks.some(
-      (block) => block.minedAt < quote.startedAt + quote.ms && block.minedAt + block.mineMs > quote.startedAt,
-    );
+  const overlapping = (quote: QuoteSample) => blocks.some((block) => overlaps(quote, block));
   const group = (name: string, members: QuoteSample[]) =>
     members.length === 0
       ? `${name}: none`
       : `${name}: ${members.length}, p50 ${p50Of(members.map((q) => q.ms))} ms (stages p50, ms: ${stageMedians(members)})`;
-  return `${group("Quotes overlapping anvil mining a block", quotes.filter(overlaps))}; ${group(
+  return `${group("Quotes overlapping anvil mining a block", quotes.filter(overlapping))}; ${group(
     "the others",
-    quotes.filter((quote) => !overlaps(quote)),
+    quotes.filter((quote) => !overlapping(quote)),
   )}.`;
 }
 
@@ -183,6 +186,22 @@ const p50Of = (values: number[]) => (values.length > 0 ? median(values).toFixed(
 /** The median of `values` in whole ms, or "-" when there are none (a run without that kind of block). */
 function medianMs(values: readonly number[]): string {
   return values.length === 0 ? "-" : median(values).toFixed(0);
+}
+
+/** Each quote not answered 200, with what its error said and whether anvil was mining a block meanwhile. */
+function failedQuotes(quotes: readonly QuoteSample[], blocks: readonly BlockSample[]): string[] {
+  const failed = quotes.filter((quote) => quote.status !== 200);
+  if (failed.length === 0) return [];
+  const mining = (quote: QuoteSample) =>
+    blocks.some((block) => overlaps(quote, block)) ? ", while anvil mined a block" : "";
+  return [
+    `- Failed quotes: ${failed
+      .map(
+        (quote) =>
+          `${quote.pair} ${quote.status} ${quote.code ?? ""}${quote.message ? ` (${quote.message})` : ""}, ${quote.ms.toFixed(0)} ms${mining(quote)}`,
+      )
+      .join("; ")}.`,
+  ];
 }
 
 /** The quotes the service counted more than one round trip for, with their stages: what made them wait. */
