@@ -126,6 +126,16 @@ describe("createEventDecoder", () => {
     );
   });
 
+  it("drops a log whose words are not hex, as viem does, instead of failing the block", () => {
+    const decoder = createEventDecoder(EVENTS);
+    const [log] = fc.sample(logOf(SETTLED, 0), { numRuns: 1, seed: 1 });
+    const broken = { ...log!, data: `0x${"zz".repeat((log!.data.length - 2) / 2)}` as Hex };
+    expect(decoder.decode([broken, log!])).toEqual(
+      parseEventLogs({ abi: EVENTS, logs: [broken, log!], strict: true }),
+    );
+    expect(decoder.decode([broken])).toEqual([]);
+  });
+
   it("drops a log whose data is shorter than its event's", () => {
     const decoder = createEventDecoder(EVENTS);
     const [log] = fc.sample(logOf(SETTLED, 0), { numRuns: 1, seed: 1 });

@@ -84,7 +84,13 @@ function decodeArgs(shape: EventShape, topics: Hex[], data: Hex): unknown {
   // Too few topics fail; more are ignored, as viem does (an event of the same selector with fewer indexed
   // inputs listed first wins).
   if (topics.length < shape.indexed.length) return undefined;
-  if (shape.words) return readWords(shape, shape.words, topics, data);
+  if (shape.words) {
+    try {
+      return readWords(shape, shape.words, topics, data);
+    } catch {
+      return undefined; // not hex: dropped, as viem's strict parsing drops what it cannot decode
+    }
+  }
   let fromData: readonly unknown[];
   try {
     fromData = shape.data.length === 0 ? [] : decodeAbiParameters(shape.data, data);
@@ -131,7 +137,7 @@ function wordReader(type: string): WordReader | undefined {
   if (type === "address") return (word) => checksumAddress(`0x${word.slice(24)}`);
   if (type === "bool") return (word) => (/^0{63}[01]$/.test(word) ? word.endsWith("1") : undefined);
   const bytes = /^bytes([1-9]|[12][0-9]|3[0-2])$/.exec(type);
-  if (bytes) return (word) => `0x${word.slice(0, 2 * Number(bytes[1]))}`;
+  if (bytes) return (word) => `0x${word.slice(0, 2 * Number(bytes[1])).toLowerCase()}`;
   const int = /^(u?)int(\d*)$/.exec(type);
   if (!int) return undefined;
   const signed = int[1] === "";
