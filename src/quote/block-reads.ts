@@ -1,6 +1,7 @@
 import type { Address, Hex, PublicClient } from "viem";
 import type { FollowedSource } from "../liquidity/followed-state/follow-state.ts";
 import { createBlockMemo } from "./block-memo.ts";
+import { createFeeAnswers, type FeeKeys } from "./fee-answers.ts";
 import { readFeeTerms } from "./fee-terms.ts";
 import { type FeeTerms, QuoteError, type QuoteRequest } from "./quote-types.ts";
 
@@ -19,7 +20,7 @@ export function createBlockReads(
 ) {
   const atBlock = createBlockMemo();
   const sameState = (block: { hash: Hex }) => followed?.unchangedSince(block) ?? block.hash;
-  const answered = createAnswers();
+  const answered = createFeeAnswers();
   return {
     checkTokens: (request: QuoteRequest, block: { number: bigint; hash: Hex }) =>
       atBlock(sameState(block), `code:${request.tokenIn}:${request.tokenOut}`, () =>
@@ -48,49 +49,9 @@ export function createBlockReads(
   };
 }
 
-type FeeKeys = { key: string; builder: string };
-
 function feeKeys(request: QuoteRequest): FeeKeys {
   const builder = `${request.builder?.id}:${request.builder?.feeBps}`;
   return { key: `fees:${request.tokenIn}:${request.tokenOut}:${builder}`, builder };
-}
-
-/** Fee terms answered at one state that are kept by read, and by builder terms. */
-const ANSWERS_KEPT = 4096;
-/** Registry states whose answers are kept: the newest, and the one before it to guess from at a new one. */
-const STATES_KEPT = 2;
-
-/**
- * The fee terms the registry answered, by read and by builder terms (any pair), at the last `STATES_KEPT`
- * states it began answering at. A guess takes the state's own answers, else the earlier states', newest
- * first; a pair's own terms before another pair's.
- */
-function createAnswers() {
-  type Answers = { state: Hex; byRead: Map<string, FeeTerms>; byBuilder: Map<string, FeeTerms> };
-  const states: Answers[] = [];
-  return {
-    record(state: Hex, { key, builder }: FeeKeys, terms: FeeTerms): void {
-      let answers = states.find((known) => known.state === state);
-      if (!answers) {
-        answers = { state, byRead: new Map(), byBuilder: new Map() };
-        states.push(answers);
-        if (states.length > STATES_KEPT) states.shift();
-      }
-      if (answers.byRead.size < ANSWERS_KEPT) answers.byRead.set(key, terms);
-      if (answers.byBuilder.size < ANSWERS_KEPT || answers.byBuilder.has(builder))
-        answers.byBuilder.set(builder, terms);
-    },
-    guess(state: Hex, { key, builder }: FeeKeys): FeeTerms | undefined {
-      const now = states.find((known) => known.state === state);
-      const before = states.filter((known) => known.state !== state).reverse();
-      return (
-        now?.byRead.get(key) ??
-        now?.byBuilder.get(builder) ??
-        before.find((known) => known.byRead.has(key))?.byRead.get(key) ??
-        before.find((known) => known.byBuilder.has(builder))?.byBuilder.get(builder)
-      );
-    },
-  };
 }
 
 /** Whether two fee terms build the same calldata and the same quote. */
