@@ -6,13 +6,14 @@ const TICKS_PER_SECOND = Number(execFileSync("getconf", ["CLK_TCK"], { encoding:
 
 /**
  * CPU a process has used so far, user plus system, in ms, from /proc/<pid>/stat (fields 14 and 15; every
- * thread of the process, so V8's garbage collector and workers count too). The command name in field 2 may
- * hold spaces, so fields are counted after its closing parenthesis.
+ * thread of the process, so V8's garbage collector and workers count too); with `mainThread`, only its
+ * main thread's (/proc/<pid>/task/<pid>/stat: the JavaScript that runs, without V8's background threads).
+ * The command name in field 2 may hold spaces, so fields are counted after its closing parenthesis.
  */
-export function cpuMs(pid: number): number {
+export function cpuMs(pid: number, options: { mainThread?: boolean } = {}): number {
   let stat: string;
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    stat = readFileSync(options.mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, "utf8");
   } catch (error) {
     throw new Error(`process ${pid} is gone: it exited during the run`, { cause: error });
   }

@@ -23,6 +23,8 @@ export type BlockSample = {
   succeeded: number;
   /** Service CPU (user + system) from this block's `evm_mine` to the next one's. */
   cpuMs: number;
+  /** The same, of the service's main thread alone (its JavaScript, without V8's background threads). */
+  mainCpuMs: number;
   /** JSON-RPC calls the service made over the same interval, by method. */
   calls: string[];
   /** When anvil was asked to mine the block (performance.now ms), and how long it took. */
@@ -55,7 +57,7 @@ export async function runBlocks(input: {
   const phaseOf = (i: number): BlockPhase =>
     i < empty ? "empty" : i < empty + quiet ? "busy" : "busy-quoted";
   const intervalMs = options.blockTimeSeconds * 1000;
-  const blocks: (BlockSample & { cpuAt: number; callsAt: number })[] = [];
+  const blocks: (BlockSample & { cpuAt: number; mainCpuAt: number; callsAt: number })[] = [];
   let quotes: ReturnType<typeof startQuoteLoop> | undefined;
   let tick = performance.now() + intervalMs;
   for (let i = 0; i < options.blocks; i++) {
@@ -63,7 +65,11 @@ export async function runBlocks(input: {
     const swaps = phase === "empty" ? 0 : options.swapsPerBlock;
     if (swaps > 0) await sendTransactions(anvilUrl, swapTxs(manifest, random, swaps, nonces));
     await sleepUntil(tick);
-    const mark = { cpuAt: cpuMs(input.servicePid), callsAt: proxy.calls.length };
+    const mark = {
+      cpuAt: cpuMs(input.servicePid),
+      mainCpuAt: cpuMs(input.servicePid, { mainThread: true }),
+      callsAt: proxy.calls.length,
+    };
     closeInterval(blocks.at(-1), mark, proxy);
     const mining = performance.now();
     await rpc(anvilUrl, "evm_mine");
@@ -75,6 +81,7 @@ export async function runBlocks(input: {
       swaps,
       succeeded: 0,
       cpuMs: 0,
+      mainCpuMs: 0,
       calls: [],
       minedAt: mining,
       mineMs,
@@ -94,7 +101,15 @@ export async function runBlocks(input: {
     tick += intervalMs;
   }
   await sleepUntil(tick);
-  closeInterval(blocks.at(-1), { cpuAt: cpuMs(input.servicePid), callsAt: proxy.calls.length }, proxy);
+  closeInterval(
+    blocks.at(-1),
+    {
+      cpuAt: cpuMs(input.servicePid),
+      mainCpuAt: cpuMs(input.servicePid, { mainThread: true }),
+      callsAt: proxy.calls.length,
+    },
+    proxy,
+  );
   const quoteSamples = (await quotes?.stop()) ?? [];
   await countSucceeded(anvilUrl, blocks);
   return { blocks, quotes: quoteSamples };
@@ -115,12 +130,13 @@ async function countSucceeded(url: string, blocks: BlockSample[]): Promise<void>
 
 /** Ends the previous block's interval at `mark`: its CPU and the node calls made since it was mined. */
 function closeInterval(
-  block: (BlockSample & { cpuAt: number; callsAt: number }) | undefined,
-  mark: { cpuAt: number; callsAt: number },
+  block: (BlockSample & { cpuAt: number; mainCpuAt: number; callsAt: number }) | undefined,
+  mark: { cpuAt: number; mainCpuAt: number; callsAt: number },
   proxy: RpcProxy,
 ): void {
   if (!block) return;
   block.cpuMs = mark.cpuAt - block.cpuAt;
+  block.mainCpuMs = mark.mainCpuAt - block.mainCpuAt;
   block.calls = proxy.calls.slice(block.callsAt, mark.callsAt);
 }
 

@@ -33,8 +33,8 @@ export function scaleReport(run: ScaleRun): string[] {
   const phase = (name: BlockPhase) => blocks.filter((block) => block.phase === name);
   const p50 = (values: number[]) => (values.length > 0 ? median(values).toFixed(0) : "–");
   // CPU is counted in the kernel's 10 ms ticks: a block's own figure is coarse, the mean over a phase is not.
-  const cpu = (name: BlockPhase) => {
-    const values = phase(name).map((block) => block.cpuMs);
+  const cpu = (name: BlockPhase, of: "cpuMs" | "mainCpuMs" = "cpuMs") => {
+    const values = phase(name).map((block) => block[of]);
     return values.length > 0 ? (values.reduce((sum, v) => sum + v, 0) / values.length).toFixed(0) : "–";
   };
   const calls = (name: BlockPhase) => p50(phase(name).map((block) => block.calls.length));
@@ -49,7 +49,7 @@ export function scaleReport(run: ScaleRun): string[] {
     "ready s (all pools followed s)",
     "RSS at ready / end / peak MiB",
     `CPU ms per ${options.swapsPerBlock}-swap block, without / with quotes (mean)`,
-    "CPU ms per empty block (mean)",
+    "CPU ms per empty block, all threads (main thread) (mean)",
     "quote ms p50 / p90 / p99",
     "round trips p50 / max",
     "errors",
@@ -62,7 +62,7 @@ export function scaleReport(run: ScaleRun): string[] {
     `${run.readySeconds.toFixed(1)} (${Number.isNaN(run.followedSeconds) ? "–" : run.followedSeconds.toFixed(1)})`,
     [run.rss.ready, run.rss.end, run.rss.peak].map((mib) => mib.toFixed(0)).join(" / "),
     `${cpu("busy")} / ${cpu("busy-quoted")}`,
-    cpu("empty"),
+    `${cpu("empty")} (${cpu("empty", "mainCpuMs")})`,
     [50, 90, 99].map((p) => at(ms, p)).join(" / "),
     `${at(trips, 50)} / ${quotes.length > 0 ? Math.max(...trips) : "–"}`,
     `${errors.length} of ${quotes.length}`,
