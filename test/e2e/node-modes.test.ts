@@ -134,7 +134,13 @@ describe.each(MODES)("a node with $name", (mode) => {
       expect(answer.status).toBe(200);
       expect(proxy.limits.throttle.times).toBe(0);
     }
-    const quoted = await quote("1");
+    let quoted = await quote("1");
+    // The burst's last 429 may have reached the followers' requests while that quote's went through: its
+    // backoff still refuses quotes at once for a few seconds (documented), and then ends for good.
+    for (let i = 0; mode.burst && i < 30 && (await rateLimited(quoted)); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      quoted = await quote("1");
+    }
     expect(quoted.status, await quoted.clone().text()).toBe(200);
 
     await builderSwapOnDevnet(service!, manifest, devnet.rpcUrl, mode.code);
@@ -169,3 +175,10 @@ describe("a node that refuses one block's pool logs", () => {
     }
   }, 120_000);
 });
+
+/** Whether a quote was refused for the node's rate limit (503 `rpc-rate-limited`). */
+async function rateLimited(response: Response): Promise<boolean> {
+  if (response.status !== 503) return false;
+  const body = (await response.clone().json()) as { error?: { reason?: string } };
+  return body.error?.reason === "rpc-rate-limited";
+}
