@@ -31,6 +31,14 @@ export class TopByScore<T> {
     if (top.length > count) top.pop();
   }
 
+  /**
+   * The score an item must beat to be kept once `count` are held (ties lose to the earlier offered), or
+   * undefined while fewer are held.
+   */
+  floor(): bigint | undefined {
+    return this.top.length === this.count ? this.top[this.top.length - 1]!.score : undefined;
+  }
+
   items(): T[] {
     return this.top.map((entry) => entry.item);
   }

@@ -1,4 +1,4 @@
-import { GAS_MODEL } from "./gas-model.ts";
+import { GAS_MODEL, hopGas } from "./gas-model.ts";
 import { isWholePercent, lazyPathCurve, type PathPoint } from "./path-curve.ts";
 import { type Path, poolsOf } from "./paths.ts";
 
@@ -10,6 +10,13 @@ export type SearchCurve = {
   pointAt: (percent: number) => PathPoint;
   /** The path's value at `percent` (output less gas), computed once: scoring reads it many times. */
   valueAt: (percent: number) => bigint | undefined;
+  /**
+   * An upper bound on `valueAt(percent)` wherever the path fills it, as a float, with no swap quoted: the
+   * output is at most the input's share at the path's spot rate (the product of its hops' `spotRate`, which
+   * no amount beats: the price only moves against a trade and the pools round in their own favour), and gas
+   * at least the path's crossing no tick. Lets a stage skip quoting a path that cannot matter to it.
+   */
+  ceilingAt: (percent: number) => number;
   /** Its pools, numbered, so that disjointness checks compare a path's one to three numbers. */
   poolNumbers: number[];
 };
@@ -38,6 +45,7 @@ export function searchCurves(
   };
   const value = (point: PathPoint): bigint | undefined =>
     point ? point.amountOut - gasToOut(point.gas) : undefined;
+  const onePercent = Number(amountIn) / 100;
   return paths.map((path, index) => {
     // Quoted on demand: most paths are read at 100%, 50% and 33% only (ranking), a few at many grid points.
     const pointAt = lazyPathCurve(path, amountIn);
@@ -55,9 +63,32 @@ export function searchCurves(
         values.set(percent, v);
         return v;
       },
+      ceilingAt: pathCeiling(path, onePercent, gasToOut),
       poolNumbers: poolsOf(path).map(numberOf),
     };
   });
+}
+
+/**
+ * `SearchCurve.ceilingAt` for one path: `onePercent` is a hundredth of the input as a float. The rate is
+ * widened by 1e-9 and the bound by a unit, for the floats' rounding (each about 1e-16 relative) and the
+ * share's rounding down; gas is at least its no-tick figure, and `gasToOut` never decreases with gas.
+ */
+function pathCeiling(
+  path: Path,
+  onePercent: number,
+  gasToOut: (gas: number) => bigint,
+): (percent: number) => number {
+  let rate = 1;
+  let gas = 0;
+  for (let i = 0; i < path.length; i++) {
+    rate *= path[i]!.spotRate;
+    gas += hopGas(path[i]!.pool.kind, 0, i > 0 ? path[i - 1]!.pool.kind : undefined);
+  }
+  if (!(rate >= 0 && Number.isFinite(rate))) return () => Infinity;
+  const perPercent = rate * onePercent * (1 + 1e-9);
+  const cost = Number(gasToOut(gas));
+  return (percent) => perPercent * percent + 1 - cost;
 }
 
 /** Scores allocations: the base gas and one branch's more per branch beyond the first, in output units. */

@@ -8,7 +8,8 @@ export const PARTNER_SHARES = [1, 10, 33] as const;
 /**
  * The `count` paths using none of the pools of `taken` that add the most to it: each candidate takes a share
  * p from the group's largest branch, p among PARTNER_SHARES, scored at its best p. Small shares count, so a
- * pool that can take only a sliver of the trade (a drained one) is still found.
+ * pool that can take only a sliver of the trade (a drained one) is still found. A path whose ceiling
+ * (`SearchCurve.ceilingAt`) cannot beat the partners already held is not quoted: it could not be kept.
  */
 export function addingPartners(
   curves: readonly SearchCurve[],
@@ -27,6 +28,8 @@ export function addingPartners(
   const chosen = new TopByScore<SearchCurve>(count);
   for (const curve of curves) {
     if (sharesPool(curve.poolNumbers, used)) continue;
+    const floor = chosen.floor();
+    if (floor !== undefined && cannotBeat(curve, rests, floor)) continue;
     let gain: bigint | undefined;
     for (const { p, rest } of rests) {
       const added = curve.valueAt(p);
@@ -35,6 +38,23 @@ export function addingPartners(
     if (gain !== undefined) chosen.offer(curve, gain);
   }
   return chosen.items();
+}
+
+/**
+ * Whether `curve` gains at most `floor` at every share of `rests`, by its ceiling: floats compared with a
+ * margin far above their rounding (each conversion is within about 1e-16 relative).
+ */
+function cannotBeat(
+  curve: SearchCurve,
+  rests: readonly { p: number; rest: bigint }[],
+  floor: bigint,
+): boolean {
+  const below = Number(floor);
+  for (const { p, rest } of rests) {
+    const most = Number(rest) + curve.ceilingAt(p);
+    if (!(most + 1e-9 * (Math.abs(most) + Math.abs(below)) + 4 < below)) return false;
+  }
+  return true;
 }
 
 /**
