@@ -2,9 +2,26 @@
 
 /**
  * Every allocation of 100% over `branches` shares, each a positive multiple of `grid`; `withEmpty` also
- * allows empty shares, so refinement can grow a branch from nothing (a pool that takes only a sliver).
+ * allows empty shares, so refinement can grow a branch from nothing (a pool that takes only a sliver). The
+ * same few grids serve every search, so each is built once (never modify what it returns).
  */
-export function gridPoints(branches: number, grid: number, withEmpty = false): number[][] {
+export function gridPoints(
+  branches: number,
+  grid: number,
+  withEmpty = false,
+): readonly (readonly number[])[] {
+  const key = `${branches}/${grid}/${withEmpty}`;
+  let points = grids.get(key);
+  if (!points) {
+    points = buildGrid(branches, grid, withEmpty);
+    grids.set(key, points);
+  }
+  return points;
+}
+
+const grids = new Map<string, readonly (readonly number[])[]>();
+
+function buildGrid(branches: number, grid: number, withEmpty: boolean): number[][] {
   if (branches === 1) return [[100]];
   const points: number[][] = [];
   const visit = (chosen: number[], left: number) => {

@@ -49,18 +49,20 @@ export function searchCurves(
   return paths.map((path, index) => {
     // Quoted on demand: most paths are read at 100%, 50% and 33% only (ranking), a few at many grid points.
     const pointAt = lazyPathCurve(path, amountIn);
-    // By whole percent; a Map, not a 101-slot table: most paths are read at one to three percents.
-    const values = new Map<number, bigint | undefined>();
+    // By whole percent, in a table made at the first read (scoring reads it thousands of times a search,
+    // and an array index is cheaper than a Map's); `null` marks a share the path cannot fill.
+    let values: (bigint | null | undefined)[] | undefined;
     return {
       index,
       path,
       pointAt,
       valueAt: (percent: number): bigint | undefined => {
+        const known = values?.[percent];
+        if (known !== undefined) return known ?? undefined;
         if (!isWholePercent(percent)) return value(pointAt(percent));
-        const known = values.get(percent);
-        if (known !== undefined || values.has(percent)) return known;
+        values ??= new Array(101);
         const v = value(pointAt(percent));
-        values.set(percent, v);
+        values[percent] = v ?? null;
         return v;
       },
       ceilingAt: pathCeiling(path, onePercent, gasToOut),
