@@ -36,6 +36,7 @@ import { SIMULATION_MARGIN_GAS, simulationShortlist } from "./simulation-shortli
 import { throughExecutor } from "./through-executor.ts";
 import { timed } from "./timed.ts";
 import { type Explained, explainTransferFees, noExecutableRoute } from "./transfer-fee-explanation.ts";
+import { warmUpTrades } from "./warm-up-trades.ts";
 import type { Misses } from "./widen-pools.ts";
 
 export type QuoterDeps = {
@@ -77,6 +78,12 @@ type Market = {
 };
 
 type Block = PinnedBlock;
+
+/**
+ * Searches the warm-up runs: enough for V8 to optimize the search's functions (the scale chain's first
+ * quotes took three times a warm search's time over about the first 30), a fraction of a second of CPU.
+ */
+const WARM_UP_SEARCHES = 48;
 /** The quote block, with its gas price when the followed state already knows it. */
 type Pinned = { block: Block; gasPrice?: bigint };
 
@@ -91,7 +98,7 @@ type Pinned = { block: Block; gasPrice?: bigint };
 export function createQuoter(deps: QuoterDeps) {
   const { client, index, contracts } = deps;
   const weth = contracts.weth9;
-  const { loadEdges, executablePaths, probeFallback, widen } = createMarketReader(deps);
+  const { loadEdges, heldEdges, executablePaths, probeFallback, widen } = createMarketReader(deps);
   const { assessOursAndTheirs } = createCandidateAssessment({
     client,
     fixtures: deps.fixtures,
@@ -103,7 +110,7 @@ export function createQuoter(deps: QuoterDeps) {
   const depthOf = deps.followed?.depthOf;
   const poolSource = depthOf ? { ...index, depthOf } : index;
 
-  return Object.assign(quote, { warm });
+  return Object.assign(quote, { warm, warmSearch });
 
   /** A node failure anywhere in the pipeline is UpstreamUnavailableError; our own errors pass through. */
   async function quote(request: QuoteRequest, signal: AbortSignal): Promise<QuoteResult> {
@@ -121,6 +128,44 @@ export function createQuoter(deps: QuoterDeps) {
   async function warm(): Promise<void> {
     const block = deps.followed?.quoteBlock()?.block ?? (await pinBlock(client));
     await reads.feeTerms({ tokenIn: weth, tokenOut: weth, amountIn: 0n }, block);
+  }
+
+  /**
+   * Runs the pipeline's own stages (choosing pools, edges, paths, gas conversion, the split search, the
+   * shortlist's executor calldata) over real trades on the followed state (`warmUpTrades`), with no node
+   * request, so that V8 has compiled them before the first quotes: run cold, the search takes about three
+   * times as long (docs/benchmarks.md, Scale). Yields to the event loop between trades, stops at `searches`
+   * or once `stopped` says so; nothing it computes is kept (rule 14), so the followed state's newest block
+   * serves however old it is. Returns how many searches it ran: none without followed state.
+   */
+  async function warmSearch(options: { searches?: number; stopped?: () => boolean } = {}): Promise<number> {
+    const { followed } = deps;
+    const pinned = followed?.newestBlock?.() ?? followed?.quoteBlock();
+    if (!followed || !depthOf || !pinned?.gasPrice) return 0;
+    const { block, gasPrice } = pinned;
+    const limit = options.searches ?? WARM_UP_SEARCHES;
+    let searched = 0;
+    for (const trade of warmUpTrades(index.pools(), depthOf)) {
+      if (searched >= limit || options.stopped?.()) break;
+      const edges = heldEdges(selectPools(poolSource, trade.tokenIn, trade.tokenOut, weth), block);
+      const paths = executablePaths(edges, trade.tokenIn, trade.tokenOut);
+      if (paths.length === 0) continue;
+      const gasToOut = gasConversion(edges, trade.tokenOut, weth, gasPrice);
+      const routes = searchRoutes(paths, {
+        amountIn: trade.amountIn,
+        proposeWithinGas: SIMULATION_MARGIN_GAS,
+        ...(gasToOut ? { gasToOut } : {}),
+      });
+      const fees = reads.guessFeeTerms(trade, block);
+      if (fees)
+        for (const [order, route] of simulationShortlist(routes, gasToOut).entries()) {
+          const terms = { fees, timestamp: block.timestamp, executor: contracts.executor, weth };
+          serviceCandidate(trade, route, order, terms);
+        }
+      searched++;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return searched;
   }
 
   /**

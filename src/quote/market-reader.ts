@@ -62,6 +62,18 @@ export function createMarketReader(deps: {
     return { edges, pools: usable };
   }
 
+  /**
+   * Edges of the pools the followed state holds at `block`, the others left out, with no node request: for
+   * work that must not reach the node (the search warm-up, create-quoter.ts).
+   */
+  function heldEdges(pools: readonly IndexedPool[], block: { number: bigint; hash: Hex }): Edge[] {
+    const misses: Misses = new Map();
+    return pools.flatMap((pool) => {
+      const snapshot = deps.followed?.snapshotAt(pool, block);
+      return snapshot ? watchedEdges(pool, snapshot, misses) : [];
+    });
+  }
+
   function executablePaths(edges: Edge[], tokenIn: Address, tokenOut: Address): Path[] {
     return enumeratePaths(edges, tokenIn, tokenOut, weth).filter((path) =>
       executorHops(path, tokenIn, tokenOut, weth),
@@ -112,5 +124,5 @@ export function createMarketReader(deps: {
     });
   }
 
-  return { loadEdges, executablePaths, probeFallback, widen };
+  return { loadEdges, heldEdges, executablePaths, probeFallback, widen };
 }

@@ -39,6 +39,8 @@ export async function createApps(deps: {
   settlementIndex: SettlementIndexReader;
   /** Pool state that follows the chain: a warm quote's block, gas price and pools. */
   followed: FollowedSource;
+  /** Settles once every indexed pool is followed: the search warm-up runs then. */
+  allFollowed?: Promise<void>;
   /** Tells this process's event streams that events were written here. */
   outbox: OutboxSignal;
   quoteProviders: QuoteProviders;
@@ -75,6 +77,18 @@ export async function createApps(deps: {
     .catch((error: unknown) =>
       logger.debug({ err: error }, "warming the fee terms failed; the first quotes read their own"),
     );
+  // Once every pool is followed, the search runs over real trades with no node request, so that the first
+  // quotes find it compiled (create-quoter.ts, `warmSearch`).
+  deps.allFollowed
+    ?.then(async () => {
+      const started = performance.now();
+      const searches = await quote.warmSearch({ stopped: () => deps.lifecycle.leaving() });
+      if (searches > 0)
+        logger.info(
+          `quotes: search warmed up over ${searches} trades in ${Math.round(performance.now() - started)} ms`,
+        );
+    })
+    .catch((error: unknown) => logger.debug({ err: error }, "warming up the search failed"));
   const quoting = { db, client, deployment, index, quote, fixtures, transferFees, now: Date.now };
   const cursorSecret = await sharedSecret(db, "history-cursor");
   const nonceSecret = await sharedSecret(db, "portal-nonce");

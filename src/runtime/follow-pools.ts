@@ -52,7 +52,7 @@ export function followChainAndPools(deps: {
   settlements: HeadTaskDeps["settlements"];
   facts?: HeadTaskDeps["facts"];
   onSettlementError: (error: unknown) => void;
-}): { stop: () => Promise<void>; followed: FollowedSource } {
+}): { stop: () => Promise<void>; followed: FollowedSource; allFollowed: Promise<void> } {
   const { index, deployment, logger, freshness } = deps;
   // Each says its first failure at once and then its repeats once a minute, counted (logger.ts).
   const syncFailed = repeatingWarning(logger, "pool index sync failed; retrying");
@@ -75,6 +75,11 @@ export function followChainAndPools(deps: {
     onIndexError: (error) => syncFailed.warn({ err: error }),
     onSettlementError: deps.onSettlementError,
   });
+  const tellAdoption = adoptionProgress((line) => logger.info(line));
+  let followedAll: () => void = () => {};
+  const allFollowed = new Promise<void>((resolve) => {
+    followedAll = resolve;
+  });
   const followed = createFollowedState({
     client: deps.client,
     pools: () => index.pools(),
@@ -83,7 +88,10 @@ export function followChainAndPools(deps: {
     watch: { addresses: [deployment.contracts.builderRegistry], events: REGISTRY_EVENTS },
     observe: { events: [...DISCOVERY_EVENTS, SETTLED, ATTRIBUTED], onBlocks: tasks.onBlocks },
     staleAfterMs: POOL_STATE_STALE_MS,
-    onAdopted: adoptionProgress((line) => logger.info(line)),
+    onAdopted: (progress) => {
+      tellAdoption(progress);
+      if (progress.left === 0) followedAll();
+    },
     onMismatch: (pool, field) => {
       mismatched.warn({ pool: pool.kind === "v4" ? pool.poolId : pool.address, field });
       deps.metrics.followedMismatch(pool.kind);
@@ -108,6 +116,7 @@ export function followChainAndPools(deps: {
   });
   return {
     followed,
+    allFollowed,
     stop: async () => {
       await stepper.stop();
       await tasks.stop();

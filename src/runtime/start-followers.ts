@@ -50,7 +50,12 @@ export async function startFollowers(deps: {
   /** Told when settlement events were written here (src/events/outbox-signal.ts). */
   onEventsWritten?: () => void;
   shutdown: ShutdownStack;
-}): Promise<{ settlementIndex: SettlementIndexReader; followed: FollowedSource }> {
+}): Promise<{
+  settlementIndex: SettlementIndexReader;
+  followed: FollowedSource;
+  /** Settles once the followed state has taken in every indexed pool for the first time. */
+  allFollowed: Promise<void>;
+}> {
   const { client, deployment, index, role, freshness, logger, shutdown } = deps;
   const { db } = deps.store;
   const readHead = () => client.getBlockNumber();
@@ -123,5 +128,5 @@ export async function startFollowers(deps: {
     onSettlementError: (error) => settlementFailed.warn({ err: error }),
   });
   shutdown.defer(() => follower.stop());
-  return { settlementIndex, followed: follower.followed };
+  return { settlementIndex, followed: follower.followed, allFollowed: follower.allFollowed };
 }

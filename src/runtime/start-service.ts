@@ -134,7 +134,7 @@ async function startLocked(
     const { quoteProviders, estimator } = await openSources(config, chain, seed, { logger, shutdown });
     // Settlement events: written with their facts, sent as webhooks by every process, streamed to builders.
     const outbox = createOutboxSignal();
-    const { settlementIndex, followed } = await startFollowers({
+    const { settlementIndex, followed, allFollowed } = await startFollowers({
       onEventsWritten: outbox.notify,
       client,
       logRanges: chain.logRanges,
@@ -189,6 +189,7 @@ async function startLocked(
       index,
       settlementIndex,
       followed,
+      allFollowed,
       outbox,
       quoteProviders,
       fixtures,

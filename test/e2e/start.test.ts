@@ -15,7 +15,12 @@ const output = () => spawned.output();
 beforeAll(async () => {
   // A loaded CI machine makes the aggregator stand-ins slow to answer: a generous provider deadline.
   // A short drain period: SIGTERM is observed turning the service not ready while it still serves.
-  spawned = await spawnService({ JUNCTION_PROVIDER_DEADLINE_MS: "8000", JUNCTION_DRAIN_MS: "2000" });
+  // The default log level, as an operator runs it: its progress lines are checked here.
+  spawned = await spawnService({
+    JUNCTION_PROVIDER_DEADLINE_MS: "8000",
+    JUNCTION_DRAIN_MS: "2000",
+    JUNCTION_LOG_LEVEL: "info",
+  });
   ({ dataDir, baseUrl, partnerUrl } = spawned);
   service = spawned.process;
 });
@@ -68,6 +73,12 @@ describe("junction start", () => {
     // On the devnet, pool state follows anvil's newHeads subscription (WebSocket on its RPC port).
     expect(metrics).toMatch(/\njunction_followed_state_subscribed 1\n/);
     expect(output()).not.toMatch(/newHeads subscription (unavailable|lost)/);
+  });
+
+  it("warms the search up once every pool is followed, so the first quotes find it compiled", async () => {
+    await expect
+      .poll(output, { timeout: 60_000, interval: 250 })
+      .toMatch(/quotes: search warmed up over [1-9]\d* trades/);
   });
 
   it("quotes WETH to USDC with a simulated, display-only comparison and no calldata", async () => {

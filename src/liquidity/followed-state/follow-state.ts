@@ -95,7 +95,13 @@ export type FollowedQuoteBlock = { block: PinnedBlock; gasPrice: bigint };
 
 /** What the quote pipeline asks of followed state. */
 export type FollowedSource = {
+  /** The newest applied block and its gas price, while fresh (`staleAfterMs`): the block a quote is exact at. */
   quoteBlock: () => FollowedQuoteBlock | undefined;
+  /**
+   * The newest applied block and its gas price however long ago the head was seen: for work that keeps
+   * nothing it computes (the search warm-up on a chain that is quiet for a while, as an idle devnet).
+   */
+  newestBlock?: () => FollowedQuoteBlock | undefined;
   /** The pool at the block over `words` (default: the window a quote reads first), when held. */
   snapshotAt: (
     pool: IndexedPool,
@@ -323,6 +329,12 @@ export function createFollowedState(options: FollowedStateOptions) {
     const head = journal.head();
     if (!head || !seen || now() - seen.at > options.staleAfterMs || head.number + 1n < seen.number)
       return undefined;
+    return newestBlock();
+  }
+
+  function newestBlock(): FollowedQuoteBlock | undefined {
+    const head = journal.head();
+    if (!head) return undefined;
     const baseFee = head.baseFeePerGas ?? 0n;
     const gasPrice = head.gasSuggestion > baseFee ? head.gasSuggestion : baseFee;
     if (gasPrice <= 0n) return undefined;
@@ -362,6 +374,7 @@ export function createFollowedState(options: FollowedStateOptions) {
   return {
     step: queued,
     quoteBlock,
+    newestBlock,
     snapshotAt,
     unchangedSince,
     depthOf,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../../test/devnet.ts";
 import { createPoolActivity, reorgPairs, type Tx } from "../../../test/pool-activity.ts";
 import { createChainClient } from "../../chain/create-chain-client.ts";
+import { countRpc } from "../../chain/rpc-tally.ts";
 import { builderRegistryArtifact } from "../../contracts/artifacts/BuilderRegistry.ts";
 import { REGISTRY_EVENTS } from "../../contracts/registry-events.ts";
 import { DEVNET_FEE_SCHEDULE } from "../../devnet/deploy-junction.ts";
@@ -200,6 +201,37 @@ describe("followed pool state", () => {
       expect(fromReads.rpc.roundTrips).toBe(fromReads.search.widenedPools > 0 ? 4 : 3);
     }
     expect(widened).toBeGreaterThan(0);
+  });
+
+  it("warms the search up over real trades on the followed state with no node request", async () => {
+    const { contracts } = devnet.manifest;
+    const counted = createChainClient({ url: devnet.rpcUrl, kind: "private" });
+    const quote = createQuoter({
+      client: counted,
+      index,
+      contracts,
+      fixtures: createFixtures(counted),
+      followed,
+    });
+    await followed.step();
+    const { value: searches, rpc } = await countRpc(() => quote.warmSearch({ searches: 12 }));
+    expect(searches).toBe(12);
+    expect(rpc).toEqual({ calls: 0, requests: 0, roundTrips: 0 });
+    let asked = 0;
+    expect(await quote.warmSearch({ stopped: () => ++asked > 3 })).toBe(3);
+    // Without followed state there is nothing to search on, and nothing is read instead.
+    const stale = { ...followed, quoteBlock: () => undefined, newestBlock: () => undefined };
+    const cold = createQuoter({
+      client: counted,
+      index,
+      contracts,
+      fixtures: createFixtures(counted),
+      followed: stale,
+    });
+    expect(await countRpc(() => cold.warmSearch())).toEqual({
+      value: 0,
+      rpc: { calls: 0, requests: 0, roundTrips: 0 },
+    });
   });
 
   it("quotes a warm pair in a new block with one round trip, and sees a registry change at once", async () => {
