@@ -12,6 +12,7 @@ import { benchQuoteLatencyDelay } from "./quote-latency-delay.ts";
 import { benchRouteQuality } from "./route-quality.ts";
 import { benchScale } from "./scale/scale.ts";
 import { ScaleUsageError } from "./scale/scale-options.ts";
+import { benchSearchScale } from "./scale/search-scale.ts";
 import { benchSelectPools } from "./select-pools.ts";
 import { benchSelectQuality } from "./select-quality.ts";
 import { benchWebhooks } from "./webhooks.ts";
@@ -70,6 +71,11 @@ const STANDALONE: Record<string, { about: string; run: (argv: string[]) => Promi
     about:
       "the service at a busy chain's scale (--pools N --swaps-per-block K ...), run as an operator runs it",
     run: (argv) => benchScale(argv, log),
+  },
+  "search-scale": {
+    about:
+      "the split search alone, cold and warm, on the scale chain's quote mix (--pools N --trades N --rounds N)",
+    run: (argv) => benchSearchScale(argv, log),
   },
 };
 

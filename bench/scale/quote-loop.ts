@@ -116,7 +116,8 @@ function serverTiming(header: string | null): { stages: Record<string, number>; 
   return { stages, ...(trips !== undefined ? { roundTrips: trips } : {}) };
 }
 
-function drawPair(manifest: ScaleManifest, random: Random): [ScaleTokenDeployed, ScaleTokenDeployed] {
+/** One quote's pair from the mix `startQuoteLoop` asks (also the search bench's, search-scale.ts). */
+export function drawPair(manifest: ScaleManifest, random: Random): [ScaleTokenDeployed, ScaleTokenDeployed] {
   const bySymbol = (symbol: string) => manifest.tokens.find((token) => token.symbol === symbol)!;
   const tails = manifest.tokens.filter((token) => !token.hub);
   const tail = () => tails[Math.floor(random.next() * tails.length)]!;
