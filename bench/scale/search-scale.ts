@@ -24,10 +24,10 @@ import { readScaleManifest } from "./scale-manifest.ts";
 import { ScaleUsageError } from "./scale-options.ts";
 import { amountForUsd } from "./universe.ts";
 
-const USAGE = "usage: npm run bench -- search-scale [--pools N] [--trades N] [--rounds N]";
+const USAGE = "usage: npm run bench -- search-scale [--pools N] [--trades N] [--rounds N] [--gas-price WEI]";
 
 /**
- * `npm run bench -- search-scale [--pools 10000] [--trades 100] [--rounds 10]`: the split search alone on
+ * `npm run bench -- search-scale [--pools 10000] [--trades 100] [--rounds 10] [--gas-price WEI]`: the split search alone on
  * the scale benchmark's chain (built or loaded from its cache, see scale.ts), over the trades its quote loop
  * asks (`drawPair`, $100-900), each on fresh edges from the pools `selectPools` keeps by depth, as a quote
  * has them. The first round runs cold, in a new process, as a service's first quotes do; the later rounds
@@ -47,6 +47,8 @@ export async function benchSearchScale(argv: string[], log: (line: string) => vo
     option("--trades", 100),
     option("--rounds", 10),
   ];
+  // The node's gas price at the chain's head unless given: it decides how often splits can pay for their gas.
+  const gasPriceWei = argv.includes("--gas-price") ? BigInt(option("--gas-price", 1)) : undefined;
   const cache = chainCache(pools, 1);
   const manifest = cache.complete
     ? readScaleManifest(cache.manifestPath)
@@ -80,7 +82,7 @@ export async function benchSearchScale(argv: string[], log: (line: string) => vo
       return concentratedDepth(snapshot, side);
     };
     const weth = contracts.weth9;
-    const gasPrice = await client.getGasPrice();
+    const gasPrice = gasPriceWei ?? (await client.getGasPrice());
     const random = createRandom(4663);
     const asked = Array.from({ length: trades }, () => {
       const [tokenIn, tokenOut] = drawPair(manifest, random);
@@ -132,7 +134,7 @@ export async function benchSearchScale(argv: string[], log: (line: string) => vo
       "## Search on the scale chain",
       "",
       machineLine(
-        `${pools} pools (seed 1), ${trades} trades of the scale quote mix ($100-900), paths per trade p50 ${paths[Math.floor(paths.length / 2)]} (max ${paths[paths.length - 1]}); routes' digest ${[...digests].join(", ")}${digests.size > 1 ? " (differs between rounds: not deterministic)" : ""}`,
+        `${pools} pools (seed 1), ${trades} trades of the scale quote mix ($100-900), gas price ${gasPrice} wei, paths per trade p50 ${paths[Math.floor(paths.length / 2)]} (max ${paths[paths.length - 1]}); routes' digest ${[...digests].join(", ")}${digests.size > 1 ? " (differs between rounds: not deterministic)" : ""}`,
       ),
       "",
       ...table(["Round", "Total ms", "p50 ms", "p90 ms", "Max ms"], rows),
