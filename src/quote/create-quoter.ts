@@ -78,14 +78,15 @@ type Market = {
 };
 
 type Block = PinnedBlock;
-
-/**
- * Searches the warm-up runs: enough for V8 to optimize the search's functions (the scale chain's first
- * quotes took three times a warm search's time over about the first 30), a fraction of a second of CPU.
- */
-const WARM_UP_SEARCHES = 48;
 /** The quote block, with its gas price when the followed state already knows it. */
 type Pinned = { block: Block; gasPrice?: bigint };
+
+/**
+ * Searches the warm-up runs: enough for V8 to optimize the search's functions (on the scale chain, a
+ * process's first 100 searches took 2.3 times as long as the next 100; `npm run bench -- search-scale`),
+ * about half a second of CPU.
+ */
+const WARM_UP_SEARCHES = 48;
 
 /**
  * The comparison pipeline shared by every surface (docs/rules.md, comparison rules 1-17), as named stages:

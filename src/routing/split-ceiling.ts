@@ -43,10 +43,10 @@ export function splitCeiling(
   for (const { path, pointAt } of curves) {
     let rate = 1;
     let gas = 0;
-    path.forEach((edge, i) => {
-      rate *= edge.spotRate;
-      gas += hopGas(edge.pool.kind, 0, path[i - 1]?.pool.kind);
-    });
+    for (let i = 0; i < path.length; i++) {
+      rate *= path[i]!.spotRate;
+      gas += hopGas(path[i]!.pool.kind, 0, i > 0 ? path[i - 1]!.pool.kind : undefined);
+    }
     const atWhole = pointAt(100);
     const atHalf = options.withHalf && atWhole ? pointAt(50) : undefined;
     const kinks = envelopeKinks(
@@ -110,9 +110,13 @@ export function splitCeiling(
     };
     let i = 0;
     for (; i < rows.length && rows[i]!.rate > price; i++) {
-      const { kinks, gas } = rows[i]!;
+      const { kinks, gas, most } = rows[i]!;
+      // What a branch over it adds is at most its envelope's top (`most`): when that, less its gas, cannot
+      // beat the last of the branches kept, `offer` would refuse it, so its kinks are not gone through.
+      const last = outputs.length === branches ? outputs[branches - 1]! - gases[branches - 1]! : -Infinity;
+      if (most - gas <= last) continue;
       let output = 0;
-      for (const [x, e] of kinks) output = Math.max(output, e - price * x);
+      for (let k = 0; k < kinks.length; k++) output = Math.max(output, kinks[k]![1] - price * kinks[k]![0]);
       offer(output, gas);
     }
     for (const gas of cheapest[i]!) if (Number.isFinite(gas)) offer(0, gas);

@@ -13,7 +13,12 @@ import { createFixtures } from "../../simulation/fixtures.ts";
 import { type IndexedPool, isRoutable } from "../pool-index/pool.ts";
 import { createPoolIndex, type PoolIndex } from "../pool-index/pool-index.ts";
 import { loadPoolStates } from "../read/load-pool-states.ts";
-import { createFollowedState, type FollowedState, type StepOutcome } from "./follow-state.ts";
+import {
+  createFollowedState,
+  type FollowedSource,
+  type FollowedState,
+  type StepOutcome,
+} from "./follow-state.ts";
 import { snapshotDifference } from "./same-snapshot.ts";
 
 /**
@@ -78,6 +83,19 @@ async function compareAll(): Promise<number> {
     compared++;
   });
   return compared;
+}
+
+/** A quoter over `source` whose node requests are counted (`countRpc`), as the service's are. */
+function countedQuoter(source: FollowedSource) {
+  const counted = createChainClient({ url: devnet.rpcUrl, kind: "private" });
+  const { contracts } = devnet.manifest;
+  return createQuoter({
+    client: counted,
+    index,
+    contracts,
+    fixtures: createFixtures(counted),
+    followed: source,
+  });
 }
 
 describe("followed pool state", () => {
@@ -204,15 +222,7 @@ describe("followed pool state", () => {
   });
 
   it("warms the search up over real trades on the followed state with no node request", async () => {
-    const { contracts } = devnet.manifest;
-    const counted = createChainClient({ url: devnet.rpcUrl, kind: "private" });
-    const quote = createQuoter({
-      client: counted,
-      index,
-      contracts,
-      fixtures: createFixtures(counted),
-      followed,
-    });
+    const quote = countedQuoter(followed);
     await followed.step();
     const { value: searches, rpc } = await countRpc(() => quote.warmSearch({ searches: 12 }));
     expect(searches).toBe(12);
@@ -220,14 +230,7 @@ describe("followed pool state", () => {
     let asked = 0;
     expect(await quote.warmSearch({ stopped: () => ++asked > 3 })).toBe(3);
     // Without followed state there is nothing to search on, and nothing is read instead.
-    const stale = { ...followed, quoteBlock: () => undefined, newestBlock: () => undefined };
-    const cold = createQuoter({
-      client: counted,
-      index,
-      contracts,
-      fixtures: createFixtures(counted),
-      followed: stale,
-    });
+    const cold = countedQuoter({ ...followed, quoteBlock: () => undefined, newestBlock: () => undefined });
     expect(await countRpc(() => cold.warmSearch())).toEqual({
       value: 0,
       rpc: { calls: 0, requests: 0, roundTrips: 0 },
