@@ -18,22 +18,30 @@ import { executorHops } from "../../src/routing/to-executor-route.ts";
 import { machineLine, table } from "../machine.ts";
 import { buildChain } from "./build-chain.ts";
 import { chainCache } from "./chain-cache.ts";
+import { rpc } from "./json-rpc.ts";
 import { drawPair } from "./quote-loop.ts";
 import { startScaleAnvil } from "./scale-anvil.ts";
 import { readScaleManifest } from "./scale-manifest.ts";
 import { ScaleUsageError } from "./scale-options.ts";
+import { createNonces, sendAndMine } from "./send-and-mine.ts";
+import { swapTxs } from "./swap-txs.ts";
 import { amountForUsd } from "./universe.ts";
 
-const USAGE = "usage: npm run bench -- search-scale [--pools N] [--trades N] [--rounds N] [--gas-price WEI]";
+const USAGE =
+  "usage: npm run bench -- search-scale [--pools N] [--trades N] [--rounds N] [--gas-price WEI] [--busy-blocks N]";
 
 /**
- * `npm run bench -- search-scale [--pools 10000] [--trades 100] [--rounds 10] [--gas-price WEI]`: the split search alone on
- * the scale benchmark's chain (built or loaded from its cache, see scale.ts), over the trades its quote loop
- * asks (`drawPair`, $100-900), each on fresh edges from the pools `selectPools` keeps by depth, as a quote
- * has them. The first round runs cold, in a new process, as a service's first quotes do; the later rounds
- * warm. Prints each round's times and a digest of every route found, so two versions of the search can be
- * compared for speed and for sameness. Linux or not; one core.
+ * `npm run bench -- search-scale`: the split search alone on the scale benchmark's chain (built or loaded
+ * from its cache, see scale.ts), over the trades its quote loop asks (`drawPair`, $100-900), each on fresh
+ * edges from the pools `selectPools` keeps by depth, as a quote has them. The first round runs cold, in a
+ * new process, as a service's first quotes do; the later rounds warm. Prints each round's times and a
+ * digest of every route found, so two versions of the search can be compared for speed and for sameness.
+ * `--gas-price` replaces the node's; `--busy-blocks N` first mines N blocks of the scale bench's random
+ * swaps, which leave pools priced apart as a busy chain's are between arbitrages. One core.
  */
+/** Swaps in each busy block mined before the searches (`--busy-blocks`), as the scale bench's. */
+const BUSY_SWAPS = 200;
+
 export async function benchSearchScale(argv: string[], log: (line: string) => void): Promise<string[]> {
   const option = (name: string, fallback: number) => {
     const at = argv.indexOf(name);
@@ -49,6 +57,9 @@ export async function benchSearchScale(argv: string[], log: (line: string) => vo
   ];
   // The node's gas price at the chain's head unless given: it decides how often splits can pay for their gas.
   const gasPriceWei = argv.includes("--gas-price") ? BigInt(option("--gas-price", 1)) : undefined;
+  // Blocks of 200 of the scale bench's random swaps mined first: with no arbitrage, they leave pools
+  // priced apart, as a busy chain's are between arbitrages, and splits then pay far more often.
+  const busyBlocks = argv.includes("--busy-blocks") ? option("--busy-blocks", 1) : 0;
   const cache = chainCache(pools, 1);
   const manifest = cache.complete
     ? readScaleManifest(cache.manifestPath)
@@ -61,6 +72,14 @@ export async function benchSearchScale(argv: string[], log: (line: string) => vo
       transport: http(anvil.rpcUrl),
       mode: "anvil",
     }).extend(publicActions) as unknown as PublicClient;
+    if (busyBlocks > 0) {
+      await rpc(anvil.rpcUrl, "evm_setAutomine", [false]);
+      const random = createRandom(7919);
+      const nonces = await createNonces(anvil.rpcUrl, manifest.accounts.swappers);
+      for (let block = 0; block < busyBlocks; block++)
+        await sendAndMine(anvil.rpcUrl, swapTxs(manifest, random, BUSY_SWAPS, nonces));
+      log(`search-scale: mined ${busyBlocks} blocks of ${BUSY_SWAPS} random swaps`);
+    }
     const { contracts } = deployment;
     const index = createPoolIndex({ client, contracts, fromBlock: BigInt(deployment.poolsFromBlock ?? 0) });
     const { to: blockNumber } = await index.sync();
@@ -134,7 +153,7 @@ export async function benchSearchScale(argv: string[], log: (line: string) => vo
       "## Search on the scale chain",
       "",
       machineLine(
-        `${pools} pools (seed 1), ${trades} trades of the scale quote mix ($100-900), gas price ${gasPrice} wei, paths per trade p50 ${paths[Math.floor(paths.length / 2)]} (max ${paths[paths.length - 1]}); routes' digest ${[...digests].join(", ")}${digests.size > 1 ? " (differs between rounds: not deterministic)" : ""}`,
+        `${pools} pools (seed 1)${busyBlocks > 0 ? ` after ${busyBlocks} blocks of ${BUSY_SWAPS} random swaps` : ""}, ${trades} trades of the scale quote mix ($100-900), gas price ${gasPrice} wei, paths per trade p50 ${paths[Math.floor(paths.length / 2)]} (max ${paths[paths.length - 1]}); routes' digest ${[...digests].join(", ")}${digests.size > 1 ? " (differs between rounds: not deterministic)" : ""}`,
       ),
       "",
       ...table(["Round", "Total ms", "p50 ms", "p90 ms", "Max ms"], rows),
