@@ -30,13 +30,13 @@ import {
   type StageTimings,
 } from "./quote-types.ts";
 import { rankCandidates } from "./rank.ts";
+import { createSearchWarmUp } from "./search-warm-up.ts";
 import { selectPools } from "./select-pools.ts";
 import { serviceCandidate } from "./service-candidate.ts";
 import { SIMULATION_MARGIN_GAS, simulationShortlist } from "./simulation-shortlist.ts";
 import { throughExecutor } from "./through-executor.ts";
 import { timed } from "./timed.ts";
 import { type Explained, explainTransferFees, noExecutableRoute } from "./transfer-fee-explanation.ts";
-import { warmUpTrades } from "./warm-up-trades.ts";
 import type { Misses } from "./widen-pools.ts";
 
 export type QuoterDeps = {
@@ -82,19 +82,13 @@ type Block = PinnedBlock;
 type Pinned = { block: Block; gasPrice?: bigint };
 
 /**
- * Searches the warm-up runs: enough for V8 to optimize the search's functions (on the scale chain, a
- * process's first 100 searches took 2.3 times as long as the next 100; `npm run bench -- search-scale`),
- * about half a second of CPU.
- */
-const WARM_UP_SEARCHES = 48;
-
-/**
  * The comparison pipeline shared by every surface (docs/rules.md, comparison rules 1-17), as named stages:
  * pin one block; ask the third-party providers (each under its own deadline) while loading the verified
  * pools for the pair and searching them (fallback V4 probes only when nothing connects); then assess every
  * deduplicated candidate, ours and theirs alike, by simulating its complete calldata at that block from a
  * synthetic caller with exact balance and allowance; rank simulated-first by assessed output net of gas.
- * The quote function carries `warm`, for the service to call as it starts.
+ * The quote function carries `warm` and `warmSearch` (search-warm-up.ts), for the service to call as it
+ * starts.
  */
 export function createQuoter(deps: QuoterDeps) {
   const { client, index, contracts } = deps;
@@ -110,6 +104,15 @@ export function createQuoter(deps: QuoterDeps) {
   // With followed state, the pools kept when the cap bites are the deepest (select-pools.ts).
   const depthOf = deps.followed?.depthOf;
   const poolSource = depthOf ? { ...index, depthOf } : index;
+  const warmSearch = createSearchWarmUp({
+    index,
+    poolSource,
+    followed: deps.followed,
+    contracts,
+    heldEdges,
+    executablePaths,
+    guessFeeTerms: reads.guessFeeTerms,
+  });
 
   return Object.assign(quote, { warm, warmSearch });
 
@@ -129,44 +132,6 @@ export function createQuoter(deps: QuoterDeps) {
   async function warm(): Promise<void> {
     const block = deps.followed?.quoteBlock()?.block ?? (await pinBlock(client));
     await reads.feeTerms({ tokenIn: weth, tokenOut: weth, amountIn: 0n }, block);
-  }
-
-  /**
-   * Runs the pipeline's own stages (choosing pools, edges, paths, gas conversion, the split search, the
-   * shortlist's executor calldata) over real trades on the followed state (`warmUpTrades`), with no node
-   * request, so that V8 has compiled them before the first quotes: run cold, the search takes about three
-   * times as long (docs/benchmarks.md, Scale). Yields to the event loop between trades, stops at `searches`
-   * or once `stopped` says so; nothing it computes is kept (rule 14), so the followed state's newest block
-   * serves however old it is. Returns how many searches it ran: none without followed state.
-   */
-  async function warmSearch(options: { searches?: number; stopped?: () => boolean } = {}): Promise<number> {
-    const { followed } = deps;
-    const pinned = followed?.newestBlock?.() ?? followed?.quoteBlock();
-    if (!followed || !depthOf || !pinned?.gasPrice) return 0;
-    const { block, gasPrice } = pinned;
-    const limit = options.searches ?? WARM_UP_SEARCHES;
-    let searched = 0;
-    for (const trade of warmUpTrades(index.pools(), depthOf)) {
-      if (searched >= limit || options.stopped?.()) break;
-      const edges = heldEdges(selectPools(poolSource, trade.tokenIn, trade.tokenOut, weth), block);
-      const paths = executablePaths(edges, trade.tokenIn, trade.tokenOut);
-      if (paths.length === 0) continue;
-      const gasToOut = gasConversion(edges, trade.tokenOut, weth, gasPrice);
-      const routes = searchRoutes(paths, {
-        amountIn: trade.amountIn,
-        proposeWithinGas: SIMULATION_MARGIN_GAS,
-        ...(gasToOut ? { gasToOut } : {}),
-      });
-      const fees = reads.guessFeeTerms(trade, block);
-      if (fees)
-        for (const [order, route] of simulationShortlist(routes, gasToOut).entries()) {
-          const terms = { fees, timestamp: block.timestamp, executor: contracts.executor, weth };
-          serviceCandidate(trade, route, order, terms);
-        }
-      searched++;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    return searched;
   }
 
   /**

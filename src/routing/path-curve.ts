@@ -23,6 +23,20 @@ export function quotePath(path: Path, amountIn: bigint): PathPoint {
   return { amountOut: amount, ticksCrossed, gas };
 }
 
+/**
+ * A path's best rate and least gas, known without quoting it: the product of its hops' `spotRate` (no
+ * amount gets a better average rate) and its gas crossing no tick (no amount costs less).
+ */
+export function pathBounds(path: Path): { rate: number; gas: number } {
+  let rate = 1;
+  let gas = 0;
+  for (let i = 0; i < path.length; i++) {
+    rate *= path[i]!.spotRate;
+    gas += hopGas(path[i]!.pool.kind, 0, i > 0 ? path[i - 1]!.pool.kind : undefined);
+  }
+  return { rate, gas };
+}
+
 /** The share of `amountIn` that `percent` (0..100) stands for; 100 is exactly `amountIn`. */
 export const shareOf = (amountIn: bigint, percent: number): bigint => (amountIn * BigInt(percent)) / 100n;
 

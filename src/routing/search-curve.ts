@@ -1,5 +1,5 @@
-import { GAS_MODEL, hopGas } from "./gas-model.ts";
-import { isWholePercent, lazyPathCurve, type PathPoint } from "./path-curve.ts";
+import { GAS_MODEL } from "./gas-model.ts";
+import { isWholePercent, lazyPathCurve, type PathPoint, pathBounds } from "./path-curve.ts";
 import { type Path, poolsOf } from "./paths.ts";
 
 /** One path as the split search reads it: quoted on demand at whole percents of the input. */
@@ -81,12 +81,7 @@ function pathCeiling(
   onePercent: number,
   gasToOut: (gas: number) => bigint,
 ): (percent: number) => number {
-  let rate = 1;
-  let gas = 0;
-  for (let i = 0; i < path.length; i++) {
-    rate *= path[i]!.spotRate;
-    gas += hopGas(path[i]!.pool.kind, 0, i > 0 ? path[i - 1]!.pool.kind : undefined);
-  }
+  const { rate, gas } = pathBounds(path);
   if (!(rate >= 0 && Number.isFinite(rate))) return () => Infinity;
   const perPercent = rate * onePercent * (1 + 1e-9);
   const cost = Number(gasToOut(gas));

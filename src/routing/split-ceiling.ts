@@ -1,6 +1,6 @@
-import { GAS_MODEL, hopGas } from "./gas-model.ts";
+import { GAS_MODEL } from "./gas-model.ts";
 import { SEARCH_LIMITS } from "./limits.ts";
-import { type PathPoint, shareOf } from "./path-curve.ts";
+import { type PathPoint, pathBounds, shareOf } from "./path-curve.ts";
 import type { Path } from "./paths.ts";
 
 /** Prices of the input the bound is taken at, beyond the best path's average rate: the best spot rates. */
@@ -41,12 +41,7 @@ export function splitCeiling(
   const half = Number(shareOf(amountIn, 50));
   const rows: { rate: number; kinks: [number, number][]; most: number; gas: number; alone: number }[] = [];
   for (const { path, pointAt } of curves) {
-    let rate = 1;
-    let gas = 0;
-    for (let i = 0; i < path.length; i++) {
-      rate *= path[i]!.spotRate;
-      gas += hopGas(path[i]!.pool.kind, 0, i > 0 ? path[i - 1]!.pool.kind : undefined);
-    }
+    const { rate, gas } = pathBounds(path);
     const atWhole = pointAt(100);
     const atHalf = options.withHalf && atWhole ? pointAt(50) : undefined;
     const kinks = envelopeKinks(

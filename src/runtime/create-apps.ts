@@ -78,7 +78,7 @@ export async function createApps(deps: {
       logger.debug({ err: error }, "warming the fee terms failed; the first quotes read their own"),
     );
   // Once every pool is followed, the search runs over real trades with no node request, so that the first
-  // quotes find it compiled (create-quoter.ts, `warmSearch`).
+  // quotes find it compiled (`warmSearch`, src/quote/search-warm-up.ts).
   deps.allFollowed
     ?.then(async () => {
       const started = performance.now();

@@ -1,7 +1,7 @@
 import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
 import type { IndexedPool } from "../liquidity/pool-index/pool.ts";
-import { warmUpTrades } from "./warm-up-trades.ts";
+import { warmUpTrades } from "./search-warm-up.ts";
 
 const addr = (n: number) => `0x${n.toString(16).padStart(40, "0")}` as Address;
 
