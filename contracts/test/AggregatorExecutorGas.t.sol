@@ -62,7 +62,9 @@ contract AggregatorExecutorGasTest is GasFixture {
         StandInSwaps.Hop[] memory hops = _hop(p.tokenOut, 0);
         if (how == 0) return _measure(address(aggRouter), p, _routerDataFor(p, hops, alice));
         p = _fees(p, how);
-        _measure(address(executor), p, abi.encodeCall(IExecutor.swapThroughAggregator, (p, ENTRY_ROUTER, _routerData(p, hops))));
+        // As the service builds it: without a builder fee the router pays the recipient directly.
+        bytes memory data = how == 3 ? _routerData(p, hops) : _routerDataFor(p, hops, alice);
+        _measure(address(executor), p, abi.encodeCall(IExecutor.swapThroughAggregator, (p, ENTRY_ROUTER, data)));
     }
 
     function _aggregatorB(uint256 direction, uint256 how) internal {

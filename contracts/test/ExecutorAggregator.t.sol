@@ -61,6 +61,42 @@ contract ExecutorAggregatorTest is AggregatorFixture {
         _aggSwapAndCheck(alice, p, ENTRY_ROUTER, _routerData(p, _hop(NATIVE, 3000)), _standInOut(a, NATIVE, 3000, amountIn, ROUTER_FEE_BPS));
     }
 
+    // Without a builder fee nothing needs the output in custody: the service builds the router's transaction
+    // for the swap's recipient, and the executor measures what the recipient gained.
+
+    function test_router_erc20_unattributed_paysRecipientDirectly() public {
+        uint256 amountIn = 500e18;
+        IExecutor.SwapParams memory p = _noFees(_params(a, b, amountIn, bob));
+        p.builderId = bytes32(0);
+        bytes memory data = _routerDataFor(p, _hop(b, 0), bob);
+        _aggSwapAndCheck(alice, p, ENTRY_ROUTER, data, _standInOut(a, b, 0, amountIn, ROUTER_FEE_BPS));
+    }
+
+    function test_router_erc20_attributedNoFee_paysRecipientDirectly_recorded() public {
+        uint256 amountIn = 2_000e18;
+        IExecutor.SwapParams memory p = _noFees(_params(a, b, amountIn, bob));
+        bytes memory data = _routerDataFor(p, _hop(b, 3000), bob);
+        _aggSwapAndCheck(alice, p, ENTRY_ROUTER, data, _standInOut(a, b, 3000, amountIn, ROUTER_FEE_BPS));
+    }
+
+    function test_router_nativeOut_paysRecipientDirectly() public {
+        uint256 amountIn = 4_000e18;
+        IExecutor.SwapParams memory p = _noFees(_params(a, NATIVE, amountIn, bob));
+        bytes memory data = _routerDataFor(p, _hop(NATIVE, 3000), bob);
+        _aggSwapAndCheck(alice, p, ENTRY_ROUTER, data, _standInOut(a, NATIVE, 3000, amountIn, ROUTER_FEE_BPS));
+    }
+
+    /// @notice With a builder fee the output must come through the executor: paid to the recipient directly,
+    ///         the executor received nothing to charge, so the recipient's share is nothing and the swap reverts
+    ///         (the builder is never paid short by a transaction built for the wrong recipient).
+    function test_router_builderFee_outputPaidAroundTheExecutor_reverts() public {
+        IExecutor.SwapParams memory p = _params(a, b, 1_000e18, bob);
+        p.minOut = 1;
+        bytes memory data = _routerDataFor(p, _hop(b, 0), bob);
+        vm.expectRevert(abi.encodeWithSelector(IExecutor.InsufficientOutput.selector, 0, 1));
+        _aggSwapAs(alice, p, ENTRY_ROUTER, data);
+    }
+
     // ------------------------------------------------------------------ entry 2: the allowance holder
 
     function test_holder_erc20_builderFee_noServiceFee() public {

@@ -55,8 +55,8 @@ export type AggregatorAOptions = {
 
 /**
  * aggregator-a: a route-then-build aggregator with KyberSwap's API shape. Per variant: `GET api/v1/routes`
- * for a route summary, then `POST api/v1/route/build` for the transaction, sent by and paying out to the
- * taker. A transaction to another contract than the configured router, for another amount or value than
+ * for a route summary, then `POST api/v1/route/build` for the transaction, sent by the taker and paying
+ * out to the request's recipient (the taker when none is named). A transaction to another contract than the configured router, for another amount or value than
  * asked, is not a candidate (`invalid-response`).
  */
 export function createAggregatorA(options: AggregatorAOptions): QuoteProvider {
@@ -117,7 +117,7 @@ export function createAggregatorA(options: AggregatorAOptions): QuoteProvider {
           // Sent back exactly as received: the API checksums it.
           routeSummary: (routes.body as { data: { routeSummary: unknown } }).data.routeSummary,
           sender: request.taker,
-          recipient: request.taker,
+          recipient: request.recipient ?? request.taker,
           slippageTolerance: BUILD_SLIPPAGE_BPS,
           deadline: Math.floor(Date.now() / 1000) + BUILD_DEADLINE_S,
           source: "junction",
@@ -139,6 +139,7 @@ export function createAggregatorA(options: AggregatorAOptions): QuoteProvider {
       amountOut: BigInt(summary.amountOut),
       tx: { to: options.router, data: data.data as Hex, value },
       allowanceTarget: options.router,
+      ...(request.recipient ? { recipient: request.recipient } : {}),
     };
   }
 }

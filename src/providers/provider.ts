@@ -10,8 +10,13 @@ export type ProviderQuoteRequest = {
   tokenIn: Address;
   tokenOut: Address;
   amountIn: bigint;
-  /** The account that will send the transaction and receive the output: the synthetic caller while assessing. */
+  /** The account that will send the transaction: the synthetic caller while assessing, or the executor. */
   taker: Address;
+  /**
+   * Who the transaction pays the output to, where the provider's API lets it differ from the taker
+   * (aggregator-a); the taker when absent, and always for aggregator-b, whose firm quote pays its taker.
+   */
+  recipient?: Address;
   /** The block every candidate is simulated at; a provider quoting another block is still simulated here. */
   blockNumber: bigint;
   /** Only these variants (e.g. `direct` for `provider=aggregator-a-direct`); all when absent. */
@@ -31,6 +36,8 @@ export type ProviderQuote = {
   amountOut: bigint;
   tx: { to: Address; data: Hex; value: bigint };
   allowanceTarget: Address;
+  /** Who the transaction pays the output to, when not the taker (the request's `recipient`). */
+  recipient?: Address;
   /** Unix seconds after which the provider no longer honours the quote (firm quotes). */
   expiresAt?: bigint;
   /**

@@ -34,7 +34,7 @@ import { createSearchWarmUp } from "./search-warm-up.ts";
 import { selectPools } from "./select-pools.ts";
 import { serviceCandidate } from "./service-candidate.ts";
 import { SIMULATION_MARGIN_GAS, simulationShortlist } from "./simulation-shortlist.ts";
-import { throughExecutor } from "./through-executor.ts";
+import { aggregatorPayee, throughExecutor } from "./through-executor.ts";
 import { timed } from "./timed.ts";
 import { type Explained, explainTransferFees, noExecutableRoute } from "./transfer-fee-explanation.ts";
 import type { Misses } from "./widen-pools.ts";
@@ -150,18 +150,23 @@ export function createQuoter(deps: QuoterDeps) {
     const timings: StageTimings = { pin: 0, state: 0, search: 0, providers: 0, simulate: 0, rank: 0 };
     const pinned = await timed(timings, "pin", () => pinQuoteBlock(signal));
     const { block } = pinned;
+    const guess = speculate ? reads.guessFeeTerms(request, block) : undefined;
     // Providers are asked in parallel with our own search; providerCandidates never rejects.
     const external = timed(timings, "providers", () =>
       providerCandidates(asked, request, block.number, signal, {
         ...(deps.providerDeadlineMs ? { deadlineMs: deps.providerDeadlineMs } : {}),
         ...(deps.onProviderOutcome ? { onOutcome: deps.onProviderOutcome } : {}),
-        ...(request.throughExecutor ? { taker: contracts.executor } : {}),
+        ...(request.throughExecutor
+          ? {
+              taker: contracts.executor,
+              recipient: aggregatorPayee(request, contracts.executor, guess?.builderBps),
+            }
+          : {}),
       }),
     );
     // The tokens' code and the fee terms (when guessed) are read with the simulations, in their batch.
     let tokensChecked: Promise<void> | undefined;
     const checkTokens = () => (tokensChecked ??= reads.checkTokens(request, block));
-    const guess = speculate ? reads.guessFeeTerms(request, block) : undefined;
     let feesRead: Promise<FeeTerms> | undefined;
     const guessedWrong = async () => feesRead !== undefined && !sameFeeTerms(guess!, await feesRead);
     try {

@@ -1,4 +1,4 @@
-import { type Address, type PublicClient, zeroHash } from "viem";
+import { type Address, isAddressEqual, type PublicClient, zeroHash } from "viem";
 import { CHAIN_ID } from "../chain/chain.ts";
 import type { Contracts } from "../config/deployment.ts";
 import { buildExecutorAggregatorSwap } from "../routing/aggregator-calldata.ts";
@@ -133,9 +133,13 @@ function buildTransaction(
     builderId: request.builder?.id ?? zeroHash,
     ...(terms.attribution ?? {}),
   };
-  // A third-party winner is forwarded by the executor, with no service fee (docs/rules.md, fee rule 2).
-  if (selected.aggregatorCall)
-    return buildExecutorAggregatorSwap({ ...swap, maxRouteFeeBps: 0, ...selected.aggregatorCall });
+  // A third-party winner is forwarded by the executor, with no service fee (docs/rules.md, fee rule 2); its
+  // calldata pays the executor or one recipient, which another recipient's transaction cannot change.
+  if (selected.aggregatorCall) {
+    const { entry, data, pays } = selected.aggregatorCall;
+    if (!isAddressEqual(pays, executor) && !isAddressEqual(pays, terms.recipient)) return undefined;
+    return buildExecutorAggregatorSwap({ ...swap, maxRouteFeeBps: 0, entry, data });
+  }
   if (!selected.executorRoute) return undefined;
   return buildExecutorSwap({ ...swap, route: selected.executorRoute });
 }

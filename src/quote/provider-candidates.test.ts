@@ -77,6 +77,37 @@ describe("providerCandidates", () => {
     ]);
   });
 
+  it("asks for the taker and recipient given, and keeps whom each transaction pays", async () => {
+    const taker = "0x00000000000000000000000000000000000e4ec0";
+    const recipient = "0x000000000000000000000000000000000000beef";
+    const asked: { taker: string; recipient?: string }[] = [];
+    const candidates = await providerCandidates(
+      [
+        {
+          provider: stub("aggregator-a", async (req) => {
+            asked.push({ taker: req.taker, ...(req.recipient ? { recipient: req.recipient } : {}) });
+            return [
+              {
+                provider: "aggregator-a",
+                variant: "default",
+                amountOut: 7n,
+                tx,
+                allowanceTarget: tx.to,
+                ...(req.recipient ? { recipient: req.recipient } : {}),
+              },
+            ];
+          }),
+        },
+      ],
+      request,
+      1n,
+      new AbortController().signal,
+      { taker, recipient },
+    );
+    expect(asked).toEqual([{ taker, recipient }]);
+    expect(candidates[0]?.providerRecipient).toBe(recipient);
+  });
+
   it("leaves out a provider that ignores its signal once its deadline passes", async () => {
     const outcomes: string[] = [];
     const started = Date.now();

@@ -48,6 +48,8 @@ export async function providerCandidates(
     onOutcome?: (outcome: ProviderOutcome) => void;
     /** Who sends the provider's transaction and receives its output (default: the synthetic caller). */
     taker?: Address;
+    /** Who receives the output instead of the taker, where the provider can pay someone else. */
+    recipient?: Address;
   } = {},
 ): Promise<Candidate[]> {
   const {
@@ -72,6 +74,7 @@ export async function providerCandidates(
             tokenOut: request.tokenOut,
             amountIn: request.amountIn,
             taker,
+            ...(options.recipient ? { recipient: options.recipient } : {}),
             blockNumber,
             signal: stop,
             ...(variants ? { variants } : {}),
@@ -119,6 +122,7 @@ function toCandidate(quote: ProviderQuote): Candidate {
     tx: quote.tx,
     spender: quote.allowanceTarget as Address,
     ...(quote.bindingMismatch ? { bindingMismatch: true as const } : {}),
+    ...(quote.recipient ? { providerRecipient: quote.recipient } : {}),
     ...(quote.expiresAt === undefined ? {} : { expiresAt: quote.expiresAt }),
   };
 }

@@ -97,14 +97,17 @@ export type Candidate = {
   executorRoute?: ExecutorRoute;
   /**
    * Third-party candidates run through the executor (`QuoteRequest.throughExecutor`): the provider's own
-   * calldata (built with the executor as taker) and the executor entry that forwards it, to rebuild the
-   * executor call for a real recipient.
+   * calldata (built with the executor as taker), the executor entry that forwards it, and whom that calldata
+   * pays (the executor, or without a builder fee the swap's recipient directly), to rebuild the executor
+   * call for the same recipient.
    */
-  aggregatorCall?: { entry: AggregatorEntry; data: Hex };
+  aggregatorCall?: { entry: AggregatorEntry; data: Hex; pays: Address };
   /** Executor candidates (direct-pool routes, and third-party ones run through the executor): the terms `tx` carries. */
   terms?: CalldataTerms;
   tx: { to: Address; data: Hex; value: bigint };
   spender: Address;
+  /** Third-party candidates whose transaction pays someone other than its taker: that recipient. */
+  providerRecipient?: Address;
   /** Third-party candidates: refused before simulation (binding mismatch), or the firm quote's expiry. */
   bindingMismatch?: true;
   expiresAt?: bigint;

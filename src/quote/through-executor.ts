@@ -13,7 +13,8 @@ function entryOf(provider: Candidate["provider"]): AggregatorEntry | undefined {
 }
 
 /**
- * A third-party candidate (its transaction built with the executor as taker and recipient) wrapped into
+ * A third-party candidate (its transaction built with the executor as taker, paying the executor or, without
+ * a builder fee, the swap's recipient: `payDirectly`) wrapped into
  * `Executor.swapThroughAggregator` (docs/rules.md, ours: aggregator execution) with the quote's fee terms, sent by the synthetic caller like Junction's
  * own routes: the executor pulls the input, hands it to the provider's contract, measures what came back,
  * pays the builder fee and no service fee (docs/rules.md, fee rule 2) and pays the rest to the recipient:
@@ -33,7 +34,7 @@ export function throughExecutor(
   const gross = candidate.grossAmountOut;
   const builderFee = (gross * BigInt(fees.builderBps)) / 10_000n;
   const amountOut = gross - builderFee;
-  const aggregatorCall = { entry, data: candidate.tx.data };
+  const aggregatorCall = { entry, data: candidate.tx.data, pays: candidate.providerRecipient ?? executor };
   const built: CalldataTerms = request.execution
     ? candidateTerms(request.execution, amountOut, terms, candidate.expiresAt)
     : { recipient: SYNTHETIC_CALLER, minOut: amountOut, deadline: terms.timestamp + SIMULATION_DEADLINE_S };
@@ -49,7 +50,8 @@ export function throughExecutor(
     maxBuilderFeeBps: fees.builderBps,
     ...(request.builder ? { builderId: request.builder.id } : {}),
     ...(built.attribution ?? {}),
-    ...aggregatorCall,
+    entry,
+    data: aggregatorCall.data,
   });
   return {
     ...candidate,
@@ -90,4 +92,22 @@ export function settledFigures(selected: Assessment): {
     builderFee: selected.builderFee,
     amountOut: selected.amountOut,
   };
+}
+
+/**
+ * Whom a third-party transaction run through the executor should pay: without a builder fee nothing needs
+ * the output in the executor's custody, so the request's recipient directly (Executor.sol,
+ * `swapThroughAggregator`: one transfer and one balance write less); with one, or when the recipient or the
+ * fee is not known yet, the executor, which takes the fee and pays the rest on. `builderBps` is the fee the
+ * quote is built on (read or guessed); a wrong guess starts the quote again on the fees read.
+ */
+export function aggregatorPayee(
+  request: QuoteRequest,
+  executor: Address,
+  builderBps: number | undefined,
+): Address {
+  const recipient = request.execution?.recipient;
+  if (!recipient) return executor;
+  const fee = request.builder ? (request.builder.feeBps ?? builderBps) : 0;
+  return fee === 0 ? recipient : executor;
 }

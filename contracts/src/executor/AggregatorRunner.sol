@@ -12,8 +12,10 @@ import {FeeSettlement} from "./FeeSettlement.sol";
 /// @notice Runs a third-party aggregator's transaction as the payer's swap (`swapThroughAggregator`,
 ///         docs/aggregator-execution.md). The executor calls only the contracts its deployment named: the
 ///         aggregator's router (entry 1), or the fixed allowance holder (entry 2) asked to call the settler the
-///         on-chain registry names active. It lends the aggregator exactly the payer's input, measures the
-///         output by its own balance change, and settles it like one of our routes, without a service fee.
+///         on-chain registry names active. It lends the aggregator exactly the payer's input. With a builder
+///         fee the output comes here, measured by the executor's own balance change, and is settled like one
+///         of our routes, without a service fee; without one the aggregator may pay the recipient directly
+///         (no custody: one transfer and one balance write less), and the output is what the recipient gained.
 abstract contract AggregatorRunner is FeeSettlement {
     /// @dev Native ETH as the allowance holder's `token` (the firm-quote API's native-ETH address).
     address internal constant ETH_ADDRESS = 0xEeeeeEeeeEeEeeEeEeEeeEEEeeeeEeeeeeeeEEeE;
@@ -50,8 +52,9 @@ abstract contract AggregatorRunner is FeeSettlement {
         address target = _target(p, entry, data);
         // Fee rule 2: an aggregator's quote carries its own fees, so no service fee whatever was quoted.
         (uint256 terms,, uint16 builderBps) = _fees(p, 0);
-        uint256 gross = _callAggregator(p, target, data);
-        amountOut = builderBps == 0 ? _payRecipient(p, gross) : _settle(p, terms, 0, builderBps, gross);
+        amountOut = builderBps == 0
+            ? _runPayingRecipient(p, target, data)
+            : _settle(p, terms, 0, builderBps, _callAggregator(p, target, data));
         uint256 minOut = p.minOut;
         if (amountOut < minOut) revert InsufficientOutput(amountOut, minOut);
         TransientSlot.store(LOCK_SLOT, 0);
@@ -119,7 +122,8 @@ abstract contract AggregatorRunner is FeeSettlement {
     /// @dev Lends `target` exactly the payer's input (ERC-20 pulled here and approved for exactly `amountIn`;
     ///      native ETH as the call's value), calls it with `data`, and checks that it consumed the input whole
     ///      and left no allowance.
-    /// @return gross The output the call paid the executor: its balance change in `p.tokenOut`.
+    /// @return gross The output the call paid the executor: its balance change in `p.tokenOut` (zero when the
+    ///         aggregator paid the recipient directly).
     function _callAggregator(SwapParams calldata p, address target, bytes calldata data)
         private
         returns (uint256 gross)
@@ -153,10 +157,20 @@ abstract contract AggregatorRunner is FeeSettlement {
         if (received != amount) revert UnsupportedInputToken(token, amount, received);
     }
 
-    /// @dev No builder fee: the output goes straight to the recipient, and an attributed swap emits
-    ///      `Attributed`. What the recipient received is the output, gross and net alike.
-    function _payRecipient(SwapParams calldata p, uint256 gross) private returns (uint256 amountOut) {
-        amountOut = _pay(p.tokenOut, p.recipient, gross);
+    /// @dev No builder fee, so nothing needs the output in custody: the aggregator may pay the recipient
+    ///      directly (its transaction built for the swap's recipient), and whatever it paid the executor
+    ///      instead is sent on, so nothing of the payer's stays here. The output is what the recipient's
+    ///      balance gained over the call; an attributed swap emits `Attributed` with it.
+    function _runPayingRecipient(SwapParams calldata p, address target, bytes calldata data)
+        private
+        returns (uint256 amountOut)
+    {
+        (address tokenOut, address recipient) = (p.tokenOut, p.recipient);
+        uint256 before = _balanceOf(tokenOut, recipient);
+        uint256 here = _callAggregator(p, target, data);
+        if (here != 0) _transferOut(tokenOut, recipient, here);
+        uint256 afterwards = _balanceOf(tokenOut, recipient);
+        amountOut = afterwards > before ? afterwards - before : 0;
         if (p.builderId != bytes32(0)) _emitAttributed(p, amountOut);
     }
 

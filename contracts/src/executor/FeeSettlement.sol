@@ -162,7 +162,12 @@ abstract contract FeeSettlement is ExecutorBase, ISettlementCollector {
         received = SafeTransferLib.balanceOf(token, to) - before;
     }
 
-    function _transferOut(address token, address to, uint256 amount) private {
+    /// @dev `who`'s balance of `token` (address(0): ETH).
+    function _balanceOf(address token, address who) internal view returns (uint256) {
+        return token == address(0) ? who.balance : SafeTransferLib.balanceOf(token, who);
+    }
+
+    function _transferOut(address token, address to, uint256 amount) internal {
         if (token == address(0)) _sendNative(to, amount);
         else SafeTransferLib.safeTransfer(token, to, amount);
     }

@@ -143,14 +143,17 @@ interface IExecutor {
 
     /// @notice Runs a third-party aggregator's transaction for `p` (docs/aggregator-execution.md): takes
     ///         `p.amountIn` from `msg.sender` (or `msg.value`), approves exactly that to the entry's contract,
-    ///         calls it with `data`, and measures the output by the executor's own balance change. The
-    ///         aggregator must consume the whole input; no allowance is left. No service fee is charged
-    ///         (`p.maxRouteFeeBps` is ignored: the aggregator's quote includes its own fee); the builder fee is
-    ///         `min(p.maxBuilderFeeBps, policy, 50)` of the output, settled and recorded exactly as by `swap`.
-    /// @param entry 1: `data` is the calldata for `aggregatorRouter`, which pays the executor. 2: `data` is
-    ///        `exec(operator, token, amount, target, ...)` for `allowanceHolder`, with `operator` and `target`
-    ///        the settler `settlerRegistry` names active, `token` the input (native ETH as
-    ///        0xEeee...EEeE) and `amount` exactly `p.amountIn`; the settler pays the executor.
+    ///         and calls it with `data`. The aggregator must consume the whole input; no allowance is left.
+    ///         No service fee is charged (`p.maxRouteFeeBps` is ignored: the aggregator's quote includes its
+    ///         own fee); the builder fee is `min(p.maxBuilderFeeBps, policy, 50)` of the output the executor
+    ///         received (its own balance change), settled and recorded exactly as by `swap`. Without a
+    ///         builder fee the aggregator may pay `p.recipient` directly; what it paid the executor instead
+    ///         is sent on, and the output is what the recipient's balance gained.
+    /// @param entry 1: `data` is the calldata for `aggregatorRouter`, which pays the executor (or, without a
+    ///        builder fee, the recipient). 2: `data` is `exec(operator, token, amount, target, ...)` for
+    ///        `allowanceHolder`, with `operator` and `target` the settler `settlerRegistry` names active,
+    ///        `token` the input (native ETH as 0xEeee...EEeE) and `amount` exactly `p.amountIn`; the settler
+    ///        pays the executor (or, without a builder fee, the recipient).
     /// @return amountOut What the recipient received.
     function swapThroughAggregator(SwapParams calldata p, uint8 entry, bytes calldata data)
         external

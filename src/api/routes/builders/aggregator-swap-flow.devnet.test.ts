@@ -211,6 +211,15 @@ describe("builder quotes settle every source through the executor", () => {
         eventName: "Attributed",
       });
       expect(records, "an Attributed record exactly when nothing was charged").toHaveLength(zeroFee ? 1 : 0);
+      // Without a builder fee aggregator-a's transaction pays the payer directly (one transfer and one
+      // balance write less); with one, the output comes through the executor, which takes the fee.
+      const paidOn = parseEventLogs({ abi: erc20Abi, logs: receipt.logs, eventName: "Transfer" }).filter(
+        (log) =>
+          log.address.toLowerCase() === tokenOut.toLowerCase() &&
+          log.args.from.toLowerCase() === executor().toLowerCase(),
+      );
+      const direct = zeroFee && provider === "aggregator-a";
+      expect(paidOn.length, "transfers of the output from the executor").toBe(direct ? 0 : 1);
     });
   }
 
