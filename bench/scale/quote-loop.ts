@@ -15,6 +15,8 @@ export type QuoteSample = {
   message?: string;
   /** The service's own count of the quote's round trips to the node (its `Server-Timing` header), if given. */
   roundTrips?: number;
+  /** The method that opened each of those round trips, when there was more than one (the same header). */
+  openers?: string;
   /** Stage durations in ms from the same header (pin, state, search, simulate, ...). */
   stages: Record<string, number>;
   /** Busy periods at the node while the quote ran, taken on the wire (the head follower's requests count too). */
@@ -103,17 +105,23 @@ async function quote(
 }
 
 /** Stage durations and the round-trip count from a quote's `Server-Timing` header (src/api/server-timing.ts). */
-function serverTiming(header: string | null): { stages: Record<string, number>; roundTrips?: number } {
+function serverTiming(header: string | null): {
+  stages: Record<string, number>;
+  roundTrips?: number;
+  openers?: string;
+} {
   const stages: Record<string, number> = {};
   let trips: number | undefined;
+  let openers: string | undefined;
   for (const metric of (header ?? "").split(",")) {
     const [name, ...params] = metric.trim().split(";");
     const duration = params.find((param) => param.startsWith("dur="));
     if (name && duration) stages[name] = Number(duration.slice(4));
     const description = params.find((param) => param.startsWith("desc="));
     if (name === "rpc-round-trips" && description) trips = Number(description.slice(5).replaceAll('"', ""));
+    if (name === "rpc-round-trip-openers" && description) openers = description.slice(5).replaceAll('"', "");
   }
-  return { stages, ...(trips !== undefined ? { roundTrips: trips } : {}) };
+  return { stages, ...(trips !== undefined ? { roundTrips: trips } : {}), ...(openers ? { openers } : {}) };
 }
 
 /** One quote's pair from the mix `startQuoteLoop` asks (also the search bench's, search-scale.ts). */

@@ -165,7 +165,7 @@ function miningOverlap(quotes: readonly QuoteSample[], blocks: readonly BlockSam
   const group = (name: string, members: QuoteSample[]) =>
     members.length === 0
       ? `${name}: none`
-      : `${name}: ${members.length}, p50 ${p50Of(members.map((q) => q.ms))} ms (stages p50, ms: ${stageMedians(members)})`;
+      : `${name}: ${members.length}, p50 / p90 / p99 ${spreadOf(members.map((q) => q.ms))} ms (stages p50, ms: ${stageMedians(members)})`;
   return `${group("Quotes overlapping anvil mining a block", quotes.filter(overlapping))}; ${group(
     "the others",
     quotes.filter((quote) => !overlapping(quote)),
@@ -182,6 +182,7 @@ function stageMedians(quotes: readonly QuoteSample[]): string {
 }
 
 const p50Of = (values: number[]) => (values.length > 0 ? median(values).toFixed(0) : "–");
+const spreadOf = (values: number[]) => [50, 90, 99].map((p) => percentile(values, p).toFixed(0)).join(" / ");
 
 /** The median of `values` in whole ms, or "-" when there are none (a run without that kind of block). */
 function medianMs(values: readonly number[]): string {
@@ -213,6 +214,9 @@ function beyondOneRoundTrip(quotes: readonly QuoteSample[]): string {
       .map(([stage, ms]) => `${stage} ${ms.toFixed(0)}`)
       .join(", ");
   return `Quotes of more than one round trip: ${many.length} of ${quotes.length}: ${many
-    .map((quote) => `${quote.pair} ${quote.roundTrips} (${quote.ms.toFixed(0)} ms; ${stages(quote)})`)
+    .map(
+      (quote) =>
+        `${quote.pair} ${quote.roundTrips} (${quote.ms.toFixed(0)} ms; ${stages(quote)}${quote.openers ? `; opened by ${quote.openers}` : ""})`,
+    )
     .join("; ")}.`;
 }

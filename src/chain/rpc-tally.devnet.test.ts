@@ -58,9 +58,12 @@ describe("countRpc", () => {
       }),
     ]);
     expect([one.rpc.calls, one.rpc.roundTrips, two.rpc.calls, two.rpc.roundTrips]).toEqual([1, 1, 2, 2]);
+    // Each round trip is named by the call that opened it: what the work waited on, in order.
+    expect(one.rpc.openedBy).toEqual(["eth_blockNumber"]);
+    expect(two.rpc.openedBy).toEqual(["eth_chainId", "eth_gasPrice"]);
     expect(one.rpc.requests + two.rpc.requests).toBe(proxy.requests - sent);
     // Two calls in the same turn: one batch, one request, one round trip.
     const both = await countRpc(() => Promise.all([client.getChainId(), client.getGasPrice()]));
-    expect(both.rpc).toEqual({ calls: 2, requests: 1, roundTrips: 1 });
+    expect(both.rpc).toEqual({ calls: 2, requests: 1, roundTrips: 1, openedBy: ["eth_chainId"] });
   });
 });

@@ -9,28 +9,38 @@ import type { RpcObserver } from "./observed-transport.ts";
  * calls sent in parallel share one, a call sent after the previous ones ended starts another. On a node
  * 50 ms away, round trips times 50 ms is the floor of the work's wall time.
  */
-export type RpcCount = { calls: number; requests: number; roundTrips: number };
+export type RpcCount = {
+  calls: number;
+  requests: number;
+  roundTrips: number;
+  /** The method of the call that opened each round trip, in order (what made a quote wait again). */
+  openedBy?: string[];
+};
 
-type Tally = RpcCount & { inFlight: number };
+type Tally = Required<RpcCount> & { inFlight: number };
 
 const current = new AsyncLocalStorage<Tally>();
 
 /** Runs `work`, counting the requests it (and whatever it awaits) sends through a tallied client. */
 export async function countRpc<T>(work: () => Promise<T>): Promise<{ value: T; rpc: RpcCount }> {
-  const tally: Tally = { calls: 0, requests: 0, roundTrips: 0, inFlight: 0 };
+  const tally: Tally = { calls: 0, requests: 0, roundTrips: 0, openedBy: [], inFlight: 0 };
   const value = await current.run(tally, work);
-  return { value, rpc: { calls: tally.calls, requests: tally.requests, roundTrips: tally.roundTrips } };
+  const { calls, requests, roundTrips, openedBy } = tally;
+  return { value, rpc: { calls, requests, roundTrips, openedBy } };
 }
 
 /**
  * The observer that feeds {@link countRpc}: a request sent outside any counted work (the indexers in the
  * background) is not counted.
  */
-export const tallyRpc: RpcObserver = () => {
+export const tallyRpc: RpcObserver = (method) => {
   const tally = current.getStore();
   if (!tally) return () => {};
   tally.calls += 1;
-  if (tally.inFlight === 0) tally.roundTrips += 1;
+  if (tally.inFlight === 0) {
+    tally.roundTrips += 1;
+    tally.openedBy.push(method);
+  }
   tally.inFlight += 1;
   return () => {
     tally.inFlight -= 1;

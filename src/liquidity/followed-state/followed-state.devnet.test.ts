@@ -226,14 +226,14 @@ describe("followed pool state", () => {
     await followed.step();
     const { value: searches, rpc } = await countRpc(() => quote.warmSearch({ searches: 12 }));
     expect(searches).toBe(12);
-    expect(rpc).toEqual({ calls: 0, requests: 0, roundTrips: 0 });
+    expect(rpc).toEqual({ calls: 0, requests: 0, roundTrips: 0, openedBy: [] });
     let asked = 0;
     expect(await quote.warmSearch({ stopped: () => ++asked > 3 })).toBe(3);
     // Without followed state there is nothing to search on, and nothing is read instead.
     const cold = countedQuoter({ ...followed, quoteBlock: () => undefined, newestBlock: () => undefined });
     expect(await countRpc(() => cold.warmSearch())).toEqual({
       value: 0,
-      rpc: { calls: 0, requests: 0, roundTrips: 0 },
+      rpc: { calls: 0, requests: 0, roundTrips: 0, openedBy: [] },
     });
   });
 

@@ -202,7 +202,7 @@ export type paths = {
                 /** @description The selected quote */
                 200: {
                     headers: {
-                        /** @description Milliseconds per pipeline stage: `pin` (the block), `state` (pool reads, widening included), `search`, `providers` (in parallel with state and search), `simulate`, `rank`; then what the quote asked of the chain node: `rpc-calls` (JSON-RPC calls sent), `rpc-requests` (the HTTP requests that carried them; calls made together travel as one batch) and `rpc-round-trips` (busy periods; calls in parallel share one), each in `desc`; e.g. `pin;dur=0.0, state;dur=2.4, search;dur=8.0, providers;dur=0.0, simulate;dur=9.2, rank;dur=0.1, rpc-calls;desc="6", rpc-requests;desc="1", rpc-round-trips;desc="1"`. */
+                        /** @description Milliseconds per pipeline stage: `pin` (the block), `state` (pool reads, widening included), `search`, `providers` (in parallel with state and search), `simulate`, `rank`; then what the quote asked of the chain node: `rpc-calls` (JSON-RPC calls sent), `rpc-requests` (the HTTP requests that carried them; calls made together travel as one batch) and `rpc-round-trips` (busy periods; calls in parallel share one), each in `desc`, and for a quote of more than one round trip `rpc-round-trip-openers` (the method that opened each, space-separated); e.g. `pin;dur=0.0, state;dur=2.4, search;dur=8.0, providers;dur=0.0, simulate;dur=9.2, rank;dur=0.1, rpc-calls;desc="6", rpc-requests;desc="1", rpc-round-trips;desc="1"`. */
                         "Server-Timing"?: string;
                         [name: string]: unknown;
                     };
