@@ -51,6 +51,33 @@ contract ExecutorAggregatorFuzzTest is AggregatorFixture {
         _aggSwapAndCheck(alice, p, holderEntry ? ENTRY_HOLDER : ENTRY_ROUTER, data, gross);
     }
 
+    /// @notice Without a builder fee the aggregator may pay the recipient directly or pay the executor, which
+    ///         sends it on: either way the recipient receives exactly the aggregator's output and the executor
+    ///         keeps nothing of it (`_aggSwapAndCheck`: every balance, the record, no allowance left).
+    function test_fuzz_noBuilderFee_eitherPayee(
+        bool holderEntry,
+        bool direct,
+        uint256 amountSeed,
+        uint8 direction,
+        bool v3,
+        uint8 builderSel
+    ) public {
+        (IExecutor.SwapParams memory p, StandInSwaps.Hop[] memory hops, uint24 fee) = _terms(amountSeed, direction, v3);
+        _fees(p, 50, 0, builderSel);
+        uint256 gross =
+            _standInOut(p.tokenIn, p.tokenOut, fee, p.amountIn, holderEntry ? SETTLER_FEE_BPS : ROUTER_FEE_BPS);
+        bytes memory data = _dataPaying(holderEntry, p, hops, direct ? p.recipient : address(executor));
+        assertEq(_aggSwapAndCheck(alice, p, holderEntry ? ENTRY_HOLDER : ENTRY_ROUTER, data, gross), gross);
+    }
+
+    function _dataPaying(bool holderEntry, IExecutor.SwapParams memory p, StandInSwaps.Hop[] memory hops, address payee)
+        private
+        view
+        returns (bytes memory)
+    {
+        return holderEntry ? _execDataFor(address(settler), p, hops, payee) : _routerDataFor(p, hops, payee);
+    }
+
     /// @notice The swap goes through exactly when the recipient's net output reaches minOut. A few hundred
     ///         values cover its 5 offsets x 3 directions x 2 entries; CI need not spend 10,000 runs on it.
     /// forge-config: ci.fuzz.runs = 1000
