@@ -56,8 +56,8 @@ export type AggregatorAOptions = {
 /**
  * aggregator-a: a route-then-build aggregator with KyberSwap's API shape. Per variant: `GET api/v1/routes`
  * for a route summary, then `POST api/v1/route/build` for the transaction, sent by the taker and paying
- * out to the request's recipient (the taker when none is named). A transaction to another contract than the configured router, for another amount or value than
- * asked, is not a candidate (`invalid-response`).
+ * out to the request's recipient (the taker when none is named). A transaction to another contract than
+ * the configured router, for another amount or value than asked, is not a candidate (`invalid-response`).
  */
 export function createAggregatorA(options: AggregatorAOptions): QuoteProvider {
   const headers: Record<string, string> = options.apiKey ? { "x-client-id": options.apiKey } : {};
