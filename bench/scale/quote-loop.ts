@@ -17,6 +17,8 @@ export type QuoteSample = {
   roundTrips?: number;
   /** The method that opened each of those round trips, when there was more than one (the same header). */
   openers?: string;
+  /** Candidates of an answered quote that were not simulated: `description (status, reason)`. */
+  unsimulated?: string[];
   /** Stage durations in ms from the same header (pin, state, search, simulate, ...). */
   stages: Record<string, number>;
   /** Busy periods at the node while the quote ran, taken on the wire (the head follower's requests count too). */
@@ -88,6 +90,7 @@ async function quote(
   const error = response.ok
     ? undefined
     : (JSON.parse(body) as { error?: { code?: string; message?: string } }).error;
+  const unsimulated = response.ok ? unsimulatedCandidates(body) : [];
   return {
     pair: `${tokenIn.symbol}->${tokenOut.symbol}`,
     startedAt: started,
@@ -95,6 +98,7 @@ async function quote(
     status: response.status,
     ...(error?.code ? { code: error.code } : {}),
     ...(error?.message ? { message: error.message } : {}),
+    ...(unsimulated.length > 0 ? { unsimulated } : {}),
     ...serverTiming(response.headers.get("server-timing")),
     // A request still in flight when the quote ended counts to the end of the window.
     wireRoundTrips: roundTrips(
@@ -102,6 +106,17 @@ async function quote(
     ).roundTrips,
     requests: window.length,
   };
+}
+
+/** The comparison's candidates that were not simulated, each as `description (status, reason)`. */
+function unsimulatedCandidates(body: string): string[] {
+  type Entry = { description: string; execution: { status: string; reason?: string } };
+  const { comparison = [] } = JSON.parse(body) as { comparison?: Entry[] };
+  return comparison
+    .filter((entry) => entry.execution.status !== "simulated")
+    .map(
+      (entry) => `${entry.description} (${entry.execution.status}, ${entry.execution.reason ?? "no reason"})`,
+    );
 }
 
 /** Stage durations and the round-trip count from a quote's `Server-Timing` header (src/api/server-timing.ts). */

@@ -108,6 +108,7 @@ function notes(run: ScaleRun, phase: (name: BlockPhase) => BlockSample[]): strin
       .map((quote) => `${quote.pair} ${quote.ms.toFixed(0)} ms`)
       .join(", ")}.`,
     `- ${beyondOneRoundTrip(run.quotes)}`,
+    `- ${unsimulatedCandidates(run.quotes)}`,
     ...failedQuotes(run.quotes, run.blocks),
     `- Node calls per busy block without quotes, by method (p50): ${methodMedians(phase("busy"))}; per empty block: ${methodMedians(phase("empty"))}.`,
     `- Service log (kept at ${run.log.path}): ${(run.log.bytes / 1024).toFixed(0)} KiB, ${run.log.lines} lines; ${run.log.counts.length === 0 ? "no warnings or errors" : "warnings and errors by message:"}`,
@@ -205,6 +206,18 @@ function failedQuotes(quotes: readonly QuoteSample[], blocks: readonly BlockSamp
   ];
 }
 
+/**
+ * The answered quotes with candidates that did not simulate: one of Junction's own routes failing its run
+ * means the search's exact math and the node disagreed (or the state moved under it), worth a look.
+ */
+function unsimulatedCandidates(quotes: readonly QuoteSample[]): string {
+  const some = quotes.filter((quote) => quote.unsimulated);
+  if (some.length === 0) return "Every candidate of every answered quote simulated.";
+  return `Quotes with candidates that did not simulate: ${some.length} of ${quotes.length}: ${some
+    .map((quote) => `${quote.pair}: ${quote.unsimulated!.join(", ")}`)
+    .join("; ")}.`;
+}
+
 /** The quotes the service counted more than one round trip for, with their stages: what made them wait. */
 function beyondOneRoundTrip(quotes: readonly QuoteSample[]): string {
   const many = quotes.filter((quote) => (quote.roundTrips ?? 0) > 1);
@@ -216,7 +229,7 @@ function beyondOneRoundTrip(quotes: readonly QuoteSample[]): string {
   return `Quotes of more than one round trip: ${many.length} of ${quotes.length}: ${many
     .map(
       (quote) =>
-        `${quote.pair} ${quote.roundTrips} (${quote.ms.toFixed(0)} ms; ${stages(quote)}${quote.openers ? `; opened by ${quote.openers}` : ""})`,
+        `${quote.pair} ${quote.roundTrips} (${quote.ms.toFixed(0)} ms; ${stages(quote)}${quote.openers ? `; opened by ${quote.openers}` : ""}${quote.unsimulated ? `; not simulated: ${quote.unsimulated.join(", ")}` : ""})`,
     )
     .join("; ")}.`;
 }
