@@ -14,6 +14,7 @@ import type { Edge } from "../routing/edge.ts";
 import type { Path } from "../routing/paths.ts";
 import { searchRoutes } from "../routing/split-search.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
+import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
 import { createTransferFeeMeter, type TransferFeeMeter } from "../simulation/transfer-fee.ts";
 import { createCandidateAssessment } from "./assess-candidates.ts";
 import { createBlockReads, sameFeeTerms } from "./block-reads.ts";
@@ -99,7 +100,12 @@ export function createQuoter(deps: QuoterDeps) {
     fixtures: deps.fixtures,
     collector: contracts.settlementCollector,
   });
-  const transferFees = deps.transferFees ?? createTransferFeeMeter(client);
+  const transferFees =
+    deps.transferFees ??
+    createTransferFeeMeter(client, {
+      holder: SYNTHETIC_CALLER,
+      knownBalanceSlot: deps.fixtures.knownBalanceSlot,
+    });
   const reads = createBlockReads(client, contracts.builderRegistry, deps.followed);
   // With followed state, the pools kept when the cap bites are the deepest (select-pools.ts).
   const depthOf = deps.followed?.depthOf;

@@ -12,6 +12,7 @@ import { signInSite } from "../portal/sign-in-message.ts";
 import { createAdmission } from "../quote/admission.ts";
 import { createQuoter } from "../quote/create-quoter.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
+import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
 import { createTransferFeeMeter } from "../simulation/transfer-fee.ts";
 import type { Store } from "../store/create-store.ts";
 import { sharedSecret } from "../store/repositories/service-secrets.ts";
@@ -58,7 +59,10 @@ export async function createApps(deps: {
   const logError = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unhandled request error");
   const { fixtures } = deps;
-  const transferFees = createTransferFeeMeter(client);
+  const transferFees = createTransferFeeMeter(client, {
+    holder: SYNTHETIC_CALLER,
+    knownBalanceSlot: fixtures.knownBalanceSlot,
+  });
   const quote = createQuoter({
     client,
     index,

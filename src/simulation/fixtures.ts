@@ -50,6 +50,8 @@ export type FixtureRequest = {
  */
 export function createFixtures(client: Pick<PublicClient, "createAccessList" | "call">) {
   const slots = new Map<string, Promise<TokenSlots>>();
+  /** The synthetic caller's layout of each token, whichever spender it was detected with. */
+  const callerSlots = new Map<string, Promise<TokenSlots>>();
 
   const slotsOf = (token: Address, holder: Address, spender: Address, blockNumber: bigint) => {
     const key = `${token.toLowerCase()}:${holder.toLowerCase()}:${spender.toLowerCase()}`;
@@ -59,9 +61,24 @@ export function createFixtures(client: Pick<PublicClient, "createAccessList" | "
       // A failed detection (RPC trouble) is not remembered: the next request tries again.
       found.catch(() => slots.delete(key));
       slots.set(key, found);
+      if (holder === SYNTHETIC_CALLER && !callerSlots.has(token.toLowerCase())) {
+        callerSlots.set(token.toLowerCase(), found);
+        found.catch(() => callerSlots.delete(token.toLowerCase()));
+      }
     }
     return found;
   };
+
+  /**
+   * The synthetic caller's balance slot of `token` when its layout was already learned (or is being
+   * learned), else undefined: what the transfer-fee meter funds its probe through without detecting it
+   * again (transfer-fee.ts). Undefined too when the token has no single balance slot.
+   */
+  const knownBalanceSlot = (token: Address): Promise<Hex | undefined> | undefined =>
+    callerSlots.get(token.toLowerCase())?.then(
+      (layout) => (layout.status === "supported" ? layout.balanceSlot : undefined),
+      () => undefined,
+    );
 
   /**
    * Learns a token's layout for the synthetic caller and `spender` ahead of any quote (the service does so
@@ -108,5 +125,5 @@ export function createFixtures(client: Pick<PublicClient, "createAccessList" | "
     validation.catch(() => undefined);
     return { status: "ready", caller, stateOverride, validation };
   };
-  return Object.assign(fixtureFor, { learn });
+  return Object.assign(fixtureFor, { learn, knownBalanceSlot });
 }

@@ -4,6 +4,8 @@ import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
 import { rebaseShares } from "../../test/rebase.ts";
 import { junctionChain } from "../chain/chain.ts";
 import { TRANSFER_FEE_BPS } from "../devnet/universe.ts";
+import { createFixtures } from "./fixtures.ts";
+import { SYNTHETIC_CALLER } from "./synthetic-caller.ts";
 import { createTransferFeeMeter, TRANSFER_FEE_HOLDER, TRANSFER_FEE_RECIPIENT } from "./transfer-fee.ts";
 
 /**
@@ -84,6 +86,35 @@ describe("transfer fee meter", () => {
       0,
       "native",
     ]);
+  });
+
+  it("measures a token's first fee in one eth_call when the fixtures already learned its layout", async () => {
+    const { client, methods } = countingClient();
+    const fixtures = createFixtures(client);
+    const block = await client.getBlockNumber();
+    const tokens = ["TAX", "USDC", "SOLA"].map((symbol) => token(symbol) as Address);
+    // What the service does for every indexed token in the background, before any quote.
+    for (const t of tokens) await fixtures.learn(t, devnet.manifest.contracts.executor, block);
+    methods.length = 0;
+    const measure = createTransferFeeMeter(client, {
+      holder: SYNTHETIC_CALLER,
+      knownBalanceSlot: fixtures.knownBalanceSlot,
+    });
+    const fees = await measure(
+      tokens.map((t) => ({ token: t, amount: 10n ** 6n })),
+      block,
+    );
+    expect(methods).toEqual(["eth_call"]);
+    expect(fees.map((fee) => (fee.status === "measured" ? fee.bps : fee.status))).toEqual([
+      TRANSFER_FEE_BPS,
+      0,
+      0,
+    ]);
+    // A token the fixtures never learned is detected for the same holder first, as before.
+    methods.length = 0;
+    const [dai] = await measure([{ token: token("DAI"), amount: 10n ** 6n }], block);
+    expect(dai).toMatchObject({ status: "measured", bps: 0 });
+    expect(methods[0]).toBe("eth_createAccessList");
   });
 
   it("rounds a shortfall up: an amount too small to be taxed measures 0, any taxed amount at least 1 bps", async () => {

@@ -83,16 +83,22 @@ export type TransferFeeMeter = (
  * every token to a fresh recipient and reads what left and what arrived. Real token code is never replaced.
  * A transient node failure throws (the caller answers 503); anything else unmeasurable is `unknown` with
  * its reason, never a guess.
+ *
+ * Given the fixtures' `knownBalanceSlot`, the holder is the synthetic caller, whose layout of every indexed
+ * token the service learns in the background: a quote that must explain a failure then sends one call, not
+ * a detection first (two more round trips on a token's first explanation).
  */
 export function createTransferFeeMeter(
   client: Pick<PublicClient, "createAccessList" | "call">,
+  learned?: { holder: Address; knownBalanceSlot: (token: Address) => Promise<Hex | undefined> | undefined },
 ): TransferFeeMeter {
+  const holder = learned?.holder ?? TRANSFER_FEE_HOLDER;
   const slots = new Map<string, Promise<Hex | undefined>>();
   const balanceSlot = (token: Address, blockNumber: bigint) => {
     const key = token.toLowerCase();
     let found = slots.get(key);
     if (!found) {
-      found = detectBalanceSlot(client, token, TRANSFER_FEE_HOLDER, blockNumber);
+      found = detectBalanceSlot(client, token, holder, blockNumber);
       // A failed detection (RPC trouble) is not remembered: the next lookup tries again.
       found.catch(() => slots.delete(key));
       slots.set(key, found);
@@ -102,7 +108,10 @@ export function createTransferFeeMeter(
 
   return async function measure(queries, blockNumber) {
     const found = await Promise.all(
-      queries.map((q) => (q.token === zeroAddress ? undefined : balanceSlot(q.token, blockNumber))),
+      queries.map(async (q) => {
+        if (q.token === zeroAddress) return undefined;
+        return (await learned?.knownBalanceSlot(q.token)) ?? balanceSlot(q.token, blockNumber);
+      }),
     );
     const fees: (TransferFee | undefined)[] = queries.map((q, i) => {
       if (q.token === zeroAddress) return { status: "native" };
@@ -110,7 +119,7 @@ export function createTransferFeeMeter(
     });
     const sent = queries.flatMap((q, i) => (fees[i] ? [] : [{ ...q, slot: found[i]! }]));
     if (sent.length === 0) return fees as TransferFee[];
-    const measured = await sendThroughProbe(client, sent, blockNumber);
+    const measured = await sendThroughProbe(client, holder, sent, blockNumber);
     return fees.map((fee) => fee ?? measured.shift()!);
   };
 }
@@ -118,6 +127,7 @@ export function createTransferFeeMeter(
 /** The one `eth_call`: every token sent by the probe at the holder, each outcome read into a fee. */
 async function sendThroughProbe(
   client: Pick<PublicClient, "call">,
+  holder: Address,
   sent: readonly (TransferFeeQuery & { slot: Hex })[],
   blockNumber: bigint,
 ): Promise<TransferFee[]> {
@@ -129,7 +139,7 @@ async function sendThroughProbe(
     funded.set(key, { ...entry, total: entry.total + amount });
   }
   const stateOverride: StateOverride = [
-    { address: TRANSFER_FEE_HOLDER, code: transferFeeProbeArtifact.deployedBytecode },
+    { address: holder, code: transferFeeProbeArtifact.deployedBytecode },
     ...[...funded.values()].map(({ address, slot, total }) => ({
       address,
       stateDiff: [{ slot, value: toHex(total, { size: 32 }) }],
@@ -138,7 +148,7 @@ async function sendThroughProbe(
   let data: Hex | undefined;
   try {
     ({ data } = await client.call({
-      to: TRANSFER_FEE_HOLDER,
+      to: holder,
       data: encodeFunctionData({
         abi: transferFeeProbeArtifact.abi,
         functionName: "measure",
