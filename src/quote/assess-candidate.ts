@@ -116,5 +116,6 @@ function shortOfQuote(candidate: Candidate, simulated: Simulation): Simulation {
     reason: "insufficient-output",
     stage: "simulation",
     error: "InsufficientOutput",
+    delivered: simulated.amountOut,
   };
 }

@@ -14,7 +14,6 @@ import type { Edge } from "../routing/edge.ts";
 import type { Path } from "../routing/paths.ts";
 import { searchRoutes } from "../routing/split-search.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
-import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
 import { createTransferFeeMeter, type TransferFeeMeter } from "../simulation/transfer-fee.ts";
 import { createCandidateAssessment } from "./assess-candidates.ts";
 import { createBlockReads, sameFeeTerms } from "./block-reads.ts";
@@ -31,6 +30,7 @@ import {
   type StageTimings,
 } from "./quote-types.ts";
 import { rankCandidates } from "./rank.ts";
+import { type RouteShortfall, routeShortfalls } from "./route-shortfall.ts";
 import { createSearchWarmUp } from "./search-warm-up.ts";
 import { selectPools } from "./select-pools.ts";
 import { serviceCandidate } from "./service-candidate.ts";
@@ -55,6 +55,8 @@ export type QuoterDeps = {
   onProviderOutcome?: (outcome: ProviderOutcome) => void;
   /** Sees each completed quote's stage timings and node requests (metrics). */
   onTimings?: (timings: StageTimings, rpc: RpcCount) => void;
+  /** Hears each of our own routes that delivered less than its exact quote at the quote block (a warning). */
+  onShortfall?: (shortfall: RouteShortfall) => void;
   /**
    * Pool state that follows the chain (docs/rules.md, comparison rule 14): when fresh, its newest block is the quote block (with the
    * gas price read with it) and its pools are not read again; otherwise the quote pins and reads.
@@ -100,12 +102,7 @@ export function createQuoter(deps: QuoterDeps) {
     fixtures: deps.fixtures,
     collector: contracts.settlementCollector,
   });
-  const transferFees =
-    deps.transferFees ??
-    createTransferFeeMeter(client, {
-      holder: SYNTHETIC_CALLER,
-      knownBalanceSlot: deps.fixtures.knownBalanceSlot,
-    });
+  const transferFees = deps.transferFees ?? createTransferFeeMeter(client, deps.fixtures);
   const reads = createBlockReads(client, contracts.builderRegistry, deps.followed);
   // With followed state, the pools kept when the cap bites are the deepest (select-pools.ts).
   const depthOf = deps.followed?.depthOf;
@@ -199,6 +196,8 @@ export function createQuoter(deps: QuoterDeps) {
       const explained = await timed(timings, "simulate", () =>
         explainTransferFees(transferFees, request, block.number, assessments),
       );
+      for (const shortfall of routeShortfalls(request, block.number, assessments))
+        deps.onShortfall?.(shortfall);
       await checkTokens();
       if (!(await guessedWrong())) {
         const result = await timed(timings, "rank", () => rankAndSelect(request, block, market, explained));

@@ -12,14 +12,13 @@ import { signInSite } from "../portal/sign-in-message.ts";
 import { createAdmission } from "../quote/admission.ts";
 import { createQuoter } from "../quote/create-quoter.ts";
 import type { createFixtures } from "../simulation/fixtures.ts";
-import { SYNTHETIC_CALLER } from "../simulation/synthetic-caller.ts";
 import { createTransferFeeMeter } from "../simulation/transfer-fee.ts";
 import type { Store } from "../store/create-store.ts";
 import { sharedSecret } from "../store/repositories/service-secrets.ts";
 import { type AssetBook, assetTags } from "../transfers/assets.ts";
 import type { BridgeProviderId } from "../transfers/bridge-provider.ts";
 import type { createTransferEstimator } from "../transfers/create-transfer-estimator.ts";
-import type { Logger } from "./logger.ts";
+import { type Logger, repeatingWarning } from "./logger.ts";
 import { accessLog, type createMetrics, observers } from "./metrics.ts";
 import type { QuoteProviders } from "./quote-providers.ts";
 
@@ -59,10 +58,13 @@ export async function createApps(deps: {
   const logError = (error: unknown, requestId?: string) =>
     logger.error({ err: error, requestId }, "unhandled request error");
   const { fixtures } = deps;
-  const transferFees = createTransferFeeMeter(client, {
-    holder: SYNTHETIC_CALLER,
-    knownBalanceSlot: fixtures.knownBalanceSlot,
-  });
+  // Our own route delivering less than its exact quote: the quote stays true (the candidate fails), but the
+  // node's state and the search's disagreed at the block, which an operator wants to hear about, once a minute.
+  const shortfalls = repeatingWarning(
+    logger,
+    "a route delivered less than its exact quote at the quote block; it was not selected",
+  );
+  const transferFees = createTransferFeeMeter(client, fixtures);
   const quote = createQuoter({
     client,
     index,
@@ -73,6 +75,7 @@ export async function createApps(deps: {
     providerDeadlineMs: config.aggregators.deadlineMs,
     onProviderOutcome: metrics.provider,
     onTimings: metrics.quoteStages,
+    onShortfall: (shortfall) => shortfalls.warn({ ...shortfall }),
     followed: deps.followed,
   });
   // In the background: the process's first quotes guess their fee terms from these (create-quoter.ts).

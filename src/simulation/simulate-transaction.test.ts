@@ -40,9 +40,13 @@ describe("the executor's answers, decoded", () => {
     expect(reverted("AggregatorBindingMismatch")).toMatchObject({ error: "AggregatorBindingMismatch" });
     expect(reverted("AggregatorLeftInput", [1n])).toMatchObject({ error: "AggregatorLeftInput" });
     expect(reverted("AggregatorDisabled", [3])).toMatchObject({ error: "AggregatorDisabled" });
-    expect(reverted("InsufficientOutput", [1n, 2n])).toMatchObject({
+    // What the recipient would have received comes with it (for the operator's warning, never a response).
+    expect(reverted("InsufficientOutput", [1n, 2n])).toEqual({
+      status: "failed",
       reason: "insufficient-output",
+      stage: "simulation",
       error: "InsufficientOutput",
+      delivered: 1n,
     });
   });
 });

@@ -22,8 +22,17 @@ export type Simulation =
    * measured (`amountOut` is what the recipient received).
    */
   | { status: "simulated"; amountOut: bigint; gas: bigint; grossAmountOut?: bigint }
-  /** It reverted: excluded from selection. `error` names the executor's custom error when it is one. */
-  | { status: "failed"; reason: "reverted" | "insufficient-output"; stage: "simulation"; error?: string }
+  /**
+   * It reverted: excluded from selection. `error` names the executor's custom error when it is one;
+   * `delivered`, with `insufficient-output`, what the recipient would have received (never in a response).
+   */
+  | {
+      status: "failed";
+      reason: "reverted" | "insufficient-output";
+      stage: "simulation";
+      error?: string;
+      delivered?: bigint;
+    }
   /** It could not be checked: explicitly unverified, never proof of executability. */
   | {
       status: "unverified";
@@ -118,28 +127,31 @@ export function decodeExecutorOutput(data: Hex): bigint {
 
 export function classify(error: unknown, stage: "simulation" | "gas-estimate"): Simulation {
   if (isTransientRpcError(error)) return { status: "unverified", reason: "rpc-unavailable", stage };
-  const name = executorErrorName(error);
+  const decoded = executorError(error);
+  const name = decoded?.errorName;
+  const delivered = name === "InsufficientOutput" ? decoded?.args?.[0] : undefined;
   return {
     status: "failed",
     reason: name === "InsufficientOutput" ? "insufficient-output" : "reverted",
     stage: "simulation",
     ...(name ? { error: name } : {}),
+    ...(typeof delivered === "bigint" ? { delivered } : {}),
   };
 }
 
-/** The executor custom error's name, from the revert data (never from message text). */
-function executorErrorName(error: unknown): string | undefined {
+/** The executor custom error, name and arguments, from the revert data (never from message text). */
+function executorError(error: unknown): { errorName: string; args?: readonly unknown[] } | undefined {
   if (!(error instanceof BaseError)) return undefined;
   const reverted = error.walk(
     (e) => e instanceof ContractFunctionRevertedError,
   ) as ContractFunctionRevertedError | null;
-  if (reverted?.data?.errorName) return reverted.data.errorName;
+  if (reverted?.data?.errorName) return reverted.data;
   const withData = error.walk((e) => typeof (e as { data?: unknown }).data === "string") as {
     data?: Hex;
   } | null;
   if (!withData?.data) return undefined;
   try {
-    return decodeErrorResult({ abi: executorArtifact.abi, data: withData.data }).errorName;
+    return decodeErrorResult({ abi: executorArtifact.abi, data: withData.data });
   } catch {
     return undefined;
   }

@@ -5,7 +5,6 @@ import { rebaseShares } from "../../test/rebase.ts";
 import { junctionChain } from "../chain/chain.ts";
 import { TRANSFER_FEE_BPS } from "../devnet/universe.ts";
 import { createFixtures } from "./fixtures.ts";
-import { SYNTHETIC_CALLER } from "./synthetic-caller.ts";
 import { createTransferFeeMeter, TRANSFER_FEE_HOLDER, TRANSFER_FEE_RECIPIENT } from "./transfer-fee.ts";
 
 /**
@@ -96,10 +95,7 @@ describe("transfer fee meter", () => {
     // What the service does for every indexed token in the background, before any quote.
     for (const t of tokens) await fixtures.learn(t, devnet.manifest.contracts.executor, block);
     methods.length = 0;
-    const measure = createTransferFeeMeter(client, {
-      holder: SYNTHETIC_CALLER,
-      knownBalanceSlot: fixtures.knownBalanceSlot,
-    });
+    const measure = createTransferFeeMeter(client, fixtures);
     const fees = await measure(
       tokens.map((t) => ({ token: t, amount: 10n ** 6n })),
       block,

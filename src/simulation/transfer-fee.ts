@@ -14,6 +14,7 @@ import {
 import { isTransientRpcError } from "../chain/rpc-errors.ts";
 import { transferFeeProbeArtifact } from "../contracts/artifacts/TransferFeeProbe.ts";
 import { detectBalanceSlot } from "./storage-slot.ts";
+import { SYNTHETIC_CALLER } from "./synthetic-caller.ts";
 
 /**
  * Why a token's transfer fee is unknown (docs/rules.md, token rule 4), a closed list:
@@ -84,15 +85,15 @@ export type TransferFeeMeter = (
  * A transient node failure throws (the caller answers 503); anything else unmeasurable is `unknown` with
  * its reason, never a guess.
  *
- * Given the fixtures' `knownBalanceSlot`, the holder is the synthetic caller, whose layout of every indexed
+ * Given the fixtures (`knownBalanceSlot`), the holder is the synthetic caller, whose layout of every indexed
  * token the service learns in the background: a quote that must explain a failure then sends one call, not
  * a detection first (two more round trips on a token's first explanation).
  */
 export function createTransferFeeMeter(
   client: Pick<PublicClient, "createAccessList" | "call">,
-  learned?: { holder: Address; knownBalanceSlot: (token: Address) => Promise<Hex | undefined> | undefined },
+  learned?: { knownBalanceSlot: (token: Address) => Promise<Hex | undefined> | undefined },
 ): TransferFeeMeter {
-  const holder = learned?.holder ?? TRANSFER_FEE_HOLDER;
+  const holder = learned ? SYNTHETIC_CALLER : TRANSFER_FEE_HOLDER;
   const slots = new Map<string, Promise<Hex | undefined>>();
   const balanceSlot = (token: Address, blockNumber: bigint) => {
     const key = token.toLowerCase();
