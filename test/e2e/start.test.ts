@@ -145,7 +145,11 @@ describe("junction start", () => {
     const text = await all.text();
     expect(all.status).toBe(200);
     // Where the time went, per stage.
-    const stages = (all.headers.get("server-timing") ?? "").split(", ").map((m) => m.split(";")[0]);
+    const timing = all.headers.get("server-timing") ?? "";
+    const stages = timing.split(", ").map((m) => m.split(";")[0]);
+    // What the quote asked of the node: calls sent, batched into requests, in at least one round trip.
+    const count = (name: string) => Number(new RegExp(`${name};desc="(\\d+)"`).exec(timing)?.[1]);
+    const trips = count("rpc-round-trips");
     expect(stages).toEqual([
       "pin",
       "state",
@@ -156,11 +160,12 @@ describe("junction start", () => {
       "rpc-calls",
       "rpc-requests",
       "rpc-round-trips",
+      // A quote of more than one round trip names the call that opened each.
+      ...(trips > 1 ? ["rpc-round-trip-openers"] : []),
     ]);
-    // What the quote asked of the node: calls sent, batched into requests, in at least one round trip.
-    const count = (name: string) =>
-      Number(new RegExp(`${name};desc="(\\d+)"`).exec(all.headers.get("server-timing") ?? "")?.[1]);
-    expect(count("rpc-round-trips")).toBeGreaterThanOrEqual(1);
+    const openers = /rpc-round-trip-openers;desc="([^"]*)"/.exec(timing)?.[1];
+    if (trips > 1) expect(openers?.split(" ")).toHaveLength(trips);
+    expect(trips).toBeGreaterThanOrEqual(1);
     expect(count("rpc-calls")).toBeGreaterThanOrEqual(count("rpc-requests"));
     expect(count("rpc-requests")).toBeGreaterThanOrEqual(1);
     expect(text).not.toMatch(/0x[0-9a-fA-F]{65,}/);
