@@ -100,6 +100,8 @@ export function startWebhookSender(options: WebhookSenderOptions) {
   const loop = (async () => {
     while (!stopped) {
       let wait = pollMs;
+      // A write notified while this looks (claims, asks when the next is due) must still wake it.
+      let since = options.signal.seen();
       try {
         const claimed = await fill();
         // A full claim may leave more due: look again at once while there is room.
@@ -109,12 +111,13 @@ export function startWebhookSender(options: WebhookSenderOptions) {
       } catch (error) {
         options.logger.warn({ err: error }, "webhook outbox unavailable; retrying");
       }
-      let woken = stopped || (await options.signal.wait(wait));
+      let woken = stopped || (await options.signal.wait(wait, since));
       // A quiet interval passed: another process may have queued something; claim only once it is due.
       while (!woken && !stopped && wait >= pollMs) {
+        since = options.signal.seen();
         wait = await untilDue().catch(() => pollMs);
         if (wait <= SOON_MS) break;
-        woken = await options.signal.wait(wait);
+        woken = await options.signal.wait(wait, since);
       }
     }
   })();

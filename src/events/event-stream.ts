@@ -43,11 +43,13 @@ export async function* workspaceEvents(
   const types = options.types ?? SETTLEMENT_EVENT_TYPES;
   let position = after;
   while (!options.until()) {
+    // A write notified while the page is read still wakes the wait below.
+    const since = deps.signal.seen();
     const page = await eventsAfter(deps.db, workspaceId, position, types, 100);
     for (const event of page) {
       position = event.seq;
       yield event;
     }
-    if (page.length < 100 && !options.until()) await deps.signal.wait(options.pollMs ?? 1_000);
+    if (page.length < 100 && !options.until()) await deps.signal.wait(options.pollMs ?? 1_000, since);
   }
 }

@@ -4,14 +4,25 @@
  */
 export function createOutboxSignal() {
   let waiters: (() => void)[] = [];
+  let notified = 0;
   return {
     notify(): void {
+      notified += 1;
       const woken = waiters;
       waiters = [];
       for (const wake of woken) wake();
     },
-    /** Settles at the next `notify` (true), or after `ms` (false), whichever is first. */
-    wait(ms: number): Promise<boolean> {
+    /** How many notifications were sent so far: pass it to `wait` to hear of one sent since. */
+    seen(): number {
+      return notified;
+    },
+    /**
+     * Settles at the next `notify` (true), or after `ms` (false), whichever is first; at once (true) when a
+     * notification was sent since `since` (a `seen()` taken before the caller last looked), so one sent
+     * while the caller was busy looking is never lost.
+     */
+    wait(ms: number, since?: number): Promise<boolean> {
+      if (since !== undefined && since !== notified) return Promise.resolve(true);
       return new Promise((resolve) => {
         const timer = setTimeout(() => done(false), ms);
         const notified = () => done(true);
