@@ -108,7 +108,7 @@ function notes(run: ScaleRun, phase: (name: BlockPhase) => BlockSample[]): strin
       .map((quote) => `${quote.pair} ${quote.ms.toFixed(0)} ms`)
       .join(", ")}.`,
     `- ${beyondOneRoundTrip(run.quotes)}`,
-    `- ${unsimulatedCandidates(run.quotes)}`,
+    `- ${candidatesNotSimulated(run.quotes)}`,
     ...failedQuotes(run.quotes, run.blocks),
     `- Node calls per busy block without quotes, by method (p50): ${methodMedians(phase("busy"))}; per empty block: ${methodMedians(phase("empty"))}.`,
     `- Service log (kept at ${run.log.path}): ${(run.log.bytes / 1024).toFixed(0)} KiB, ${run.log.lines} lines; ${run.log.counts.length === 0 ? "no warnings or errors" : "warnings and errors by message:"}`,
@@ -210,7 +210,7 @@ function failedQuotes(quotes: readonly QuoteSample[], blocks: readonly BlockSamp
  * The answered quotes with candidates that did not simulate: one of Junction's own routes failing its run
  * means the search's exact math and the node disagreed (or the state moved under it), worth a look.
  */
-function unsimulatedCandidates(quotes: readonly QuoteSample[]): string {
+function candidatesNotSimulated(quotes: readonly QuoteSample[]): string {
   const some = quotes.filter((quote) => quote.unsimulated);
   if (some.length === 0) return "Every candidate of every answered quote simulated.";
   return `Quotes with candidates that did not simulate: ${some.length} of ${quotes.length}: ${some
