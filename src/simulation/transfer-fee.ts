@@ -51,7 +51,8 @@ export type TransferFee =
 export type TransferFeeQuery = { token: Address; amount: bigint };
 
 /**
- * The synthetic holder the probe's code is placed at and funded by override: `keccak256("junction.simulation
+ * The synthetic holder the probe's code is placed at and funded by override when the meter has no fixtures
+ * to take learned slots from (with them it is the synthetic caller): `keccak256("junction.simulation
  * .transfer-fee-holder")[12:]`, and the fresh recipient, `keccak256("junction.simulation.transfer-fee
  * -recipient")[12:]`: addresses with no code and no key.
  */
