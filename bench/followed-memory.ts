@@ -2,10 +2,10 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { createChainClient } from "../src/chain/create-chain-client.ts";
 import type { Devnet } from "../src/devnet/devnet.ts";
-import type { FollowedPool } from "../src/liquidity/followed-state/followed-pool.ts";
 import { readFollowed } from "../src/liquidity/followed-state/read-followed.ts";
 import { isRoutable } from "../src/liquidity/pool-index/pool.ts";
 import { createPoolIndex } from "../src/liquidity/pool-index/pool-index.ts";
+import type { PoolSnapshot } from "../src/liquidity/read/load-pool-states.ts";
 import { machineLine, table } from "./machine.ts";
 
 /** Heap in use after a full collection. */
@@ -35,11 +35,11 @@ export async function benchFollowedMemory(devnet: Devnet): Promise<string[]> {
   const pools = index.pools().filter(isRoutable);
   const block = await client.getBlockNumber();
   const states = await readFollowed(client, pools, block, manifest.contracts.v4PoolManager);
-  const ticks = [...states.values()].reduce((sum, s) => sum + (s.kind === "v2" ? 0 : s.ticks.size), 0);
+  const ticks = [...states.values()].reduce((sum, s) => sum + (s.kind === "v2" ? 0 : s.liquidityNet.size), 0);
   const rows: string[][] = [];
   for (const copies of [1, 10]) {
     const before = heapUsed();
-    const held: Map<string, FollowedPool>[] = [];
+    const held: Map<string, PoolSnapshot>[] = [];
     for (let i = 0; i < copies; i++)
       held.push(new Map([...states.values()].map((state, n) => [`${i}:${n}`, structuredClone(state)])));
     const used = heapUsed() - before;

@@ -1,5 +1,4 @@
 import { type AbiEvent, type Hex, toEventSelector } from "viem";
-import type { FollowedPool } from "./followed-state/followed-pool.ts";
 import type { FollowedLog } from "./followed-state/pool-event.ts";
 import type { PoolKind } from "./pool-kind.ts";
 import type { PoolRef, PoolSnapshot } from "./read/load-pool-states.ts";
@@ -7,15 +6,15 @@ import { v2 } from "./v2/index.ts";
 import { v3 } from "./v3/index.ts";
 import { v4 } from "./v4/index.ts";
 
-/** Every pool kind, by the `kind` its pools, snapshots and followed states carry: a new kind is one more entry. */
+/** Every pool kind, by the `kind` its pools and states carry: a new kind is one more entry. */
 export const poolKinds = { v2, v3, v4 };
 
 export type PoolKindName = keyof typeof poolKinds;
 
 /** A kind's methods over every kind's values: the registry pairs each value only with its own kind's. */
-type AnyPoolKind = PoolKind<PoolRef, PoolSnapshot, FollowedPool>;
+type AnyPoolKind = PoolKind<PoolRef, PoolSnapshot>;
 
-/** The kind module of a pool, snapshot or followed state. */
+/** The kind module of a pool or of its state. */
 export function kindOf(value: { kind: PoolKindName }): AnyPoolKind {
   return poolKinds[value.kind] as unknown as AnyPoolKind;
 }

@@ -1,8 +1,12 @@
+import { narrowed } from "./held-window.ts";
 import type { ConcentratedPoolState } from "./pool-state.ts";
 
 /**
- * The first field in which two concentrated snapshots differ: price, tick, liquidity, spacing, then the
- * kind's fees (`fees`, name and both values), the bitmap window and its words, each tick's liquidityNet.
+ * The first field in which two states of one pool at one block differ over the words the narrower of them
+ * covers (a followed pool holds more words than a quote's direct read of it): price, tick, liquidity,
+ * spacing, then the kind's fees (`fees`, name and both values), the bitmap window (one must hold the
+ * other's words), its words, each tick's liquidityNet. Gross liquidity, which a read does not carry, is
+ * not compared.
  */
 export function concentratedDifference(
   a: ConcentratedPoolState,
@@ -12,9 +16,13 @@ export function concentratedDifference(
   for (const field of ["sqrtPriceX96", "tick", "liquidity", "tickSpacing"] as const)
     if (a[field] !== b[field]) return field;
   for (const [field, x, y] of fees) if (x !== y) return field;
-  if (a.bitmap.from !== b.bitmap.from || a.bitmap.to !== b.bitmap.to) return "bitmap window";
-  const sameMap = <T>(x: ReadonlyMap<number, T>, y: ReadonlyMap<number, T>) =>
-    x.size === y.size && [...x].every(([key, value]) => y.get(key) === value);
-  if (!sameMap(a.bitmap.words, b.bitmap.words)) return "bitmap words";
-  return sameMap(a.liquidityNet, b.liquidityNet) ? undefined : "liquidityNet";
+  const within = (x: ConcentratedPoolState, y: ConcentratedPoolState) =>
+    x.bitmap.from >= y.bitmap.from && x.bitmap.to <= y.bitmap.to;
+  const window = within(a, b) ? a.bitmap : within(b, a) ? b.bitmap : undefined;
+  if (!window) return "bitmap window";
+  const [x, y] = [narrowed(a, window), narrowed(b, window)];
+  const sameMap = <T>(p: ReadonlyMap<number, T>, q: ReadonlyMap<number, T>) =>
+    p.size === q.size && [...p].every(([key, value]) => q.get(key) === value);
+  if (!sameMap(x.bitmap.words, y.bitmap.words)) return "bitmap words";
+  return sameMap(x.liquidityNet, y.liquidityNet) ? undefined : "liquidityNet";
 }

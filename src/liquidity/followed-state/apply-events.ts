@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { kindOf, kindOfLog, type PoolKindName } from "../pool-kinds.ts";
-import type { FollowedPool } from "./followed-pool.ts";
+import type { PoolSnapshot } from "../read/load-pool-states.ts";
 import type { FollowedLog, PoolEvent } from "./pool-event.ts";
 
 /**
@@ -20,9 +20,14 @@ export function poolEventOf(
 }
 
 /**
- * The pool's state after `events` (in log order), with its kind's own arithmetic (`PoolKind.applyEvents`).
- * Throws `UnfollowableError` for an event the kind cannot apply. Never mutates `state`.
+ * The pool's state after `events` (in log order), the events of block `blockNumber`, with its kind's own
+ * arithmetic (`PoolKind.applyEvents`). Throws `UnfollowableError` for an event the kind cannot apply.
+ * Never mutates `state`.
  */
-export function applyEvents(state: FollowedPool, events: readonly PoolEvent[]): FollowedPool {
-  return kindOf(state).applyEvents(state, events);
+export function applyEvents(
+  state: PoolSnapshot,
+  events: readonly PoolEvent[],
+  blockNumber: bigint,
+): PoolSnapshot {
+  return { ...kindOf(state).applyEvents(state, events), blockNumber };
 }

@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
 import { describe, expect, it } from "vitest";
+import type { PoolSnapshot } from "../read/load-pool-states.ts";
 import { BlockJournal } from "./block-journal.ts";
-import type { FollowedPool } from "./followed-pool.ts";
 
 const hash = (n: number) => `0x${n.toString(16).padStart(64, "0")}` as Hex;
 const block = (n: number, parent = n - 1) => ({
@@ -13,7 +13,13 @@ const block = (n: number, parent = n - 1) => ({
   gasSuggestion: 1n,
   epoch: hash(1),
 });
-const v2 = (reserve0: bigint): FollowedPool => ({ kind: "v2", reserve0, reserve1: 1n });
+const v2 = (reserve0: bigint): PoolSnapshot => ({
+  kind: "v2",
+  address: "0x00000000000000000000000000000000000000a2",
+  blockNumber: 1n,
+  reserve0,
+  reserve1: 1n,
+});
 
 describe("BlockJournal", () => {
   it("tells each pool's state at every retained block and rewinds a reorg to the common ancestor", () => {

@@ -1,5 +1,5 @@
 import type { Hex } from "viem";
-import type { FollowedPool } from "./followed-pool.ts";
+import type { PoolSnapshot } from "../read/load-pool-states.ts";
 
 /** A block the followed state has applied, with what the node suggested as gas price when it was seen. */
 export type AppliedBlock = {
@@ -17,7 +17,7 @@ export type AppliedBlock = {
   epoch: Hex;
 };
 
-type Entry = AppliedBlock & { undo: Map<string, FollowedPool | undefined> };
+type Entry = AppliedBlock & { undo: Map<string, PoolSnapshot | undefined> };
 
 /**
  * Followed pool states keyed by block: the states after the newest applied block, and for each of the last
@@ -25,7 +25,7 @@ type Entry = AppliedBlock & { undo: Map<string, FollowedPool | undefined> };
  * and a reorg rewinds to the common ancestor by undoing the blocks it took back.
  */
 export class BlockJournal {
-  private readonly current = new Map<string, FollowedPool>();
+  private readonly current = new Map<string, PoolSnapshot>();
   private readonly blocks: Entry[] = [];
   private joinsAndLeaves = 0;
 
@@ -61,7 +61,7 @@ export class BlockJournal {
   }
 
   /** The pool's state after block `hash`, or undefined when the block is not retained or the pool not followed then. */
-  stateAt(key: string, hash: Hex): FollowedPool | undefined {
+  stateAt(key: string, hash: Hex): PoolSnapshot | undefined {
     let i = this.blocks.length - 1;
     let state = this.current.get(key);
     for (; i >= 0 && this.blocks[i]!.hash !== hash; i--) {
@@ -72,7 +72,7 @@ export class BlockJournal {
   }
 
   /** The newest state of a pool. */
-  latest(key: string): FollowedPool | undefined {
+  latest(key: string): PoolSnapshot | undefined {
     return this.current.get(key);
   }
 
@@ -85,7 +85,7 @@ export class BlockJournal {
   }
 
   /** Sets (or, with undefined, forgets) a pool's state as of the head block. */
-  set(key: string, state: FollowedPool | undefined): void {
+  set(key: string, state: PoolSnapshot | undefined): void {
     const head = this.blocks.at(-1);
     if (!head) throw new RangeError("set: no block begun");
     const before = this.current.get(key);

@@ -11,7 +11,7 @@ import { type AdoptionProgress, createAdoption } from "./adopt-pools.ts";
 import { applyEvents, poolEventOf } from "./apply-events.ts";
 import { type AppliedBlock, BlockJournal } from "./block-journal.ts";
 import { type FollowHeadsOptions, followHeads } from "./follow-heads.ts";
-import { snapshotOf } from "./followed-pool.ts";
+import { outgrown, snapshotOf } from "./followed-pool.ts";
 import type { FollowedLog, PoolEvent } from "./pool-event.ts";
 import { checkSample } from "./sample-check.ts";
 
@@ -311,12 +311,12 @@ export function createFollowedState(options: FollowedStateOptions) {
       const pool = pools.get(key);
       try {
         if (!pool || pool.kind !== kind || state.kind !== kind) throw new RangeError("not this kind of pool");
-        const next = applyEvents(state, list);
+        const next = applyEvents(state, list, block.number);
         journal.set(key, next);
         applied += list.length;
         // Its price left the held words: read it around the new price in this step (adopt-pools.ts), not on a
         // quote's first ask, which would cost that quote a round trip of its own.
-        if (kindOf(next).outgrown?.(next)) adoption.readAgain(key);
+        if (outgrown(next)) adoption.readAgain(key);
       } catch {
         // Not followable through this block: quotes read it directly until the next step reads it anew.
         journal.set(key, undefined);
@@ -351,7 +351,7 @@ export function createFollowedState(options: FollowedStateOptions) {
     if (distrusted.has(key)) return undefined;
     const state = journal.stateAt(key, block.hash);
     if (!state) return undefined;
-    const snapshot = snapshotOf(pool, state, block.number, words);
+    const snapshot = state.kind === pool.kind ? snapshotOf(state, block.number, words) : undefined;
     // The price left the held words: read it again around the new price (a wide read past them is not).
     if (!snapshot && !words && journal.head()?.hash === block.hash) adoption.readAgain(key);
     return snapshot;

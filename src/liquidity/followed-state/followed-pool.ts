@@ -1,23 +1,25 @@
-import type { FollowedConcentrated } from "../concentrated/followed.ts";
 import { kindOf } from "../pool-kinds.ts";
-import type { PoolRef, PoolSnapshot } from "../read/load-pool-states.ts";
+import type { PoolSnapshot } from "../read/load-pool-states.ts";
 import type { WordRange } from "../read/word-window.ts";
-import type { FollowedV2 } from "../v2/followed.ts";
-
-/** One pool's state after some block: immutable, replaced whole when a block changes it. */
-export type FollowedPool = FollowedV2 | FollowedConcentrated;
 
 /**
- * The snapshot a direct read at `blockNumber` over `words` would give (by default the default window
- * around the price, as a quote's first read), word for word and tick for tick, or undefined when those
- * words reach past the held ones (the caller reads the pool directly) or the state is of another kind.
+ * A followed pool's state as a quote at `blockNumber` reads it: over `words` (by default what a quote reads
+ * first around its price), exactly what a direct read at that block would give, or undefined when those
+ * words reach past the held ones (the caller reads the pool directly). It shares the followed state's maps:
+ * nothing but its top level is copied.
  */
 export function snapshotOf(
-  pool: PoolRef,
-  state: FollowedPool,
+  state: PoolSnapshot,
   blockNumber: bigint,
   words?: WordRange,
 ): PoolSnapshot | undefined {
-  if (pool.kind !== state.kind) return undefined;
-  return kindOf(pool).snapshotOf(pool, state, blockNumber, words);
+  const kind = kindOf(state);
+  const view = kind.heldView ? kind.heldView(state, words) : state;
+  return view && (view.blockNumber === blockNumber ? view : { ...view, blockNumber });
+}
+
+/** Whether a followed state no longer holds what a quote reads first (its price left the held words). */
+export function outgrown(state: PoolSnapshot): boolean {
+  const kind = kindOf(state);
+  return kind.heldView !== undefined && kind.heldView(state) === undefined;
 }

@@ -1,11 +1,10 @@
 import type { Address, PublicClient } from "viem";
 import type { IndexedPool } from "../pool-index/pool.ts";
 import { kindOf } from "../pool-kinds.ts";
-import { loadPoolStates } from "../read/load-pool-states.ts";
+import { loadPoolStates, type PoolSnapshot } from "../read/load-pool-states.ts";
 import type { Read } from "../read/read.ts";
 import { DEPLOYLESS_LIMITS, runReads } from "../read/run-reads.ts";
 import { DEFAULT_WINDOW_TICKS, WIDENED_WINDOW_TICKS } from "../read/word-window.ts";
-import type { FollowedPool } from "./followed-pool.ts";
 
 /**
  * Ticks either side of the price a followed pool of `tickSpacing` holds, in whole bitmap words: what a large
@@ -28,7 +27,7 @@ export async function readFollowed(
   pools: readonly IndexedPool[],
   blockNumber: bigint,
   poolManager: Address | undefined,
-): Promise<Map<IndexedPool, FollowedPool>> {
+): Promise<Map<IndexedPool, PoolSnapshot>> {
   // One load per tick spacing (each held its own width), all sent together.
   const spacings = [...new Set(pools.map(spacingOf))];
   const loaded = await Promise.all(
@@ -71,7 +70,7 @@ export async function readFollowed(
       gross.get(pool)!.set(tick, outcome.value as bigint);
     }
   });
-  const followed = new Map<IndexedPool, FollowedPool>();
+  const followed = new Map<IndexedPool, PoolSnapshot>();
   loads.forEach((load, i) => {
     if (load.status !== "loaded" || failed.has(i)) return;
     followed.set(pools[i]!, kindOf(load.snapshot).followedOf(load.snapshot, gross.get(i)));

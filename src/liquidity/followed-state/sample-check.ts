@@ -43,14 +43,15 @@ export async function checkSample(
   for (const key of picked) {
     const pool = pools.get(key)!;
     const state = journal.stateAt(key, head.hash);
-    const followed = state && snapshotOf(pool, state, head.number);
+    const followed = state && snapshotOf(state, head.number);
     if (followed) sampled.push({ key, pool, followed });
   }
   if (sampled.length === 0) return 0;
   // What the followed state holds tells the read where the price and the initialized ticks are: one round.
   const hints = new Map<string, StateHint>();
   for (const { followed } of sampled) {
-    const hint = kindOf(followed).hintOf(followed);
+    const kind = kindOf(followed);
+    const hint = kind.hintOf(kind.firstRead?.(followed) ?? followed);
     if (hint) hints.set(poolRef(followed), hint);
   }
   const { pools: loads } = await loadPoolStates(

@@ -1,7 +1,6 @@
 import { UnfollowableError } from "../followed-state/unfollowable-error.ts";
 import type { PoolKind } from "../pool-kind.ts";
 import { V2_SYNC } from "./events.ts";
-import type { FollowedV2 } from "./followed.ts";
 import { quoteV2ExactIn } from "./get-amount-out.ts";
 import { v2LoadJob } from "./load-job.ts";
 import { v2MarginalRate, v2SpotRate } from "./rates.ts";
@@ -26,19 +25,12 @@ export const v2 = {
     let next = state;
     for (const event of events) {
       if (event.name !== "sync") throw new UnfollowableError(`a V2 pair cannot apply ${event.name}`);
-      next = { kind: "v2", reserve0: event.reserve0, reserve1: event.reserve1 };
+      next = { ...next, reserve0: event.reserve0, reserve1: event.reserve1 };
     }
     return next;
   },
   grossReads: () => [],
-  followedOf: (snapshot) => ({ kind: "v2", reserve0: snapshot.reserve0, reserve1: snapshot.reserve1 }),
-  snapshotOf: (pool, state, blockNumber) => ({
-    kind: "v2",
-    address: pool.address,
-    blockNumber,
-    reserve0: state.reserve0,
-    reserve1: state.reserve1,
-  }),
+  followedOf: (snapshot) => snapshot,
   depthOf: (state, side) => Number(side === 0 ? state.reserve0 : state.reserve1),
 
   exactIn: (snapshot, zeroForOne) => (amountIn) => ({
@@ -48,4 +40,4 @@ export const v2 = {
   }),
   marginalRate: v2MarginalRate,
   spotRate: v2SpotRate,
-} satisfies PoolKind<V2PoolRef, V2PoolSnapshot, FollowedV2>;
+} satisfies PoolKind<V2PoolRef, V2PoolSnapshot>;

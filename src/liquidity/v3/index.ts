@@ -1,8 +1,7 @@
 import { applyConcentratedEvents } from "../concentrated/apply-events.ts";
 import { concentratedDifference } from "../concentrated/difference.ts";
-import type { FollowedConcentrated } from "../concentrated/followed.ts";
 import { followedFromRead } from "../concentrated/followed-from-read.ts";
-import { heldSnapshot, outgrown } from "../concentrated/held-snapshot.ts";
+import { firstReadWindow, heldView, narrowed } from "../concentrated/held-window.ts";
 import { concentratedDepth, concentratedMarginalRate, concentratedSpotRate } from "../concentrated/rates.ts";
 import { poolRef } from "../pool-index/pool.ts";
 import type { PoolKind } from "../pool-kind.ts";
@@ -13,8 +12,6 @@ import { v3EventOf } from "./pool-event.ts";
 import { type V3PoolRef, v3Reads } from "./read-state.ts";
 import type { V3PoolSnapshot } from "./snapshot.ts";
 import { v3ExactInPath } from "./swap.ts";
-
-type FollowedV3 = FollowedConcentrated & { kind: "v3" };
 
 /** A V3 pool's load: its reads as view calls on the pool, its snapshot with the pool's fee. */
 function v3Job(pool: Omit<V3PoolRef, "kind">, options: LoadOptions, extra: ConcentratedExtra) {
@@ -50,17 +47,13 @@ export const v3 = {
       if (read.kind !== "view") throw new RangeError("a V3 tick is read by a view call");
       return { tick, read: { ...read, words: [0], decode: (words: readonly bigint[]) => words[0]! } };
     }),
-  followedOf: (snapshot, gross) =>
-    followedFromRead(snapshot, gross, { kind: "v3", fee: snapshot.fee, protocolFee: 0 }),
-  snapshotOf: (pool, state, blockNumber, words) => {
-    const held = heldSnapshot(state, blockNumber, words);
-    return held && { ...held, kind: "v3", address: pool.address, fee: state.fee };
-  },
-  outgrown,
+  followedOf: (snapshot, gross) => followedFromRead(snapshot, gross),
+  heldView,
+  firstRead: (state) => narrowed(state, firstReadWindow(state)),
   depthOf: concentratedDepth,
 
   exactIn: v3ExactInPath,
   marginalRate: (snapshot, zeroForOne) =>
     concentratedMarginalRate(snapshot, zeroForOne, BigInt(snapshot.fee)),
   spotRate: (snapshot, zeroForOne) => concentratedSpotRate(snapshot, zeroForOne, snapshot.fee),
-} satisfies PoolKind<V3PoolRef, V3PoolSnapshot, FollowedV3>;
+} satisfies PoolKind<V3PoolRef, V3PoolSnapshot>;

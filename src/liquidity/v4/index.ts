@@ -1,9 +1,8 @@
 import { type Address, type Hex, hexToBigInt, maxUint128 } from "viem";
 import { applyConcentratedEvents } from "../concentrated/apply-events.ts";
 import { concentratedDifference } from "../concentrated/difference.ts";
-import type { FollowedConcentrated } from "../concentrated/followed.ts";
 import { followedFromRead } from "../concentrated/followed-from-read.ts";
-import { heldSnapshot, outgrown } from "../concentrated/held-snapshot.ts";
+import { firstReadWindow, heldView, narrowed } from "../concentrated/held-window.ts";
 import { concentratedDepth, concentratedMarginalRate, concentratedSpotRate } from "../concentrated/rates.ts";
 import { poolRef } from "../pool-index/pool.ts";
 import type { PoolKind } from "../pool-kind.ts";
@@ -15,8 +14,6 @@ import { isHookFreeStaticFee, type V4PoolRef, v4Reads } from "./read-state.ts";
 import type { V4PoolSnapshot } from "./snapshot.ts";
 import { v4ExactInPath } from "./swap.ts";
 import { v4SwapFee } from "./swap-fee.ts";
-
-type FollowedV4 = FollowedConcentrated & { kind: "v4" };
 
 /**
  * A V4 pool's load: its reads as PoolManager storage slots (none without the PoolManager: `unsupported`),
@@ -67,15 +64,9 @@ export const v4 = {
       if (read.kind !== "slot") throw new RangeError("a V4 tick is read from a storage slot");
       return { tick, read: { ...read, decode: (value: Hex) => hexToBigInt(value) & maxUint128 } };
     }),
-  followedOf: (snapshot, gross) =>
-    followedFromRead(snapshot, gross, { kind: "v4", fee: snapshot.lpFee, protocolFee: snapshot.protocolFee }),
-  snapshotOf: (pool, state, blockNumber, words) => {
-    const held = heldSnapshot(state, blockNumber, words);
-    return (
-      held && { ...held, kind: "v4", poolId: pool.poolId, lpFee: state.fee, protocolFee: state.protocolFee }
-    );
-  },
-  outgrown,
+  followedOf: (snapshot, gross) => followedFromRead(snapshot, gross),
+  heldView,
+  firstRead: (state) => narrowed(state, firstReadWindow(state)),
   depthOf: concentratedDepth,
 
   exactIn: v4ExactInPath,
@@ -83,4 +74,4 @@ export const v4 = {
     concentratedMarginalRate(snapshot, zeroForOne, v4SwapFee(snapshot, zeroForOne)),
   spotRate: (snapshot, zeroForOne) =>
     concentratedSpotRate(snapshot, zeroForOne, Number(v4SwapFee(snapshot, zeroForOne))),
-} satisfies PoolKind<V4PoolRef, V4PoolSnapshot, FollowedV4>;
+} satisfies PoolKind<V4PoolRef, V4PoolSnapshot>;
