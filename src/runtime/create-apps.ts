@@ -146,5 +146,6 @@ export async function createApps(deps: {
     logError,
     partner: { ...quoting, admission: createAdmission() },
   });
-  return { base, partner };
+  // At shutdown: the shortfalls still counted are logged, and no timer outlives the service.
+  return { base, partner, stop: () => shortfalls.stop() };
 }

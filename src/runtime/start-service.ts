@@ -178,7 +178,7 @@ async function startLocked(
       nodeLacks: () => chain.features.lacks(),
       progress,
     });
-    const { base, partner } = await createApps({
+    const apps = await createApps({
       config,
       logger,
       metrics,
@@ -195,11 +195,12 @@ async function startLocked(
       fixtures,
       transfers: { estimator, assets, ...(seed ? { standInUrls: seed.standIns.urls } : {}) },
     });
+    shutdown.defer(apps.stop);
     shutdown.defer(closeListeners);
-    const basePort = await listen(servers, base.fetch, config.host, config.port, "JUNCTION_PORT");
+    const basePort = await listen(servers, apps.base.fetch, config.host, config.port, "JUNCTION_PORT");
     const partnerPort = await listen(
       servers,
-      partner.fetch,
+      apps.partner.fetch,
       config.host,
       config.partnerPort,
       "JUNCTION_PARTNER_PORT",
