@@ -1,7 +1,6 @@
 import { type AbiEvent, type Hex, toEventSelector } from "viem";
 import type { FollowedLog } from "./followed-state/pool-event.ts";
 import type { PoolKind } from "./pool-kind.ts";
-import type { PoolRef, PoolSnapshot } from "./read/load-pool-states.ts";
 import { v2 } from "./v2/index.ts";
 import { v3 } from "./v3/index.ts";
 import { v4 } from "./v4/index.ts";
@@ -10,6 +9,17 @@ import { v4 } from "./v4/index.ts";
 export const poolKinds = { v2, v3, v4 };
 
 export type PoolKindName = keyof typeof poolKinds;
+
+/** A kind's pool (what identifies it for reading) and state types, read off its methods. */
+type PoolOf<Kind> = Kind extends { loadJob: (pool: infer Pool, ...rest: never[]) => unknown } ? Pool : never;
+type SnapshotOf<Kind> = Kind extends { exactIn: (snapshot: infer Snapshot, ...rest: never[]) => unknown }
+  ? Snapshot
+  : never;
+
+/** A pool of any kind, as a read needs it: each kind's, so a new kind joins the union by its entry. */
+export type PoolRef = PoolOf<(typeof poolKinds)[PoolKindName]>;
+/** A pool's state, of any kind: what a read at a pinned block gives and what the head follower holds. */
+export type PoolSnapshot = SnapshotOf<(typeof poolKinds)[PoolKindName]>;
 
 /** A kind's methods over every kind's values: the registry pairs each value only with its own kind's. */
 type AnyPoolKind = PoolKind<PoolRef, PoolSnapshot>;

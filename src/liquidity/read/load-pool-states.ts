@@ -1,12 +1,8 @@
 import type { Address, PublicClient } from "viem";
 import type { MissingState } from "../concentrated/pool-state.ts";
 import { poolRef } from "../pool-index/pool.ts";
-import { kindOf } from "../pool-kinds.ts";
-import type { V2PoolRef } from "../v2/read-state.ts";
-import type { V2PoolSnapshot } from "../v2/snapshot.ts";
-import type { V3PoolRef } from "../v3/read-state.ts";
+import { kindOf, type PoolRef, type PoolSnapshot } from "../pool-kinds.ts";
 import type { V3PoolSnapshot } from "../v3/snapshot.ts";
-import type { V4PoolRef } from "../v4/read-state.ts";
 import type { V4PoolSnapshot } from "../v4/snapshot.ts";
 import type { PoolLoadFailure } from "./concentrated-loader.ts";
 import { hintExtra, type LoadJob } from "./load-job.ts";
@@ -14,8 +10,7 @@ import { DEPLOYLESS_LIMITS, type ReadLimits, type ReadStats, runReads } from "./
 import type { StateHint } from "./state-hints.ts";
 import { DEFAULT_WINDOW_TICKS, extendedWindow } from "./word-window.ts";
 
-export type PoolRef = V2PoolRef | V3PoolRef | V4PoolRef;
-export type PoolSnapshot = V2PoolSnapshot | V3PoolSnapshot | V4PoolSnapshot;
+export type { PoolRef, PoolSnapshot };
 export type PoolLoad =
   | { status: "loaded"; snapshot: PoolSnapshot }
   | { status: "failed"; reason: PoolLoadFailure; cause?: unknown };
