@@ -38,7 +38,6 @@ export async function createNonces(url: string, accounts: readonly Address[]): P
  * full) must never become unminable because the base fee rose meanwhile. Only the base fee is paid.
  */
 const MAX_FEE = 1_000n * 10n ** 9n;
-const TIP = 1n;
 
 export type Mined = { blocks: number[]; succeeded: number; failed: string[]; gasUsed: bigint };
 
@@ -71,11 +70,17 @@ export async function sendAndMine(url: string, txs: readonly Tx[]): Promise<Mine
   return mined;
 }
 
-/** Puts transactions in the node's pool (automine off: nothing is mined); returns their hashes. */
+/**
+ * Puts transactions in the node's pool (automine off: nothing is mined); returns their hashes. Each pays a
+ * tip one wei less than the one before it, so the node, which orders its pool by tip, mines them in list
+ * order whatever order the batch's requests arrived in: the same list makes the same chain, run after run
+ * (with one tip for all, anvil ordered the senders as their requests happened to land, and the
+ * search-scale bench's routes differed between two runs of the same code).
+ */
 export function sendTransactions(url: string, txs: readonly Tx[]): Promise<Hex[]> {
   return rpcBatch<Hex>(
     url,
-    txs.map((tx) => ({
+    txs.map((tx, i) => ({
       method: "eth_sendTransaction",
       params: [
         {
@@ -86,7 +91,7 @@ export function sendTransactions(url: string, txs: readonly Tx[]): Promise<Hex[]
           gas: quantity(tx.gas),
           value: tx.value === undefined ? undefined : quantity(tx.value),
           maxFeePerGas: quantity(MAX_FEE),
-          maxPriorityFeePerGas: quantity(TIP),
+          maxPriorityFeePerGas: quantity(BigInt(txs.length - i)),
         },
       ],
     })),
