@@ -4,33 +4,59 @@ import type { Logger } from "./logger.ts";
 const PING_DEADLINE_MS = 1_000;
 /** How long one answer stands: probes from several balancers share one query, not one each. */
 const PING_REUSE_MS = 1_000;
+/**
+ * How long a database that answered still counts as answering while a later ping is only slow (it has not
+ * failed, it is past the deadline): a busy database is not a lost one. Under load on two cores, the embedded
+ * database, which runs its queries one at a time in the service's own process, took more than 1 s to
+ * answer its ping just after a start, and /readyz turned 503 for that probe (test/e2e/crash.test.ts).
+ */
+const SLOW_GRACE_MS = 5_000;
 
 /**
  * Whether the database answers, for readiness (docs/rules.md, ours: shutdown): every keyed endpoint
  * answers 503 while it does not, so a load balancer should route elsewhere. Asks `ping` at most once per
- * `reuseMs` (concurrent callers share the question in flight), and counts an answer later than
- * `deadlineMs` as none. `onChange` hears each change of answer (to log it once, not per probe).
+ * `reuseMs` (concurrent callers share the question in flight). A ping that fails counts at once; one still
+ * unanswered at `deadlineMs` counts as none unless the database answered a ping started within `graceMs`
+ * (it is slow, not gone), and whenever it does answer, its answer is taken. `onChange` hears each change of
+ * answer (to log it once, not per probe).
  */
 export function watchDatabase(
   ping: () => Promise<void>,
   options: {
     deadlineMs?: number;
     reuseMs?: number;
+    graceMs?: number;
     onChange?: (answers: boolean, error?: unknown) => void;
   } = {},
 ): () => Promise<boolean> {
-  const { deadlineMs = PING_DEADLINE_MS, reuseMs = PING_REUSE_MS, onChange } = options;
+  const {
+    deadlineMs = PING_DEADLINE_MS,
+    reuseMs = PING_REUSE_MS,
+    graceMs = SLOW_GRACE_MS,
+    onChange,
+  } = options;
+  /** The newest evidence: whether the database answered the ping started at `at` (ms). */
   let last: { at: number; answers: boolean } | undefined;
   let asking: Promise<boolean> | undefined;
+  const settle = (at: number, answers: boolean, error?: unknown): boolean => {
+    // A slow ping's answer never overrides what a ping started after it found.
+    if (last && at < last.at) return last.answers;
+    if ((last?.answers ?? true) !== answers) onChange?.(answers, error);
+    last = { at, answers };
+    return answers;
+  };
   const ask = async () => {
-    const outcome = await withinDeadline(ping(), deadlineMs).then(
-      () => ({ answers: true as const }),
-      (error: unknown) => ({ answers: false as const, error }),
+    const at = Date.now();
+    const answered = ping().then(
+      () => settle(at, true),
+      (error: unknown) => settle(at, false, error),
     );
-    if ((last?.answers ?? true) !== outcome.answers)
-      onChange?.(outcome.answers, "error" in outcome ? outcome.error : undefined);
-    last = { at: Date.now(), answers: outcome.answers };
-    return outcome.answers;
+    try {
+      return await withinDeadline(answered, deadlineMs);
+    } catch (error) {
+      if (last?.answers === true && Date.now() - last.at < graceMs) return true;
+      return settle(at, false, error);
+    }
   };
   return () => {
     if (last && Date.now() - last.at < reuseMs) return Promise.resolve(last.answers);
@@ -45,7 +71,7 @@ class DeadlineError extends Error {
   override name = "DeadlineError";
 }
 
-function withinDeadline(work: Promise<void>, deadlineMs: number): Promise<void> {
+function withinDeadline<T>(work: Promise<T>, deadlineMs: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new DeadlineError(`no answer within ${deadlineMs} ms`)), deadlineMs);
