@@ -5,20 +5,21 @@ const PING_DEADLINE_MS = 1_000;
 /** How long one answer stands: probes from several balancers share one query, not one each. */
 const PING_REUSE_MS = 1_000;
 /**
- * How long a database that answered still counts as answering while a later ping is only slow (it has not
- * failed, it is past the deadline): a busy database is not a lost one. Under load on two cores, the embedded
- * database, which runs its queries one at a time in the service's own process, took more than 1 s to
- * answer its ping just after a start, and /readyz turned 503 for that probe (test/e2e/crash.test.ts).
+ * How long pings may go unanswered, none failing, before the database counts as not answering: a busy
+ * database is not a lost one. Under load on two cores, the embedded database, which runs its queries one at
+ * a time in the service's own process, took more than 1 s to answer its ping just after a start, and /readyz
+ * turned 503 for that probe (fresh-clone CI: test/e2e/crash.test.ts, test/e2e/start.test.ts).
  */
 const SLOW_GRACE_MS = 5_000;
 
 /**
  * Whether the database answers, for readiness (docs/rules.md, ours: shutdown): every keyed endpoint
  * answers 503 while it does not, so a load balancer should route elsewhere. Asks `ping` at most once per
- * `reuseMs` (concurrent callers share the question in flight). A ping that fails counts at once; one still
- * unanswered at `deadlineMs` counts as none unless the database answered a ping started within `graceMs`
- * (it is slow, not gone), and whenever it does answer, its answer is taken. `onChange` hears each change of
- * answer (to log it once, not per probe).
+ * `reuseMs` (concurrent callers share the question in flight). A ping that fails counts at once. One still
+ * unanswered at `deadlineMs` counts as an answer while no ping has failed since the last answer and the
+ * pings have gone unanswered for less than `graceMs` (the database is slow, not gone), and as none after;
+ * whenever a ping is answered, its answer is taken. `onChange` hears each change of answer (to log it once,
+ * not per probe).
  */
 export function watchDatabase(
   ping: () => Promise<void>,
@@ -38,11 +39,14 @@ export function watchDatabase(
   /** The newest evidence: whether the database answered the ping started at `at` (ms). */
   let last: { at: number; answers: boolean } | undefined;
   let asking: Promise<boolean> | undefined;
+  /** When the first ping still unanswered at its deadline, since the last answer, was started. */
+  let slowSince: number | undefined;
   const settle = (at: number, answers: boolean, error?: unknown): boolean => {
     // A slow ping's answer never overrides what a ping started after it found.
     if (last && at < last.at) return last.answers;
     if ((last?.answers ?? true) !== answers) onChange?.(answers, error);
     last = { at, answers };
+    if (answers) slowSince = undefined;
     return answers;
   };
   const ask = async () => {
@@ -54,7 +58,10 @@ export function watchDatabase(
     try {
       return await withinDeadline(answered, deadlineMs);
     } catch (error) {
-      if (last?.answers === true && Date.now() - last.at < graceMs) return true;
+      if (last?.answers !== false) {
+        slowSince ??= at;
+        if (Date.now() - slowSince < graceMs) return true;
+      }
       return settle(at, false, error);
     }
   };
