@@ -1,17 +1,15 @@
 import type { AbiEvent, Address, Block, Hex, Log, PublicClient } from "viem";
 import { createEventDecoder } from "../../chain/event-decoder.ts";
 import { oneAtATime } from "../../chain/one-at-a-time.ts";
-import type { PinnedBlock } from "../../chain/pin-block.ts";
 import { UpstreamUnavailableError } from "../../chain/upstream-error.ts";
 import { type IndexedPool, isRoutable, poolRef } from "../pool-index/pool.ts";
-import { FOLLOWED_EVENTS, kindOf } from "../pool-kinds.ts";
-import type { PoolSnapshot } from "../read/load-pool-states.ts";
-import type { WordRange } from "../read/word-window.ts";
+import { FOLLOWED_EVENTS } from "../pool-kinds.ts";
 import { type AdoptionProgress, createAdoption } from "./adopt-pools.ts";
 import { applyEvents, poolEventOf } from "./apply-events.ts";
 import { type AppliedBlock, BlockJournal } from "./block-journal.ts";
 import { type FollowHeadsOptions, followHeads } from "./follow-heads.ts";
-import { outgrown, snapshotOf } from "./followed-pool.ts";
+import { outgrown } from "./followed-pool.ts";
+import { createFollowedSource, type FollowedSource } from "./followed-source.ts";
 import type { FollowedLog, PoolEvent } from "./pool-event.ts";
 import { checkSample } from "./sample-check.ts";
 
@@ -62,6 +60,7 @@ export type FollowedStateOptions = {
 /** A block without pool events is sampled when its number is a multiple of this. */
 export const IDLE_SAMPLE_EVERY = 8n;
 
+export type { FollowedQuoteBlock, FollowedSource } from "./followed-source.ts";
 export type { AdoptionProgress };
 
 /** What a step did: nothing new, new blocks applied (after undoing a reorg's), or every pool read anew. */
@@ -88,37 +87,6 @@ export type ObservedStep = {
   blocks: ObservedBlock[];
   /** A watched contract (the registry) logged in one of `blocks`. */
   watched: boolean;
-};
-
-/** The quote block and its gas price (docs/rules.md, comparison rule 12), known without asking the node. */
-export type FollowedQuoteBlock = { block: PinnedBlock; gasPrice: bigint };
-
-/** What the quote pipeline asks of followed state. */
-export type FollowedSource = {
-  /** The newest applied block and its gas price, while fresh (`staleAfterMs`): the block a quote is exact at. */
-  quoteBlock: () => FollowedQuoteBlock | undefined;
-  /**
-   * The newest applied block and its gas price however long ago the head was seen: for work that keeps
-   * nothing it computes (the search warm-up on a chain that is quiet for a while, as an idle devnet).
-   */
-  newestBlock?: () => FollowedQuoteBlock | undefined;
-  /** The pool at the block over `words` (default: the window a quote reads first), when held. */
-  snapshotAt: (
-    pool: IndexedPool,
-    block: { number: bigint; hash: Hex },
-    words?: WordRange,
-  ) => PoolSnapshot | undefined;
-  /**
-   * For a retained block, the block since which the watched contracts logged nothing (its `epoch`): their
-   * state at any block with the same answer is the same. Undefined for a block not retained.
-   */
-  unchangedSince: (block: { hash: Hex }) => Hex | undefined;
-  /**
-   * How much of its `side` token (0: token0, 1: token1) the pool holds at the newest applied block, in raw
-   * units: V2's reserve, a concentrated pool's virtual reserve at its price (what its in-range liquidity
-   * is worth there). Undefined for a pool not followed. For ranking pools, not for quoting.
-   */
-  depthOf?: (pool: IndexedPool, side: 0 | 1) => number | undefined;
 };
 
 /**
@@ -159,6 +127,14 @@ export function createFollowedState(options: FollowedStateOptions) {
     budgetMs: options.adoptBudgetMs ?? 400,
     now,
     onAdopted: options.onAdopted,
+  });
+  const source = createFollowedSource({
+    journal,
+    distrusted,
+    readAgain: adoption.readAgain,
+    lastSeen: () => seen,
+    staleAfterMs: options.staleAfterMs,
+    now,
   });
 
   // A step's own work grows with the block's events, not with the pools: what lists every pool is kept
@@ -325,59 +301,11 @@ export function createFollowedState(options: FollowedStateOptions) {
     return applied;
   }
 
-  function quoteBlock(): FollowedQuoteBlock | undefined {
-    const head = journal.head();
-    if (!head || !seen || now() - seen.at > options.staleAfterMs || head.number + 1n < seen.number)
-      return undefined;
-    return newestBlock();
-  }
-
-  function newestBlock(): FollowedQuoteBlock | undefined {
-    const head = journal.head();
-    if (!head) return undefined;
-    const baseFee = head.baseFeePerGas ?? 0n;
-    const gasPrice = head.gasSuggestion > baseFee ? head.gasSuggestion : baseFee;
-    if (gasPrice <= 0n) return undefined;
-    const { number, hash, timestamp, baseFeePerGas } = head;
-    return { block: { number, hash, timestamp, baseFeePerGas }, gasPrice };
-  }
-
-  function snapshotAt(
-    pool: IndexedPool,
-    block: { number: bigint; hash: Hex },
-    words?: WordRange,
-  ): PoolSnapshot | undefined {
-    const key = poolRef(pool);
-    if (distrusted.has(key)) return undefined;
-    const state = journal.stateAt(key, block.hash);
-    if (!state) return undefined;
-    const snapshot = state.kind === pool.kind ? snapshotOf(state, block.number, words) : undefined;
-    // The price left the held words: read it again around the new price (a wide read past them is not).
-    if (!snapshot && !words && journal.head()?.hash === block.hash) adoption.readAgain(key);
-    return snapshot;
-  }
-
-  function depthOf(pool: IndexedPool, side: 0 | 1): number | undefined {
-    const key = poolRef(pool);
-    if (distrusted.has(key)) return undefined;
-    const state = journal.latest(key);
-    if (!state) return undefined;
-    return kindOf(state).depthOf(state, side);
-  }
-
-  function unchangedSince(block: { hash: Hex }): Hex | undefined {
-    return journal.block(block.hash)?.epoch;
-  }
-
   const queued = () => queue(step);
 
   return {
     step: queued,
-    quoteBlock,
-    newestBlock,
-    snapshotAt,
-    unchangedSince,
-    depthOf,
+    ...source,
     /** The newest block applied. */
     head: () => journal.head(),
     /** Followed pools, for metrics and the memory bench. */
