@@ -12,7 +12,12 @@ const LISTEN_TIMEOUT_SECONDS = 600;
  * with a raised block gas limit and first-in-first-out ordering: a block's transactions run in the order
  * they were sent, whatever their sender. With `dumpState`, stopping it writes the state file and waits for it.
  */
-export function startScaleAnvil(options: { loadState?: string; dumpState?: string }): Promise<Anvil> {
+export function startScaleAnvil(options: {
+  loadState?: string;
+  dumpState?: string;
+  forkUrl?: string;
+  pruneHistory?: number;
+}): Promise<Anvil> {
   return startAnvil({
     ...options,
     balance: BALANCE_ETH,

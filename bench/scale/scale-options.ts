@@ -17,6 +17,13 @@ export type ScaleOptions = {
   cpuProfDir?: string;
   /** Give the service the node's WebSocket endpoint (`JUNCTION_RPC_WS_URL`): heads by subscription, not polls. */
   ws?: boolean;
+  /**
+   * Serve the chain from an anvil forked from the built one (which then mines nothing): it mines a block in
+   * milliseconds, where anvil 1.7.1 rehashes a loaded chain's whole state for every block (600-1,400 ms at
+   * 10,000 pools) and answers nothing meanwhile. It stands in for a node that serves reads while it imports
+   * a block; what it has not read yet it fetches from the built chain on first use.
+   */
+  fork?: boolean;
 };
 
 export class ScaleUsageError extends Error {
@@ -24,7 +31,7 @@ export class ScaleUsageError extends Error {
 }
 
 export const SCALE_USAGE =
-  "npm run bench -- scale [--pools 300] [--swaps-per-block 200] [--blocks 50] [--busy 40] [--block-time 2] [--seed 1] [--body-limit BYTES] [--rpc-delay MS] [--cpu-prof DIR] [--ws]";
+  "npm run bench -- scale [--pools 300] [--swaps-per-block 200] [--blocks 50] [--busy 40] [--block-time 2] [--seed 1] [--body-limit BYTES] [--rpc-delay MS] [--cpu-prof DIR] [--ws] [--fork]";
 
 /** `scale`'s own flags (the words after `scale` on `npm run bench -- scale ...`). */
 export function parseScaleOptions(argv: string[]): ScaleOptions {
@@ -44,6 +51,7 @@ export function parseScaleOptions(argv: string[]): ScaleOptions {
         "rpc-delay": { type: "string" },
         "cpu-prof": { type: "string" },
         ws: { type: "boolean" },
+        fork: { type: "boolean" },
       },
     }));
   } catch (error) {
@@ -68,6 +76,7 @@ export function parseScaleOptions(argv: string[]): ScaleOptions {
     ...(values["rpc-delay"] !== undefined ? { rpcDelayMs: number("rpc-delay", 0, 10_000) } : {}),
     ...(typeof values["cpu-prof"] === "string" ? { cpuProfDir: resolve(values["cpu-prof"]) } : {}),
     ...(values.ws ? { ws: true } : {}),
+    ...(values.fork ? { fork: true } : {}),
   };
   if (options.busy > options.blocks)
     throw new ScaleUsageError(`--busy (${options.busy}) exceeds --blocks (${options.blocks})`);

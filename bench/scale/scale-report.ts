@@ -82,6 +82,7 @@ function chainLine(run: ScaleRun): string {
     options.bodyLimit !== undefined ? `request bodies capped at ${options.bodyLimit} bytes` : "",
     options.rpcDelayMs !== undefined ? `${options.rpcDelayMs} ms added to every request` : "",
     options.ws ? "heads by a newHeads subscription on anvil's own socket (not counted)" : "",
+    options.fork ? "an anvil forked from the built chain, which mines in milliseconds (--fork)" : "",
   ].filter(Boolean);
   return [
     `seed ${manifest.seed}, ${manifest.poolCount} pools (${kinds.join(", ")}) over ${manifest.tokens.length} tokens`,
@@ -105,7 +106,7 @@ function notes(run: ScaleRun, phase: (name: BlockPhase) => BlockSample[]): strin
     `- Slowest quotes: ${[...run.quotes]
       .sort((a, b) => b.ms - a.ms)
       .slice(0, SLOWEST_SHOWN)
-      .map((quote) => `${quote.pair} ${quote.ms.toFixed(0)} ms`)
+      .map((quote) => `${quote.pair} ${quote.ms.toFixed(0)} ms (${stageMedians([quote])})`)
       .join(", ")}.`,
     `- ${beyondOneRoundTrip(run.quotes)}`,
     `- ${candidatesNotSimulated(run.quotes)}`,

@@ -60,15 +60,20 @@ async function measure(
   log: (line: string) => void,
 ): Promise<Omit<ScaleRun, "options" | "manifest" | "chain"> & { chain: { anvilLoadSeconds: number } }> {
   const loading = performance.now();
+  let built: Anvil | undefined;
   let anvil: Anvil | undefined;
   let proxy: RpcProxy | undefined;
   let timeline: Awaited<ReturnType<typeof startRequestTimeline>> | undefined;
   let service: ServiceProcess | undefined;
   let rss: ReturnType<typeof sampleRss> | undefined;
   try {
-    anvil = await startScaleAnvil({ loadState: cache.statePath });
+    built = await startScaleAnvil({ loadState: cache.statePath });
     const anvilLoadSeconds = (performance.now() - loading) / 1000;
     log(`scale: anvil loaded the chain in ${anvilLoadSeconds.toFixed(1)} s`);
+    if (options.fork) {
+      anvil = await startScaleAnvil({ forkUrl: built.rpcUrl, pruneHistory: 16 });
+      log("scale: serving it from an anvil fork (--fork): blocks are mined there");
+    } else anvil = built;
     // Blocks are mined on the benchmark's clock only.
     await rpc(anvil.rpcUrl, "evm_setAutomine", [false]);
     proxy = await startRpcProxy(anvil.rpcUrl);
@@ -131,6 +136,7 @@ async function measure(
     await timeline?.close();
     await proxy?.close();
     await anvil?.stop();
+    await built?.stop();
   }
 }
 

@@ -34,8 +34,9 @@ export type AnvilOptions = {
   /**
    * Keep no per-block state snapshots: only the latest state answers calls. With a fork, mining then costs
    * the same at any height (anvil 1.7 otherwise clones its state and, without a fork, hashes it every block).
+   * A number keeps that many recent states in memory instead.
    */
-  pruneHistory?: boolean;
+  pruneHistory?: boolean | number;
   /** Override the binary (else the `@foundry-rs/anvil-<platform>` npm package, or `ANVIL_PATH`). */
   binary?: string;
 };
@@ -100,7 +101,9 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<Anvil> {
   if (options.loadState) args.push("--load-state", options.loadState);
   if (options.dumpState) args.push("--dump-state", options.dumpState);
   if (options.forkUrl) args.push("--fork-url", options.forkUrl);
-  if (options.pruneHistory) args.push("--prune-history");
+  if (options.pruneHistory === true) args.push("--prune-history");
+  else if (typeof options.pruneHistory === "number")
+    args.push("--prune-history", String(options.pruneHistory));
   if (options.blockTime && options.blockTime > 0)
     args.push("--block-time", String(options.blockTime), "--mixed-mining");
 
