@@ -3,12 +3,16 @@ import { describe, expect, it } from "vitest";
 import { bestGroups, pricedGroups, type Worth } from "./priced-groups.ts";
 
 const SHARES = [10, 33, 50] as const;
-/** A concave curve scaled by `size`: at the price where 33% is each path's best share, worth grows with size. */
-const row = (curve: string, size: number, pools: string[]) => ({
+/** A row read from a table of values, with the given ceilings (default: the values themselves). */
+const tableRow = <C>(curve: C, pools: string[], values: number[], ceilings: number[] = values) => ({
   curve,
   pools: new Set(pools),
-  values: [0.35 * size, size, 1.05 * size],
+  valueAt: (k: number) => values[k]!,
+  ceilings,
 });
+/** A concave curve scaled by `size`: at the price where 33% is each path's best share, worth grows with size. */
+const row = (curve: string, size: number, pools: string[]) =>
+  tableRow(curve, pools, [0.35 * size, size, 1.05 * size]);
 
 describe("priced groups", () => {
   // T and W1..W3 are worth the most alone, but each shares a pool with two of S1..S3 (and with each other).
@@ -28,6 +32,71 @@ describe("priced groups", () => {
     expect(groups.map((group) => [...group.members].sort())).toEqual([["S1", "S2", "S3"]]);
     // Each takes a share it is priced at; the bracket's ends lie either side of the whole input.
     for (const share of groups[0]!.shares) expect([33, 50]).toContain(share);
+  });
+
+  it("finds the groups reading every value would, reading each at most once and only where a ceiling leaves it open", () => {
+    const shares = [1, 5, 10, 25, 50, 100];
+    // Small integers make ties between shares and between paths common; -Infinity is a share not filled.
+    const value = fc.oneof(fc.integer({ min: -50, max: 400 }), fc.constant(-Infinity));
+    const path = fc.record({
+      values: fc.array(value, { minLength: shares.length, maxLength: shares.length }),
+      slack: fc.array(fc.oneof(fc.integer({ min: 0, max: 60 }), fc.constant(Infinity)), {
+        minLength: shares.length,
+        maxLength: shares.length,
+      }),
+      pools: fc.subarray([..."abcdef"], { minLength: 1 }),
+    });
+    fc.assert(
+      fc.property(fc.array(path, { maxLength: 8 }), fc.integer({ min: 1, max: 4 }), (paths, count) => {
+        const reads = new Map<string, number>();
+        const lazy = paths.map((p, i) => {
+          // A ceiling is at least the value: the value itself plus some slack, or none at all.
+          const ceilings = p.values.map((v, k) => (v === -Infinity ? p.slack[k]! : v + p.slack[k]!));
+          const r = tableRow(i, p.pools, p.values, ceilings);
+          return {
+            ...r,
+            valueAt: (k: number) => {
+              reads.set(`${i}:${k}`, (reads.get(`${i}:${k}`) ?? 0) + 1);
+              return r.valueAt(k);
+            },
+          };
+        });
+        const every = paths.map((p, i) =>
+          tableRow(
+            i,
+            p.pools,
+            p.values,
+            p.values.map(() => Infinity),
+          ),
+        );
+        const options = { maxBranches: 3, count };
+        expect(pricedGroups(lazy, shares, options)).toEqual(pricedGroups(every, shares, options));
+        for (const times of reads.values()) expect(times).toBe(1);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("reads no value of a path whose ceilings are worth nothing at every price the search tries", () => {
+    const read: string[] = [];
+    const watched = (name: string, values: number[], ceilings: number[]) => ({
+      ...tableRow(name, [name], values, ceilings),
+      valueAt: (k: number) => {
+        read.push(name);
+        return values[k]!;
+      },
+    });
+    // A and B together take the whole input at 60% each once the price falls to about 0.05 per percent;
+    // C's ceilings are worth nothing at any price above 0.005.
+    const shares = [10, 33, 60];
+    const rows = [
+      watched("A", [3.5, 10, 11.5], [3.5, 10, 11.5]),
+      watched("B", [3.15, 9, 10.35], [3.15, 9, 10.35]),
+      watched("C", [0.01, 0.02, 0.03], [0.05, 0.1, 0.2]),
+    ];
+    const groups = pricedGroups(rows, shares, { maxBranches: 3, count: 4 });
+    expect(groups.map((group) => group.members)).toEqual([["A", "B"]]);
+    expect(read).not.toContain("C");
   });
 
   it("finds no group when no two paths are pool-disjoint", () => {

@@ -2,8 +2,13 @@
 export type PricedRow<C> = {
   curve: C;
   pools: ReadonlySet<string>;
-  /** The value at each of `shares` (index for index); -Infinity where the path cannot fill that share. */
-  values: readonly number[];
+  /**
+   * The value at `shares[k]`, as a float, read only when the search needs it (each at most once): -Infinity
+   * where the path cannot fill that share.
+   */
+  valueAt: (k: number) => number;
+  /** At least `valueAt(k)` for each k, known without quoting (Infinity where nothing better is known). */
+  ceilings: readonly number[];
 };
 
 /** A group of pool-disjoint paths and the share (%) each would take at the price it was found at. */
@@ -19,6 +24,11 @@ export type Worth = { row: number; g: number; share: number };
  * takes the whole input; the `count` best groups of full size at either end of the final bracket are
  * returned. A path that ranks low alone (a small pool at a good price, one sharing a pool with the best
  * path) is found here when its worth beside the others is high.
+ *
+ * A value is quoted only where its ceiling could still change a path's worth at the price being tried:
+ * near the final price most paths' ceilings say they are worth nothing, and at the first, low, prices a
+ * path's largest share usually settles it. Every g is the one the values at all shares would give, to the
+ * last bit (ties to the smallest share, as a scan in share order keeps them), so the groups are too.
  *
  * The values are floats: they only choose which groups the search tries; every amount is re-quoted exactly.
  */
@@ -43,20 +53,45 @@ export function pricedGroups<C>(
     }
     return pairs[at] === 1;
   };
+  // Values as read, NaN until then (a value is never NaN).
+  const known = new Float64Array(rows.length * shares.length).fill(Number.NaN);
+  const value = (row: number, k: number) => {
+    const at = row * shares.length + k;
+    let v = known[at]!;
+    if (Number.isNaN(v)) {
+      v = rows[row]!.valueAt(k);
+      known[at] = v;
+    }
+    return v;
+  };
   // Plain loops: this runs for every path at each of the bisection's 26 prices.
+  const terms = new Float64Array(shares.length);
   const worthAt = (lambda: number): Worth[] => {
     const worth: Worth[] = [];
-    rows.forEach((row, index) => {
-      let [g, share] = [0, 0];
+    for (let index = 0; index < rows.length; index++) {
+      const ceilings = rows[index]!.ceilings;
+      let first = -1;
       for (let k = 0; k < shares.length; k++) {
-        const w = row.values[k]! - lambda * shares[k]!;
-        if (w > g) {
+        terms[k] = ceilings[k]! - lambda * shares[k]!;
+        if (terms[k]! > 0 && (first < 0 || terms[k]! > terms[first]!)) first = k;
+      }
+      // No share's ceiling is worth anything at this price.
+      if (first < 0) continue;
+      // The share of the highest ceiling first: the others are read only where their ceiling could still
+      // beat what it is worth, or tie it at a smaller share (a scan in share order keeps the first of equals).
+      let [g, share, at] = [0, 0, shares.length];
+      for (let i = -1; i < shares.length; i++) {
+        const k = i < 0 ? first : i;
+        if ((i >= 0 && k === first) || terms[k]! < g || terms[k]! <= 0) continue;
+        const w = value(index, k) - lambda * shares[k]!;
+        if (w > g || (w === g && g > 0 && k < at)) {
           g = w;
           share = shares[k]!;
+          at = k;
         }
       }
       if (share > 0) worth.push({ row: index, g, share });
-    });
+    }
     return worth.sort((a, b) => b.g - a.g);
   };
   const best = (lambda: number, size: number | undefined, limit: number) =>
@@ -64,7 +99,7 @@ export function pricedGroups<C>(
 
   // At the highest average rate any path gets, no path is worth anything; at 0, every path takes its most.
   let low = 0;
-  let high = Math.max(0, ...rows.flatMap((row) => row.values.map((v, k) => v / shares[k]!)));
+  let high = highestRate(rows, shares, value);
   for (let i = 0; i < 24; i++) {
     const lambda = (low + high) / 2;
     const [top] = best(lambda, undefined, 1);
@@ -89,6 +124,31 @@ export function pricedGroups<C>(
     }
   }
   return [...groups.values()];
+}
+
+/**
+ * The highest average rate (value per percent) any path gets at any share, and 0 if none is positive: the
+ * paths whose ceilings promise the most are read first, and a share whose ceiling cannot beat the rate
+ * found so far is not read.
+ */
+function highestRate<C>(
+  rows: readonly PricedRow<C>[],
+  shares: readonly number[],
+  value: (row: number, k: number) => number,
+): number {
+  const promise = (row: PricedRow<C>) => Math.max(...row.ceilings.map((c, k) => c / shares[k]!));
+  const promised = rows.map((row, index) => ({ index, most: promise(row) })).sort((a, b) => b.most - a.most);
+  let high = 0;
+  for (const { index, most } of promised) {
+    if (most <= high) break;
+    const ceilings = rows[index]!.ceilings;
+    for (let k = 0; k < shares.length; k++) {
+      if (ceilings[k]! / shares[k]! <= high) continue;
+      const rate = value(index, k) / shares[k]!;
+      if (rate > high) high = rate;
+    }
+  }
+  return high;
 }
 
 /**

@@ -93,17 +93,16 @@ function pricedSplits(input: Parameters<typeof proposeSplits>[0], groups: SplitG
     !(2n * half > bestAlone.score + bestAlone.score / 200n)
   )
     return [];
-  const rows = curves.flatMap((curve) => {
-    const values = PRICED_SHARES.map((p) => curve.valueAt(p));
-    if (values.every((v) => v === undefined)) return [];
-    return [
-      {
-        curve,
-        pools: new Set(poolsOf(curve.path)),
-        values: values.map((v) => (v === undefined ? -Infinity : Number(v))),
-      },
-    ];
-  });
+  // Each path's values at the priced shares are quoted only where its ceiling leaves them in question.
+  const rows = curves.map((curve) => ({
+    curve,
+    pools: new Set(poolsOf(curve.path)),
+    valueAt: (k: number) => {
+      const v = curve.valueAt(PRICED_SHARES[k]!);
+      return v === undefined ? -Infinity : Number(v);
+    },
+    ceilings: PRICED_SHARES.map((p) => curve.ceilingAt(p)),
+  }));
   const starts: Allocation[] = [];
   for (const { members, shares } of pricedGroups(rows, PRICED_SHARES, {
     maxBranches: SEARCH_LIMITS.maxSplitBranches,
