@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { bestGroups, pricedGroups, type Worth } from "./priced-groups.ts";
+import { bestGroups, pathWorth, pricedGroups, type Worth } from "./priced-groups.ts";
 
 const SHARES = [10, 33, 50] as const;
 /** A row read from a table of values, with the given ceilings (default: the values themselves). */
@@ -102,6 +102,49 @@ describe("priced groups", () => {
   it("finds no group when no two paths are pool-disjoint", () => {
     const rows = [row("P", 10, ["a", "b"]), row("Q", 9, ["a"]), row("R", 8, ["a", "c"])];
     expect(pricedGroups(rows, SHARES, { maxBranches: 3, count: 4 })).toEqual([]);
+  });
+});
+
+describe("pathWorth", () => {
+  it("gives the worth and share a scan of every value gives, ties to the smallest share, reading no value twice", () => {
+    const shares = [1, 2, 4, 8, 16];
+    // Integers throughout, so that ties between shares are exact and common.
+    const value = fc.oneof(fc.integer({ min: -20, max: 200 }), fc.constant(-Infinity));
+    const slack = fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constant(Infinity));
+    const row = fc.record({
+      values: fc.array(value, { minLength: shares.length, maxLength: shares.length }),
+      slack: fc.array(slack, { minLength: shares.length, maxLength: shares.length }),
+    });
+    fc.assert(
+      fc.property(row, fc.integer({ min: 0, max: 30 }), ({ values, slack }, lambda) => {
+        let [g, share] = [0, 0];
+        for (let k = 0; k < shares.length; k++) {
+          const w = values[k]! - lambda * shares[k]!;
+          if (w > g) [g, share] = [w, shares[k]!];
+        }
+        const ceilings = values.map((v, k) => (v === -Infinity ? slack[k]! : v + slack[k]!));
+        const reads: number[] = [];
+        const found = pathWorth(
+          ceilings,
+          (k) => {
+            reads.push(k);
+            return values[k]!;
+          },
+          shares,
+          lambda,
+          new Float64Array(shares.length),
+        );
+        expect(found).toEqual(share > 0 ? { g, share } : undefined);
+        expect(new Set(reads).size).toBe(reads.length);
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
+  it("takes the smaller of two shares worth the same, though the larger one's ceiling is read first", () => {
+    // At λ = 2: share 1 is worth 4 − 2 = 2 and share 2 is worth 6 − 4 = 2; share 2's ceiling is higher.
+    const found = pathWorth([4, 100], (k) => [4, 6][k]!, [1, 2], 2, new Float64Array(2));
+    expect(found).toEqual({ g: 2, share: 1 });
   });
 });
 

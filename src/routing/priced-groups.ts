@@ -69,28 +69,8 @@ export function pricedGroups<C>(
   const worthAt = (lambda: number): Worth[] => {
     const worth: Worth[] = [];
     for (let index = 0; index < rows.length; index++) {
-      const ceilings = rows[index]!.ceilings;
-      let first = -1;
-      for (let k = 0; k < shares.length; k++) {
-        terms[k] = ceilings[k]! - lambda * shares[k]!;
-        if (terms[k]! > 0 && (first < 0 || terms[k]! > terms[first]!)) first = k;
-      }
-      // No share's ceiling is worth anything at this price.
-      if (first < 0) continue;
-      // The share of the highest ceiling first: the others are read only where their ceiling could still
-      // beat what it is worth, or tie it at a smaller share (a scan in share order keeps the first of equals).
-      let [g, share, at] = [0, 0, shares.length];
-      for (let i = -1; i < shares.length; i++) {
-        const k = i < 0 ? first : i;
-        if ((i >= 0 && k === first) || terms[k]! < g || terms[k]! <= 0) continue;
-        const w = value(index, k) - lambda * shares[k]!;
-        if (w > g || (w === g && g > 0 && k < at)) {
-          g = w;
-          share = shares[k]!;
-          at = k;
-        }
-      }
-      if (share > 0) worth.push({ row: index, g, share });
+      const found = pathWorth(rows[index]!.ceilings, (k) => value(index, k), shares, lambda, terms);
+      if (found) worth.push({ row: index, ...found });
     }
     return worth.sort((a, b) => b.g - a.g);
   };
@@ -124,6 +104,37 @@ export function pricedGroups<C>(
     }
   }
   return [...groups.values()];
+}
+
+/**
+ * A path's worth at price `lambda`, g = max over its shares of value − λ·share, and the share that gives it:
+ * exactly what a scan of every value in share order gives (ties to the smallest share; undefined when no
+ * share is worth anything), reading a value only where its ceiling could still beat or tie the best found.
+ * The share of the highest ceiling is read first. `terms` is scratch space, one slot per share.
+ * Exported for its test against that scan.
+ */
+export function pathWorth(
+  ceilings: readonly number[],
+  value: (k: number) => number,
+  shares: readonly number[],
+  lambda: number,
+  terms: Float64Array,
+): { g: number; share: number } | undefined {
+  let first = -1;
+  for (let k = 0; k < shares.length; k++) {
+    terms[k] = ceilings[k]! - lambda * shares[k]!;
+    if (terms[k]! > 0 && (first < 0 || terms[k]! > terms[first]!)) first = k;
+  }
+  // No share's ceiling is worth anything at this price.
+  if (first < 0) return undefined;
+  let [g, at] = [0, -1];
+  for (let i = -1; i < shares.length; i++) {
+    const k = i < 0 ? first : i;
+    if ((i >= 0 && k === first) || terms[k]! < g || terms[k]! <= 0) continue;
+    const w = value(k) - lambda * shares[k]!;
+    if (w > g || (w === g && g > 0 && k < at)) [g, at] = [w, k];
+  }
+  return at < 0 ? undefined : { g, share: shares[at]! };
 }
 
 /**
