@@ -73,8 +73,9 @@ export function searchCurves(
 
 /**
  * `SearchCurve.ceilingAt` for one path: `onePercent` is a hundredth of the input as a float. The rate is
- * widened by 1e-9 and the bound by a unit, for the floats' rounding (each about 1e-16 relative) and the
- * share's rounding down; gas is at least its no-tick figure, and `gasToOut` never decreases with gas.
+ * widened by 1e-9, and the bound by a unit and by 1e-15 of the gas cost, for the floats' rounding (each
+ * about 1e-16 relative: a cost past 2^53 converts to a float several units off, and so does the difference)
+ * and the share's rounding down; gas is at least its no-tick figure, and `gasToOut` never decreases with gas.
  */
 function pathCeiling(
   path: Path,
@@ -85,7 +86,8 @@ function pathCeiling(
   if (!(rate >= 0 && Number.isFinite(rate))) return () => Infinity;
   const perPercent = rate * onePercent * (1 + 1e-9);
   const cost = Number(gasToOut(gas));
-  return (percent) => perPercent * percent + 1 - cost;
+  const margin = 1 + cost * 1e-15;
+  return (percent) => perPercent * percent + margin - cost;
 }
 
 /** Scores allocations: the base gas and one branch's more per branch beyond the first, in output units. */
