@@ -5,10 +5,11 @@ import { join } from "node:path";
 /**
  * Bumped whenever what a build puts on the chain changes (the universe, the seeding, the deploy plan, the
  * contracts Junction deploys: 2 since the executor became the collector, 3 since the registry's `builderTerms`
- * and the V3 callback without its own balance check), so
- * an old cache is never measured as a new one.
+ * and the V3 callback without its own balance check, 4 since the executor keeps its own copy of the fee
+ * policy and every contract is built for 1,000,000 optimizer runs), so an old cache is never measured as a
+ * new one.
  */
-export const SCALE_CHAIN_VERSION = 3;
+export const SCALE_CHAIN_VERSION = 4;
 
 export type ChainCache = {
   dir: string;

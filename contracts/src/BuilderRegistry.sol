@@ -5,12 +5,17 @@ import {IBuilderRegistry} from "./interfaces/IBuilderRegistry.sol";
 import {BuilderCode} from "./libraries/BuilderCode.sol";
 import {FeeMath} from "./libraries/FeeMath.sol";
 import {PairKey} from "./libraries/PairKey.sol";
+import {PolicyWords} from "./libraries/PolicyWords.sol";
+import {IPolicyMirror} from "./interfaces/IPolicyMirror.sol";
 
 /// @title BuilderRegistry
 /// @notice Builder codes and profiles, the standard service fee schedule and the treasury. See
 ///         `IBuilderRegistry`.
 /// @dev Experimental and unaudited. Registration is open to anyone (first come, first served); governance
-///      can suspend a builder, cap its fee and override its service fee.
+///      can suspend a builder, cap its fee and override its service fee. Every change to what a swap is
+///      charged by is written through to the executor's copy (`IPolicyMirror`) in the same call, so the
+///      executor never calls the registry; builders and pair fees can be recorded only once governance has
+///      named the executor (`setExecutor`), so the copy never lacks one.
 contract BuilderRegistry is IBuilderRegistry {
     /// @notice No fee in this registry is ever above 50 bps.
     uint16 public constant MAX_FEE_BPS = FeeMath.MAX_FEE_BPS;
@@ -43,16 +48,12 @@ contract BuilderRegistry is IBuilderRegistry {
         uint16 bps;
     }
 
-    /// @dev Bit offsets of the fields `feeTerms` reads from `Config`'s and `Builder`'s first slot (the
-    ///      compiler packs struct fields from the low bits up, in declaration order; `PairFee`: `set` in bits
-    ///      0..7, `bps` in 8..23). `test_feeTerms_matchesFeePolicy` holds them to the structs.
+    /// @dev Bit offsets of the fields of `Config`'s slot (the compiler packs struct fields from the low bits
+    ///      up, in declaration order). `Builder`'s first slot and `PairFee` are `PolicyWords`' builder and pair
+    ///      words as they are; `test_feeTerms_matchesFeePolicy` holds both to the structs.
     uint256 private constant CONFIG_COMMISSIONED_SHIFT = 160;
     uint256 private constant CONFIG_DEFAULT_ROUTE_FEE_SHIFT = 168;
     uint256 private constant CONFIG_POLICY_VERSION_SHIFT = 200;
-    uint256 private constant BUILDER_MAX_FEE_SHIFT = 176;
-    uint256 private constant BUILDER_ROUTE_FEE_SHIFT = 192;
-    uint256 private constant BUILDER_HAS_ROUTE_FEE_SHIFT = 208;
-    uint256 private constant BUILDER_ENABLED_SHIFT = 216;
 
     /// @notice Governance: commissions the registry, sets the schedule, suspends and caps builders.
     address public governance;
@@ -62,6 +63,11 @@ contract BuilderRegistry is IBuilderRegistry {
     Config private _config;
     mapping(bytes32 pairKey => PairFee) private _pairFees;
     mapping(bytes32 builderId => Builder) private _builders;
+    /// @notice The executor whose copy of the policy this registry writes (`setExecutor`, once).
+    IPolicyMirror public executor;
+    /// @dev The policy word's filter of pairs with a fee of their own, and how many such pairs map to each bit.
+    uint128 private _pairFilter;
+    mapping(uint256 bit => uint256) private _pairsAtBit;
 
     modifier onlyGovernance() {
         if (msg.sender != governance) revert NotGovernance(msg.sender);
@@ -103,10 +109,21 @@ contract BuilderRegistry is IBuilderRegistry {
         pendingGovernance = address(0);
     }
 
+    /// @notice Names the executor whose copy of the fee policy this registry keeps (once, before any builder
+    ///         registers or pair fee is set), and writes the policy to it.
+    function setExecutor(IPolicyMirror executor_) external onlyGovernance {
+        if (address(executor_) == address(0)) revert ZeroAddress();
+        if (address(executor) != address(0)) revert ExecutorAlreadySet(address(executor));
+        executor = executor_;
+        emit ExecutorSet(address(executor_));
+        executor_.syncPolicy(_policyWord());
+    }
+
     /// @notice Commissions (or decommissions) the registry. Uncommissioned, it charges no fees.
     function setCommissioned(bool commissioned_) external onlyGovernance {
         _config.commissioned = commissioned_;
         emit CommissionedSet(commissioned_);
+        _syncPolicy();
     }
 
     /// @notice Sets the service fee recipient.
@@ -127,14 +144,22 @@ contract BuilderRegistry is IBuilderRegistry {
     function setPairRouteFee(address tokenA, address tokenB, uint16 bps) external onlyGovernance {
         if (tokenA == tokenB) revert IdenticalTokens(tokenA);
         _checkCap(bps);
-        _pairFees[PairKey.key(tokenA, tokenB)] = PairFee(true, bps);
+        bytes32 key = PairKey.key(tokenA, tokenB);
+        if (!_pairFees[key].set) _countPairFee(key, true);
+        _pairFees[key] = PairFee(true, bps);
+        _mirror().syncPairFee(key, _pairWord(key));
         (address token0, address token1) = PairKey.sort(tokenA, tokenB);
         emit PairRouteFeeSet(token0, token1, bps, _bumpPolicy());
     }
 
     /// @notice Removes the pair's override; the default applies again.
     function clearPairRouteFee(address tokenA, address tokenB) external onlyGovernance {
-        delete _pairFees[PairKey.key(tokenA, tokenB)];
+        bytes32 key = PairKey.key(tokenA, tokenB);
+        if (_pairFees[key].set) {
+            _countPairFee(key, false);
+            delete _pairFees[key];
+            _mirror().syncPairFee(key, 0);
+        }
         (address token0, address token1) = PairKey.sort(tokenA, tokenB);
         emit PairRouteFeeCleared(token0, token1, _bumpPolicy());
     }
@@ -152,7 +177,7 @@ contract BuilderRegistry is IBuilderRegistry {
         Builder storage b = _registered(builderId);
         b.maxBuilderFeeBps = maxBps;
         if (b.builderFeeBps > maxBps) b.builderFeeBps = maxBps;
-        emit BuilderMaxFeeSet(builderId, maxBps, b.builderFeeBps, _bump(b));
+        emit BuilderMaxFeeSet(builderId, maxBps, b.builderFeeBps, _bump(builderId, b));
     }
 
     /// @notice Overrides the service fee on trades attributed to the builder (while it is enabled).
@@ -161,7 +186,7 @@ contract BuilderRegistry is IBuilderRegistry {
         Builder storage b = _registered(builderId);
         b.routeFeeBps = bps;
         b.hasRouteFee = true;
-        emit BuilderRouteFeeSet(builderId, bps, _bump(b));
+        emit BuilderRouteFeeSet(builderId, bps, _bump(builderId, b));
     }
 
     /// @notice Removes the builder's service fee override: the standard schedule applies.
@@ -169,7 +194,7 @@ contract BuilderRegistry is IBuilderRegistry {
         Builder storage b = _registered(builderId);
         b.routeFeeBps = 0;
         b.hasRouteFee = false;
-        emit BuilderRouteFeeCleared(builderId, _bump(b));
+        emit BuilderRouteFeeCleared(builderId, _bump(builderId, b));
     }
 
     /// @notice Suspends (false) or re-enables (true) a builder. A suspended builder is never paid and its
@@ -177,7 +202,7 @@ contract BuilderRegistry is IBuilderRegistry {
     function setBuilderEnabled(bytes32 builderId, bool enabled) external onlyGovernance {
         Builder storage b = _registered(builderId);
         b.enabled = enabled;
-        emit BuilderEnabledSet(builderId, enabled, _bump(b));
+        emit BuilderEnabledSet(builderId, enabled, _bump(builderId, b));
     }
 
     // ---------------------------------------------------------------- builders
@@ -202,6 +227,7 @@ contract BuilderRegistry is IBuilderRegistry {
         b.owner = msg.sender;
         b.code = code;
         emit BuilderRegistered(builderId, code, msg.sender, recipient, builderFeeBps, maxBps);
+        _mirror().syncBuilder(builderId, _builderWord(b));
     }
 
     /// @notice Sets the builder's payout wallet.
@@ -209,7 +235,7 @@ contract BuilderRegistry is IBuilderRegistry {
         if (recipient == address(0)) revert ZeroAddress();
         Builder storage b = _builders[builderId];
         b.recipient = recipient;
-        emit BuilderRecipientSet(builderId, recipient, _bump(b));
+        emit BuilderRecipientSet(builderId, recipient, _bump(builderId, b));
     }
 
     /// @notice Sets the builder's default fee (at most its max fee).
@@ -217,14 +243,14 @@ contract BuilderRegistry is IBuilderRegistry {
         Builder storage b = _builders[builderId];
         if (bps > b.maxBuilderFeeBps) revert FeeAboveCap(bps, b.maxBuilderFeeBps);
         b.builderFeeBps = bps;
-        emit BuilderFeeSet(builderId, bps, _bump(b));
+        emit BuilderFeeSet(builderId, bps, _bump(builderId, b));
     }
 
     /// @notice Starts handing the builder to `pending` (zero cancels).
     function transferOwnership(bytes32 builderId, address pending) external onlyBuilderOwner(builderId) {
         Builder storage b = _builders[builderId];
         b.pendingOwner = pending;
-        emit BuilderOwnershipTransferStarted(builderId, msg.sender, pending, _bump(b));
+        emit BuilderOwnershipTransferStarted(builderId, msg.sender, pending, _bump(builderId, b));
     }
 
     /// @notice Completes a builder handover.
@@ -234,7 +260,7 @@ contract BuilderRegistry is IBuilderRegistry {
         address previous = b.owner;
         b.owner = msg.sender;
         b.pendingOwner = address(0);
-        emit BuilderOwnershipTransferred(builderId, previous, msg.sender, _bump(b));
+        emit BuilderOwnershipTransferred(builderId, previous, msg.sender, _bump(builderId, b));
     }
 
     // ---------------------------------------------------------------- views
@@ -271,29 +297,20 @@ contract BuilderRegistry is IBuilderRegistry {
         return _terms(address(0), address(0), builderId, false);
     }
 
-    /// @dev `feeTerms`, the schedule's fee read only `withRouteFee` (else the service fee bits stay zero).
+    /// @dev `feeTerms`, the schedule's fee read only `withRouteFee` (else the service fee bits stay zero): the
+    ///      same computation as the executor's copy makes (`PolicyMirror`), from the registry's own words.
     function _terms(address tokenIn, address tokenOut, bytes32 builderId, bool withRouteFee)
         private
         view
         returns (uint256 terms)
     {
-        uint256 config;
-        assembly ("memory-safe") {
-            config := sload(_config.slot)
-        }
-        terms = (config >> CONFIG_POLICY_VERSION_SHIFT) << 160;
-        if (uint8(config >> CONFIG_COMMISSIONED_SHIFT) == 0) return terms;
-        // No builder (no code hashes to zero): the schedule alone, without reading a builder slot.
+        uint256 policy = _policyWord();
         uint256 builder = builderId == bytes32(0) ? 0 : _builderWord(_builders[builderId]);
-        // Only registered builders can be enabled, so an unknown builder is never paid.
-        bool builderPaid = uint8(builder >> BUILDER_ENABLED_SHIFT) != 0;
-        if (withRouteFee) {
-            uint256 routeBps = builderPaid && uint8(builder >> BUILDER_HAS_ROUTE_FEE_SHIFT) != 0
-                ? uint16(builder >> BUILDER_ROUTE_FEE_SHIFT)
-                : _scheduleFeeOf(config, tokenIn, tokenOut);
-            terms |= routeBps << 240;
+        bool fromSchedule;
+        (terms, fromSchedule) = PolicyWords.terms(policy, builder, withRouteFee);
+        if (fromSchedule) {
+            terms = PolicyWords.withRouteFee(terms, PolicyWords.scheduleFee(policy, _pairWord(PairKey.key(tokenIn, tokenOut))));
         }
-        if (builderPaid) terms |= (uint256(uint16(builder >> BUILDER_MAX_FEE_SHIFT)) << 224) | uint160(builder);
     }
 
     /// @inheritdoc IBuilderRegistry
@@ -385,14 +402,50 @@ contract BuilderRegistry is IBuilderRegistry {
 
     // ---------------------------------------------------------------- internals
 
-    /// @dev `_scheduleFee` from the configuration's slot word: the pair's word read once.
-    function _scheduleFeeOf(uint256 config, address tokenIn, address tokenOut) private view returns (uint256) {
-        PairFee storage pairFee = _pairFees[PairKey.key(tokenIn, tokenOut)];
-        uint256 pair;
+    /// @dev The policy word the executor's copy holds: the configuration's fields and the pair filter.
+    function _policyWord() private view returns (uint256) {
+        uint256 config;
         assembly ("memory-safe") {
-            pair := sload(pairFee.slot)
+            config := sload(_config.slot)
         }
-        return uint8(pair) != 0 ? uint16(pair >> 8) : uint16(config >> CONFIG_DEFAULT_ROUTE_FEE_SHIFT);
+        // forge-lint: disable-next-item(unsafe-typecast) each field's own bits of the configuration's slot
+        return PolicyWords.policy(
+            uint8(config >> CONFIG_COMMISSIONED_SHIFT) != 0,
+            uint16(config >> CONFIG_DEFAULT_ROUTE_FEE_SHIFT),
+            uint56(config >> CONFIG_POLICY_VERSION_SHIFT),
+            _pairFilter
+        );
+    }
+
+    /// @dev The pair's `PairFee` as one word.
+    function _pairWord(bytes32 key) private view returns (uint256 value) {
+        PairFee storage pairFee = _pairFees[key];
+        assembly ("memory-safe") {
+            value := sload(pairFee.slot)
+        }
+    }
+
+    /// @dev Counts a pair fee set (`added`) or cleared under its filter bit, which is set while the count is
+    ///      not zero. The policy word is written through by the policy bump that follows.
+    function _countPairFee(bytes32 key, bool added) private {
+        uint256 bit = PolicyWords.pairBit(key);
+        uint256 count = added ? _pairsAtBit[bit] + 1 : _pairsAtBit[bit] - 1;
+        _pairsAtBit[bit] = count;
+        // forge-lint: disable-next-line(unsafe-typecast,incorrect-shift) bit `bit` (0..127) of the filter
+        uint128 mask = uint128(1 << bit);
+        _pairFilter = count != 0 ? _pairFilter | mask : _pairFilter & ~mask;
+    }
+
+    /// @dev The executor whose copy is written; reverts while none is named, so no record can miss it.
+    function _mirror() private view returns (IPolicyMirror mirror) {
+        mirror = executor;
+        if (address(mirror) == address(0)) revert ExecutorNotSet();
+    }
+
+    /// @dev Writes the policy word through, once an executor is named (`setExecutor` writes it then).
+    function _syncPolicy() private {
+        IPolicyMirror mirror = executor;
+        if (address(mirror) != address(0)) mirror.syncPolicy(_policyWord());
     }
 
     /// @dev The builder's first slot as one word (its fields are read from it by the shifts above).
@@ -412,14 +465,17 @@ contract BuilderRegistry is IBuilderRegistry {
         if (b.owner == address(0)) revert UnknownBuilder(builderId);
     }
 
-    function _bump(Builder storage b) private returns (uint32 version) {
+    /// @dev Bumps the builder's version after a change to it, and writes its word through.
+    function _bump(bytes32 builderId, Builder storage b) private returns (uint32 version) {
         version = b.version + 1;
         b.version = version;
+        _mirror().syncBuilder(builderId, _builderWord(b));
     }
 
     function _bumpPolicy() private returns (uint64) {
         uint56 version = _config.policyVersion + 1;
         _config.policyVersion = version;
+        _syncPolicy();
         return version;
     }
 

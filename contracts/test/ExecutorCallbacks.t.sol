@@ -154,6 +154,20 @@ contract ExecutorCallbacksTest is SwapAssertions {
         assertEq(collector.claimable(address(evil), a), 0);
     }
 
+    /// @dev A policy change made during a swap (here governance's, pranked by the token: suspending the builder
+    ///      the swap pays) never reaches the executor's copy mid-swap: the registry's write-through is refused,
+    ///      so the change fails whole and the swap settles on the policy it read.
+    function test_reentrantToken_policyChangeDuringASwap_rejected() public {
+        evil.arm(address(registry), abi.encodeCall(registry.setBuilderEnabled, (builderId, false)), gov);
+        uint256 amountIn = 1_000e18;
+        uint256 gross = _quoteV2(address(evil), a, amountIn);
+        _swapAndCheck(alice, _params(address(evil), a, amountIn, alice), Routes.single(amountIn, Routes.v2(a)), gross, DEFAULT_ROUTE_FEE, BUILDER_FEE);
+        assertEq(evil.successes(), 0);
+        assertEq(evil.lastError(), abi.encodeWithSelector(IExecutor.Reentrancy.selector));
+        assertTrue(registry.builderById(builderId).enabled);
+        assertEq(executor.feeTerms(address(evil), a, builderId), registry.feeTerms(address(evil), a, builderId));
+    }
+
     function test_nonCanonicalPool_cannotBeNamed_routeDerivesPools() public {
         // A V3 pool from another factory (non-canonical) holding EVIL/A: the executor never reaches it,
         // because the route carries no addresses; it derives the canonical pool (which exists) instead.

@@ -82,7 +82,7 @@ export async function requireCode(client: PublicClient, plan: DeployPlan): Promi
  * The code at each address is our artifact's: byte for byte for the registry; for the executor (also the
  * reviewed collector), byte for byte outside its immutables (32-byte slots the constructor fills), which are
  * then read back through their getters and compared with what they were built for (the plan's Uniswap
- * contracts and aggregators, and the registry just deployed).
+ * contracts and aggregators, and the registry just deployed); and the registry names that executor.
  */
 export async function verifyRuntimeCode(
   client: PublicClient,
@@ -109,6 +109,13 @@ export async function verifyRuntimeCode(
       ]),
     ),
   };
+  const named = (await client.readContract({
+    address: contracts.registry,
+    abi: builderRegistryArtifact.abi,
+    functionName: "executor",
+  })) as Address;
+  if (named.toLowerCase() !== contracts.executor.toLowerCase())
+    throw new OperatorError(`the registry names executor ${named}, not ${contracts.executor}`);
   for (const [functionName, expected] of Object.entries(immutables)) {
     const actual = (await client.readContract({
       address: contracts.executor,

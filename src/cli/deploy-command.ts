@@ -222,6 +222,14 @@ function planSteps(
         }),
       }),
     },
+    {
+      // Before any pair fee or builder: the registry writes its fee policy through to the executor's copy.
+      id: "registry-executor",
+      label: "name the executor in the registry",
+      ...registryCall(() =>
+        encodeFunctionData({ abi: registryAbi, functionName: "setExecutor", args: [at("executor")()] }),
+      ),
+    },
     ...plan.feeSchedule.pairs.map(
       (pair): Step => ({
         id: `pair-fee-${pair.tokenA.toLowerCase()}-${pair.tokenB.toLowerCase()}`,

@@ -1,5 +1,12 @@
+import { type Address, decodeAbiParameters, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
+import { executorArtifact } from "../contracts/artifacts/Executor.ts";
+import {
+  AGGREGATOR_GETTERS,
+  type ExecutorAggregatorTargets,
+  executorConstructorArgs,
+} from "../contracts/executor-constructor.ts";
 import { checkDeployment } from "./check-deployment.ts";
 import { DeploymentSchema } from "./deployment.ts";
 
@@ -67,6 +74,57 @@ describe("checkDeployment", () => {
     });
     await expect(checkDeployment(devnet.publicClient, notExecutor, "d.json")).rejects.toThrow(
       /contracts\.executor \(0x[0-9a-fA-F]{40}\) does not answer weth9\(\): not a Junction executor/,
+    );
+  });
+
+  it("refuses an executor the registry does not name: its copy of the fee policy is not written", async () => {
+    // Built exactly like the devnet's executor, for the same registry, but never named by it.
+    const { contracts } = devnet.manifest;
+    const read = (functionName: string) =>
+      devnet.publicClient.readContract({
+        address: contracts.executor,
+        abi: executorArtifact.abi,
+        functionName: functionName as "weth9",
+      }) as Promise<never>;
+    const [weth9, v2Factory, v2PairInitCodeHash, v3Factory, v3PoolInitCodeHash, poolManager] =
+      (await Promise.all(
+        ["weth9", "v2Factory", "v2PairInitCodeHash", "v3Factory", "v3PoolInitCodeHash", "poolManager"].map(
+          read,
+        ),
+      )) as unknown as [Address, Address, Hex, Address, Hex, Address];
+    const aggregators = Object.fromEntries(
+      await Promise.all(
+        Object.entries(AGGREGATOR_GETTERS).map(async ([field, getter]) => [field, await read(getter)]),
+      ),
+    ) as unknown as ExecutorAggregatorTargets;
+    const wallet = devnet.wallet(3);
+    const hash = await wallet.deployContract({
+      abi: executorArtifact.abi,
+      bytecode: executorArtifact.bytecode,
+      args: decodeAbiParameters(
+        executorArtifact.abi.find((item) => item.type === "constructor")!.inputs,
+        executorConstructorArgs({
+          weth9,
+          v2Factory,
+          v2PairInitCodeHash,
+          v3Factory,
+          v3PoolInitCodeHash,
+          poolManager,
+          registry: contracts.builderRegistry,
+          aggregators,
+        }),
+      ) as never,
+      account: wallet.account!,
+      chain: wallet.chain,
+    });
+    const { contractAddress } = await devnet.publicClient.waitForTransactionReceipt({ hash });
+    const unnamed = deployment((file) => {
+      const fields = file.contracts as Record<string, string>;
+      fields.executor = contractAddress!;
+      fields.settlementCollector = contractAddress!;
+    });
+    await expect(checkDeployment(devnet.publicClient, unnamed, "d.json")).rejects.toThrow(
+      /^d\.json: contracts\.builderRegistry names executor 0x[0-9a-fA-F]{40}, not contracts\.executor \(0x[0-9a-fA-F]{40}\): governance must call setExecutor/,
     );
   });
 

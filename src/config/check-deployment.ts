@@ -50,8 +50,9 @@ const EXECUTOR_WIRING = [
 /**
  * The cheap interface checks: the executor was built for exactly the Uniswap contracts and registry the file
  * names (its immutables), the reviewed collector is the executor itself (it keeps the fees and emits the
- * settlement events: docs/architecture.md, "The contracts"), and the registry answers as a BuilderRegistry. A file mixing two deployments would otherwise quote through one set of contracts and
- * settle through another.
+ * settlement events: docs/architecture.md, "The contracts"), the registry answers as a BuilderRegistry and
+ * names this executor as the one whose copy of the fee policy it writes. A file mixing two deployments would
+ * otherwise quote through one set of contracts and settle through another.
  */
 async function checkWiring(
   client: Pick<PublicClient, "readContract">,
@@ -90,6 +91,15 @@ async function checkWiring(
       problems.push(
         `contracts.builderRegistry (${contracts.builderRegistry}) does not answer treasury(): not a BuilderRegistry`,
       );
+    else {
+      // The executor charges by its copy of the registry's policy, which only the registry that named it
+      // writes: quotes read the registry, so the two must be one pair.
+      const named = await read(contracts.builderRegistry, builderRegistryArtifact.abi, "executor");
+      if (typeof named !== "string" || named.toLowerCase() !== contracts.executor.toLowerCase())
+        problems.push(
+          `contracts.builderRegistry names executor ${typeof named === "string" ? named : "(none)"}, not contracts.executor (${contracts.executor}): governance must call setExecutor(${contracts.executor}) on the registry`,
+        );
+    }
   }
   if (problems.length > 0) throw new DeploymentFileError(`${source}: ${problems.join("; ")}`);
 }

@@ -44,9 +44,10 @@ export type JunctionSetup = JunctionContracts & {
 };
 
 /**
- * Deploys the BuilderRegistry, SettlementCollector and Executor (built with the aggregator contracts it may
- * call), then, as governance, authorises the executor in the collector, sets the standard fee schedule and
- * commissions the registry; finally the demo builder's owner registers `junction-demo`.
+ * Deploys the BuilderRegistry and the Executor (built with the aggregator contracts it may call; it is also
+ * the settlement collector), then, as governance, names the executor in the registry (which keeps the
+ * executor's copy of the fee policy from then on), sets the standard fee schedule and commissions the
+ * registry; finally the demo builder's owner registers `junction-demo`.
  */
 export async function deployJunction(options: {
   deployer: Sender;
@@ -88,8 +89,16 @@ export async function deployJunction(options: {
     label: "deploy Executor",
   });
 
-  // The executor is the reviewed collector: it keeps the fees and emits the settlement events.
+  // The executor is the reviewed collector: it keeps the fees and emits the settlement events. The registry
+  // writes its fee policy through to the executor's copy, so it names the executor before any builder or
+  // pair fee is recorded.
   const settlementCollector = executor;
+  await governance.send({
+    to: builderRegistry,
+    data: encodeFunctionData({ abi: registryAbi, functionName: "setExecutor", args: [executor] }),
+    label: "name the executor in the registry",
+    abi: registryAbi,
+  });
   const pairs = DEVNET_FEE_SCHEDULE.pairs.map(({ symbols, bps }) => ({
     symbols: [...symbols] as [string, string],
     tokenA: addressOf(symbols[0]),

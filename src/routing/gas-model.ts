@@ -6,31 +6,30 @@ type PoolKind = "v2" | "v3" | "v4";
  * Search-time gas heuristics (docs/rules.md, comparison rule 17): receipt-informed estimates used only to
  * score routes during the search; the final ranking uses each candidate's full-transaction gas, measured when it is simulated.
  *
- * Calibrated 2026-11-29 by least squares on 40 executor swap receipts on the devnet (seed 4663, block 244)
- * with `npm run bench -- gas`, after the executor's gas work (the V3 callback no longer re-measures the
- * pool's balance, which the pool checks; `feeTerms` reads each slot once; the swap's terms are read as
- * words: base 80,200 -> 77,000, v3Hop 68,200 -> 67,600): RMS error 13.8k gas, mean 4.8%, worst scenario
- * 14.4% (the previous constants on this executor: 14.2k, worst 14.4%; the guesses before the first
- * calibration: RMS 44.5k, worst 57%).
+ * Calibrated 2026-11-30 by least squares on 40 executor swap receipts on the devnet (seed 4663, block 245)
+ * with `npm run bench -- gas`, after the executor began to charge by its own copy of the registry's fee
+ * policy and every contract was built for 1,000,000 optimizer runs (base 77,000 -> 70,700; the hop terms
+ * moved by 1k or less): RMS error 13.6k gas, mean 4.9%, worst scenario 14.6% (the previous constants on
+ * this executor: 15.6k, worst 18.7%; the guesses before the first calibration: RMS 44.5k, worst 57%).
  * docs/benchmarks.md ("gas") says what is measured and how to re-run it. Receipts are net of refunds, which
  * are capped at a fifth of the gas, so real costs are only roughly additive: these are averages over the
  * scenarios, not per-opcode truths.
  */
 export const GAS_MODEL = {
-  /** Intrinsic and calldata gas, entry checks, the registry's fee terms, fee credits and the settlement record. */
-  base: 77_000,
+  /** Intrinsic and calldata gas, entry checks, the copied fee policy's words, fee credits and the settlement record. */
+  base: 70_700,
   /** Each branch beyond the first. */
-  branch: 10_100,
-  v2Hop: 57_200,
-  v3Hop: 67_600,
+  branch: 10_300,
+  v2Hop: 56_500,
+  v3Hop: 66_600,
   /** Each V4 pool swap. */
-  v4Hop: 19_800,
+  v4Hop: 19_500,
   /** Once per run of consecutive V4 hops: the PoolManager unlock, settling the input and taking the output. */
-  v4Run: 65_900,
+  v4Run: 65_700,
   /** Each initialized tick a V3 swap crosses (V3 ticks also carry oracle accumulators: more to write than V4). */
-  v3TickCrossed: 58_300,
+  v3TickCrossed: 58_500,
   /** Each initialized tick a V4 swap crosses. */
-  v4TickCrossed: 25_400,
+  v4TickCrossed: 25_600,
 } as const;
 
 export type GasTerm = keyof typeof GAS_MODEL;

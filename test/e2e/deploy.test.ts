@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { parseEther } from "viem";
+import { getAddress, parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DeploymentSchema } from "../../src/config/deployment.ts";
 import { builderRegistryArtifact } from "../../src/contracts/artifacts/BuilderRegistry.ts";
@@ -93,7 +93,14 @@ describe("junction deploy", () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({
       dryRun: true,
-      steps: ["registry", "executor", expect.any(String), expect.any(String), "commission"],
+      steps: [
+        "registry",
+        "executor",
+        "registry-executor",
+        expect.any(String),
+        expect.any(String),
+        "commission",
+      ],
     });
     expect(await nonce()).toBe(start);
 
@@ -103,9 +110,14 @@ describe("junction deploy", () => {
       /junction: service fee 1 bps for .*: not sent .*run junction deploy again to resume/,
     );
     const progress = JSON.parse(readFileSync(`${deploymentPath}.progress.json`, "utf8"));
-    expect(Object.keys(progress.steps)).toEqual(["registry", "executor", expect.any(String)]);
+    expect(Object.keys(progress.steps)).toEqual([
+      "registry",
+      "executor",
+      "registry-executor",
+      expect.any(String),
+    ]);
     const sentBeforeFailure = (await nonce()) - start;
-    expect(sentBeforeFailure).toBe(3);
+    expect(sentBeforeFailure).toBe(4);
 
     writeFileSync(planPath, JSON.stringify(plan()));
     const resumed = await junction([...args, "--json"], env());
@@ -126,7 +138,7 @@ describe("junction deploy", () => {
         { symbol: "DAI", decimals: 18 },
       ],
     });
-    const read = (functionName: "commissioned" | "defaultRouteFeeBps" | "treasury") =>
+    const read = (functionName: "commissioned" | "defaultRouteFeeBps" | "treasury" | "executor") =>
       devnet.publicClient.readContract({
         address: written.contracts.builderRegistry,
         abi: builderRegistryArtifact.abi,
@@ -134,6 +146,8 @@ describe("junction deploy", () => {
       });
     expect(await read("commissioned")).toBe(true);
     expect(await read("defaultRouteFeeBps")).toBe(20);
+    // The registry writes its policy through to the executor it names: the one just deployed.
+    expect(await read("executor")).toBe(getAddress(written.contracts.executor));
 
     const again = await junction(args, env());
     expect(again.code, again.stderr).toBe(0);

@@ -2,10 +2,10 @@
 pragma solidity ^0.8.26;
 
 import {SafeTransferLib} from "solady/utils/SafeTransferLib.sol";
-import {IBuilderRegistry} from "../interfaces/IBuilderRegistry.sol";
 import {ISettlementCollector} from "../interfaces/ISettlementCollector.sol";
 import {FeeMath} from "../libraries/FeeMath.sol";
 import {ExecutorBase} from "./ExecutorBase.sol";
+import {PolicyMirror} from "./PolicyMirror.sol";
 
 /// @title FeeSettlement
 /// @notice The executor as the reviewed collector (`ISettlementCollector`). Each fee is
@@ -17,15 +17,15 @@ import {ExecutorBase} from "./ExecutorBase.sol";
 /// @dev What the executor holds of a token is what it owes (the credits) plus dust it owns (anything sent to
 ///      it outside a swap); a swap never spends either, since every amount it moves is measured as it
 ///      arrives.
-abstract contract FeeSettlement is ExecutorBase, ISettlementCollector {
+abstract contract FeeSettlement is ExecutorBase, PolicyMirror, ISettlementCollector {
     /// @dev Per (account, token): the builder fee credited in the low 128 bits, the service fee in bits
     ///      128..254, and bit 255 set once the slot was first written, so emptying it by a claim never returns
     ///      it to zero (the next fee then writes a non-zero slot: 2.9k instead of 20k).
     mapping(address account => mapping(address token => uint256)) private _credits;
 
-    uint256 private constant BUILDER_MASK = type(uint128).max;
-    uint256 private constant SERVICE_MAX = type(uint128).max >> 1;
-    uint256 private constant MARKED = 1 << 255;
+    uint256 private constant BUILDER_MASK = 0xffffffffffffffffffffffffffffffff; // type(uint128).max
+    uint256 private constant SERVICE_MAX = 0x7fffffffffffffffffffffffffffffff; // type(uint128).max >> 1
+    uint256 private constant MARKED = 0x8000000000000000000000000000000000000000000000000000000000000000; // 1 << 255
 
     /// @dev The registry's policy for the swap, read only as far as the swap needs it, and the fees charged:
     ///      each `min(quoted, policy, 50)`, the service fee quoted as `maxRouteBps` (`p.maxRouteFeeBps` for our
@@ -49,37 +49,10 @@ abstract contract FeeSettlement is ExecutorBase, ISettlementCollector {
         }
     }
 
-    /// @dev `registry.feeTerms(p.tokenIn, p.tokenOut, p.builderId)`, or `registry.builderTerms(p.builderId)`
-    ///      when no service fee can be charged (the pair's fee is then not read), called without copying more
-    ///      than its one word back.
-    function _feeTerms(SwapParams calldata p, bool withRouteFee) private view returns (uint256 terms) {
-        address target = address(registry);
-        if (!withRouteFee) {
-            bytes4 builderSelector = IBuilderRegistry.builderTerms.selector;
-            assembly ("memory-safe") {
-                let m := mload(0x40)
-                mstore(m, builderSelector)
-                mstore(add(m, 0x04), calldataload(add(p, 0x100))) // builderId
-                if iszero(and(gt(returndatasize(), 0x1f), staticcall(gas(), target, m, 0x24, 0, 0x20))) {
-                    returndatacopy(m, 0, returndatasize())
-                    revert(m, returndatasize())
-                }
-                terms := mload(0)
-            }
-            return terms;
-        }
-        bytes4 selector = IBuilderRegistry.feeTerms.selector;
-        assembly ("memory-safe") {
-            let m := mload(0x40)
-            mstore(m, selector)
-            calldatacopy(add(m, 0x04), p, 0x40) // tokenIn, tokenOut
-            mstore(add(m, 0x44), calldataload(add(p, 0x100))) // builderId
-            if iszero(and(gt(returndatasize(), 0x1f), staticcall(gas(), target, m, 0x64, 0, 0x20))) {
-                returndatacopy(m, 0, returndatasize())
-                revert(m, returndatasize())
-            }
-            terms := mload(0)
-        }
+    /// @dev The swap's terms from the executor's copy of the registry's policy (`PolicyMirror`); the pair's
+    ///      fee is not looked at when no service fee can be charged.
+    function _feeTerms(SwapParams calldata p, bool withRouteFee) private view returns (uint256) {
+        return _mirroredTerms(p.tokenIn, p.tokenOut, p.builderId, withRouteFee);
     }
 
     /// @dev Settles `gross` of `p.tokenOut`, already here: credits both fees, pays the recipient the rest and
@@ -98,13 +71,29 @@ abstract contract FeeSettlement is ExecutorBase, ISettlementCollector {
         _emitSettled(p, gross, routeFee, builderFee, amountOut, terms);
     }
 
-    /// @dev Adds both fees to `account`'s slot for `token`: one storage write.
+    /// @dev Adds both fees to `account`'s slot for `token`: one storage write. The sums cannot wrap: a fee
+    ///      is at most 50 bps of an amount that fits 256 bits.
     function _credit(address account, address token, uint256 routeFee, uint256 builderFee) private {
-        uint256 slot = _credits[account][token];
-        uint256 builder = (slot & BUILDER_MASK) + builderFee;
-        uint256 service = ((slot >> 128) & SERVICE_MAX) + routeFee;
-        if (builder > BUILDER_MASK || service > SERVICE_MAX) revert CreditOverflow(token);
-        _credits[account][token] = MARKED | (service << 128) | builder;
+        bytes4 overflow = CreditOverflow.selector;
+        assembly ("memory-safe") {
+            // Addresses from Solidity may carry dirty upper bits here (`account` is cut from the terms word).
+            let mask := 0xffffffffffffffffffffffffffffffffffffffff
+            token := and(token, mask)
+            mstore(0x00, and(account, mask))
+            mstore(0x20, _credits.slot)
+            mstore(0x20, keccak256(0x00, 0x40))
+            mstore(0x00, token)
+            let slot := keccak256(0x00, 0x40)
+            let credits := sload(slot)
+            let builder := add(and(credits, BUILDER_MASK), builderFee)
+            let service := add(and(shr(128, credits), SERVICE_MAX), routeFee)
+            if or(gt(builder, BUILDER_MASK), gt(service, SERVICE_MAX)) {
+                mstore(0x00, overflow)
+                mstore(0x04, token)
+                revert(0x00, 0x24)
+            }
+            sstore(slot, or(MARKED, or(shl(128, service), builder)))
+        }
     }
 
     /// @inheritdoc ISettlementCollector

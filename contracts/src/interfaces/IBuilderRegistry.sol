@@ -46,6 +46,8 @@ interface IBuilderRegistry {
     event TreasurySet(address indexed treasury);
     /// @notice Governance commissioned (or decommissioned) the registry.
     event CommissionedSet(bool commissioned);
+    /// @notice The executor whose copy of the fee policy the registry writes.
+    event ExecutorSet(address indexed executor);
     /// @notice The schedule's default service fee changed.
     event DefaultRouteFeeSet(uint16 bps, uint64 policyVersion);
     /// @notice A pair's service fee override was set (`token0 < token1`).
@@ -104,6 +106,10 @@ interface IBuilderRegistry {
     error ZeroAddress();
     /// @notice A pair override needs two different tokens.
     error IdenticalTokens(address token);
+    /// @notice The executor was already named (`setExecutor` runs once).
+    error ExecutorAlreadySet(address executor);
+    /// @notice A builder or pair fee recorded before governance named the executor, whose copy would lack it.
+    error ExecutorNotSet();
 
     /// @notice Registers `code` to `msg.sender`, enabled, with the default max builder fee.
     /// @return builderId `keccak256(bytes(code))`.

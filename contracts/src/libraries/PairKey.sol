@@ -10,8 +10,12 @@ library PairKey {
     }
 
     /// @notice `keccak256(token0, token1)` with the tokens sorted.
-    function key(address tokenA, address tokenB) internal pure returns (bytes32) {
+    function key(address tokenA, address tokenB) internal pure returns (bytes32 k) {
         (address token0, address token1) = sort(tokenA, tokenB);
-        return keccak256(abi.encodePacked(token0, token1));
+        assembly ("memory-safe") {
+            mstore(0x00, shl(96, token0))
+            mstore(0x14, shl(96, token1))
+            k := keccak256(0x00, 0x28)
+        }
     }
 }

@@ -140,17 +140,22 @@ contract ExecutorHandler is Test {
         else ++callbacksRejected;
     }
 
-    /// @notice Governance moves the policy: the default fee, the A/B override, the builder's cap, suspension.
+    /// @notice Governance moves the policy: the default fee, the A/B fee (set or cleared), the builder's cap,
+    ///         suspension. Each change is written through to the executor's copy, which the swaps charge by.
     function setPolicy(uint8 action, uint16 bps) external {
         bps = uint16(bound(bps, 0, 50));
         vm.startPrank(env.gov);
-        uint256 which = action % 4;
+        uint256 which = action % 5;
         if (which == 0) {
             env.registry.setDefaultRouteFee(bps);
             modelDefaultFee = bps;
         } else if (which == 1) {
             env.registry.setPairRouteFee(env.tokA, env.tokB, bps);
             _modelPairFee[_pair(env.tokA, env.tokB)] = bps;
+            _modelPairSet[_pair(env.tokA, env.tokB)] = true;
+        } else if (which == 4) {
+            env.registry.clearPairRouteFee(env.tokA, env.tokB);
+            _modelPairSet[_pair(env.tokA, env.tokB)] = false;
         } else if (which == 2) {
             env.registry.setBuilderMaxFee(env.builderId, bps);
             modelBuilderMax = bps;

@@ -131,6 +131,28 @@ contract ExecutorInvariantsTest is JunctionFixture {
         assertEq(address(executor).balance, Credits.owed(collector, address(0), accounts), "ETH");
     }
 
+    /// @dev The executor charges by its copy of the registry's policy: equal to the registry's for the pair the
+    ///      handler moves (both ways) and pairs on the default, with the demo builder, the suspended one, none
+    ///      and an unknown one.
+    function invariant_executorCopyOfThePolicyEqualsTheRegistry() public view {
+        bytes32[4] memory builders = [builderId, suspendedId, bytes32(0), keccak256("unknown")];
+        address[2][4] memory pairs = [
+            [address(tokA), address(tokB)],
+            [address(tokB), address(tokA)],
+            [address(tokA), address(tokC)],
+            [address(weth), address(tokB)]
+        ];
+        for (uint256 i; i < pairs.length; ++i) {
+            for (uint256 b; b < builders.length; ++b) {
+                assertEq(
+                    executor.feeTerms(pairs[i][0], pairs[i][1], builders[b]),
+                    registry.feeTerms(pairs[i][0], pairs[i][1], builders[b]),
+                    "the executor's copy differs from the registry"
+                );
+            }
+        }
+    }
+
     /// @dev With -vv: how much of each run actually swapped (a handler that only reverts proves nothing).
     function afterInvariant() public {
         emit log_named_uint("swaps succeeded", handler.swapsSucceeded());

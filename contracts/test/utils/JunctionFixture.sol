@@ -169,6 +169,7 @@ abstract contract JunctionFixture is Test {
         executor = _newExecutor(aggregatorTargets);
         collector = ISettlementCollector(address(executor));
         vm.startPrank(gov);
+        registry.setExecutor(executor);
         registry.setPairRouteFee(address(tokA), address(tokB), AB_ROUTE_FEE);
         registry.setCommissioned(true);
         vm.stopPrank();
