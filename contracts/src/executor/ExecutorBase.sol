@@ -22,7 +22,8 @@ abstract contract ExecutorBase is IExecutor {
     bytes32 public immutable v3PoolInitCodeHash;
     /// @notice Uniswap V4 PoolManager: the only caller `unlockCallback` accepts.
     IPoolManager public immutable poolManager;
-    /// @notice Fee policy source.
+    /// @notice Fee policy source: the only writer of the executor's copy of it (`PolicyMirror`), and the
+    ///         treasury's.
     IBuilderRegistry public immutable registry;
 
     /// @dev Non-zero while a swap runs (reentrancy lock).

@@ -27,13 +27,14 @@ abstract contract FeeSettlement is ExecutorBase, PolicyMirror, ISettlementCollec
     uint256 private constant SERVICE_MAX = 0x7fffffffffffffffffffffffffffffff; // type(uint128).max >> 1
     uint256 private constant MARKED = 0x8000000000000000000000000000000000000000000000000000000000000000; // 1 << 255
 
-    /// @dev The registry's policy for the swap, read only as far as the swap needs it, and the fees charged:
+    /// @dev The registry's policy for the swap (the executor's copy of it), read only as far as the swap needs
+    ///      it, and the fees charged:
     ///      each `min(quoted, policy, 50)`, the service fee quoted as `maxRouteBps` (`p.maxRouteFeeBps` for our
     ///      routes, 0 for an aggregator's: docs/rules.md, fee rule 2). With both quoted caps at zero no fee can
     ///      be charged whatever the policy says, so nothing is read: an attributed swap's `Attributed` event
     ///      leaves the builder recipient and policy version to its reader, who reads them from the registry at
     ///      the event's block.
-    /// @return terms The registry's `feeTerms` (zero when nothing was read).
+    /// @return terms The swap's `feeTerms`, as the registry words them (zero when nothing was read).
     function _fees(SwapParams calldata p, uint16 maxRouteBps)
         internal
         view
