@@ -19,6 +19,9 @@ import {IPolicyMirror} from "./interfaces/IPolicyMirror.sol";
 contract BuilderRegistry is IBuilderRegistry {
     /// @notice No fee in this registry is ever above 50 bps.
     uint16 public constant MAX_FEE_BPS = FeeMath.MAX_FEE_BPS;
+    /// @notice At most this many pairs have a fee of their own: each change to the policy word rewrites each
+    ///         one's word in the executor's copy.
+    uint256 public constant MAX_PAIR_FEES = 64;
 
     /// @dev Slot 0 holds everything the executor reads per swap, so a fee lookup costs one SLOAD per builder.
     struct Builder {
@@ -49,8 +52,8 @@ contract BuilderRegistry is IBuilderRegistry {
     }
 
     /// @dev Bit offsets of the fields of `Config`'s slot (the compiler packs struct fields from the low bits
-    ///      up, in declaration order). `Builder`'s first slot and `PairFee` are `PolicyWords`' builder and pair
-    ///      words as they are; `test_feeTerms_matchesFeePolicy` holds both to the structs.
+    ///      up, in declaration order). `Builder`'s first slot is `PolicyWords`' builder word as it is;
+    ///      `test_feeTerms_matchesFeePolicy` holds it to the struct.
     uint256 private constant CONFIG_COMMISSIONED_SHIFT = 160;
     uint256 private constant CONFIG_DEFAULT_ROUTE_FEE_SHIFT = 168;
     uint256 private constant CONFIG_POLICY_VERSION_SHIFT = 200;
@@ -68,6 +71,9 @@ contract BuilderRegistry is IBuilderRegistry {
     /// @dev The policy word's filter of pairs with a fee of their own, and how many such pairs map to each bit.
     uint128 private _pairFilter;
     mapping(uint256 bit => uint256) private _pairsAtBit;
+    /// @dev The pairs with a fee of their own, and each one's place in that list plus one.
+    bytes32[] private _feePairs;
+    mapping(bytes32 pairKey => uint256) private _feePairPlace;
 
     modifier onlyGovernance() {
         if (msg.sender != governance) revert NotGovernance(msg.sender);
@@ -144,10 +150,10 @@ contract BuilderRegistry is IBuilderRegistry {
     function setPairRouteFee(address tokenA, address tokenB, uint16 bps) external onlyGovernance {
         if (tokenA == tokenB) revert IdenticalTokens(tokenA);
         _checkCap(bps);
+        _mirror();
         bytes32 key = PairKey.key(tokenA, tokenB);
-        if (!_pairFees[key].set) _countPairFee(key, true);
+        if (!_pairFees[key].set) _addFeePair(key);
         _pairFees[key] = PairFee(true, bps);
-        _mirror().syncPairFee(key, _pairWord(key));
         (address token0, address token1) = PairKey.sort(tokenA, tokenB);
         emit PairRouteFeeSet(token0, token1, bps, _bumpPolicy());
     }
@@ -156,7 +162,7 @@ contract BuilderRegistry is IBuilderRegistry {
     function clearPairRouteFee(address tokenA, address tokenB) external onlyGovernance {
         bytes32 key = PairKey.key(tokenA, tokenB);
         if (_pairFees[key].set) {
-            _countPairFee(key, false);
+            _removeFeePair(key);
             delete _pairFees[key];
             _mirror().syncPairFee(key, 0);
         }
@@ -278,7 +284,12 @@ contract BuilderRegistry is IBuilderRegistry {
         Builder storage b = _builders[builderId];
         // Only registered builders can be enabled, so an unknown builder is never paid.
         bool builderPaid = b.enabled;
-        policy.routeFeeBps = builderPaid && b.hasRouteFee ? b.routeFeeBps : _scheduleFee(config, tokenIn, tokenOut);
+        if (builderPaid && b.hasRouteFee) {
+            policy.routeFeeBps = b.routeFeeBps;
+        } else {
+            PairFee memory pair = _pairFees[PairKey.key(tokenIn, tokenOut)];
+            (policy.routeFeeBps, policy.pairFee) = pair.set ? (pair.bps, true) : (config.defaultRouteFeeBps, false);
+        }
         if (builderPaid) {
             policy.builderFeeCapBps = b.maxBuilderFeeBps;
             policy.builderRecipient = b.recipient;
@@ -309,7 +320,9 @@ contract BuilderRegistry is IBuilderRegistry {
         bool fromSchedule;
         (terms, fromSchedule) = PolicyWords.terms(policy, builder, withRouteFee);
         if (fromSchedule) {
-            terms = PolicyWords.withRouteFee(terms, PolicyWords.scheduleFee(policy, _pairWord(PairKey.key(tokenIn, tokenOut))));
+            terms = PolicyWords.withRouteFee(
+                terms, PolicyWords.scheduleFee(policy, _pairWord(policy, PairKey.key(tokenIn, tokenOut)))
+            );
         }
     }
 
@@ -390,6 +403,11 @@ contract BuilderRegistry is IBuilderRegistry {
         return _config.policyVersion;
     }
 
+    /// @inheritdoc IBuilderRegistry
+    function feePairs() external view returns (bytes32[] memory) {
+        return _feePairs;
+    }
+
     /// @notice The schedule's default service fee.
     function defaultRouteFeeBps() external view returns (uint16) {
         return _config.defaultRouteFeeBps;
@@ -417,16 +435,34 @@ contract BuilderRegistry is IBuilderRegistry {
         );
     }
 
-    /// @dev The pair's `PairFee` as one word.
-    function _pairWord(bytes32 key) private view returns (uint256 value) {
-        PairFee storage pairFee = _pairFees[key];
-        assembly ("memory-safe") {
-            value := sload(pairFee.slot)
-        }
+    /// @dev The pair's word under `policy` (zero when it has no fee of its own).
+    function _pairWord(uint256 policy, bytes32 key) private view returns (uint256) {
+        PairFee memory pairFee = _pairFees[key];
+        return PolicyWords.pair(policy, pairFee.set, pairFee.bps);
+    }
+
+    /// @dev Lists a pair that now has a fee of its own, and counts it under its filter bit. Its word and the
+    ///      policy word are written through by the policy bump that follows.
+    function _addFeePair(bytes32 key) private {
+        if (_feePairs.length == MAX_PAIR_FEES) revert TooManyPairFees(MAX_PAIR_FEES);
+        _feePairs.push(key);
+        _feePairPlace[key] = _feePairs.length;
+        _countPairFee(key, true);
+    }
+
+    /// @dev Unlists a pair whose own fee is cleared (the last listed pair takes its place).
+    function _removeFeePair(bytes32 key) private {
+        uint256 place = _feePairPlace[key];
+        bytes32 last = _feePairs[_feePairs.length - 1];
+        _feePairs[place - 1] = last;
+        _feePairPlace[last] = place;
+        _feePairs.pop();
+        delete _feePairPlace[key];
+        _countPairFee(key, false);
     }
 
     /// @dev Counts a pair fee set (`added`) or cleared under its filter bit, which is set while the count is
-    ///      not zero. The policy word is written through by the policy bump that follows.
+    ///      not zero.
     function _countPairFee(bytes32 key, bool added) private {
         uint256 bit = PolicyWords.pairBit(key);
         uint256 count = added ? _pairsAtBit[bit] + 1 : _pairsAtBit[bit] - 1;
@@ -442,10 +478,18 @@ contract BuilderRegistry is IBuilderRegistry {
         if (address(mirror) == address(0)) revert ExecutorNotSet();
     }
 
-    /// @dev Writes the policy word through, once an executor is named (`setExecutor` writes it then).
+    /// @dev Writes the policy word through, and each listed pair's word (which copies part of it), once an
+    ///      executor is named (`setExecutor` writes the policy word then; no pair can have a fee before).
     function _syncPolicy() private {
         IPolicyMirror mirror = executor;
-        if (address(mirror) != address(0)) mirror.syncPolicy(_policyWord());
+        if (address(mirror) == address(0)) return;
+        uint256 policy = _policyWord();
+        mirror.syncPolicy(policy);
+        uint256 count = _feePairs.length;
+        for (uint256 i; i < count; ++i) {
+            bytes32 key = _feePairs[i];
+            mirror.syncPairFee(key, _pairWord(policy, key));
+        }
     }
 
     /// @dev The builder's first slot as one word (its fields are read from it by the shifts above).

@@ -42,6 +42,9 @@ contract Executor is RouteRunner, FeeSettlement, AggregatorRunner {
         AggregatorRunner(aggregators_)
     {}
 
+    /// @dev `SwapParams.maxRouteFeeBps`: the quoted fee in bits 0..14; bit 15 says the pair has a fee of its own.
+    uint16 private constant ROUTE_FEE_MASK = 0x7fff;
+
     /// @inheritdoc IExecutor
     function swap(SwapParams calldata p, bytes calldata route) external payable returns (uint256 amountOut) {
         if (_entered()) revert Reentrancy();
@@ -49,7 +52,9 @@ contract Executor is RouteRunner, FeeSettlement, AggregatorRunner {
         _checkTerms(p);
         address tokenOut = p.tokenOut;
         RouteCodec.validate(route, p.amountIn, tokenOut);
-        (uint256 terms, uint16 routeBps, uint16 builderBps) = _fees(p, p.maxRouteFeeBps);
+        uint16 maxRouteBps = p.maxRouteFeeBps;
+        (uint256 terms, uint16 routeBps, uint16 builderBps) =
+            _fees(p, maxRouteBps & ROUTE_FEE_MASK, maxRouteBps > ROUTE_FEE_MASK);
         if (routeBps == 0 && builderBps == 0) {
             amountOut = _swapToRecipient(p, route);
             if (p.builderId != bytes32(0)) _emitAttributed(p, amountOut);

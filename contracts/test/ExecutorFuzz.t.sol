@@ -58,18 +58,22 @@ contract ExecutorFuzzTest is SwapAssertions {
     }
 
     /// @notice Each fee is min(quoted, policy, 50) bps of gross, whatever the quote says and whatever
-    ///         governance set; a suspended builder gets nothing.
+    ///         governance set; a suspended builder gets nothing. The quoted service fee's bit 15 (the pair has
+    ///         a fee of its own: read its word first) changes no fee, right or wrong, on a pair with a fee of
+    ///         its own or on the schedule's default.
     function test_fuzz_fees_neverAboveQuotedNorCap(
         uint16 quotedRoute,
         uint16 quotedBuilder,
         uint16 policyRoute,
         uint16 builderMax,
-        bool suspended
+        bool suspended,
+        bool pairFee
     ) public {
-        policyRoute = uint16(bound(policyRoute, 0, 50));
+        policyRoute = pairFee ? uint16(bound(policyRoute, 0, 50)) : DEFAULT_ROUTE_FEE;
         builderMax = uint16(bound(builderMax, 0, 50));
         vm.startPrank(gov);
-        registry.setPairRouteFee(a, b, policyRoute);
+        if (pairFee) registry.setPairRouteFee(a, b, policyRoute);
+        else registry.clearPairRouteFee(a, b);
         registry.setBuilderMaxFee(builderId, builderMax);
         if (suspended) registry.setBuilderEnabled(builderId, false);
         vm.stopPrank();
@@ -77,7 +81,8 @@ contract ExecutorFuzzTest is SwapAssertions {
         IExecutor.SwapParams memory p = _params(a, b, amountIn, bob);
         p.maxRouteFeeBps = quotedRoute;
         p.maxBuilderFeeBps = quotedBuilder;
-        uint16 routeBps = quotedRoute < policyRoute ? quotedRoute : policyRoute;
+        uint16 quotedCap = quotedRoute & 0x7fff;
+        uint16 routeBps = quotedCap < policyRoute ? quotedCap : policyRoute;
         uint16 builderBps = suspended ? 0 : quotedBuilder < builderMax ? quotedBuilder : builderMax;
         _swapAndCheck(alice, p, Routes.single(amountIn, Routes.v2(b)), _quoteV2(a, b, amountIn), routeBps, builderBps);
         assertLe(routeBps, 50);

@@ -69,7 +69,7 @@ contract ExecutorGasTest is GasFixture {
     /// @dev The service fee alone, no builder: how public and partner quotes' swaps settle.
     function test_gas_v3_singleHop_serviceFeeOnly() public {
         vm.pauseGasMetering();
-        IExecutor.SwapParams memory p = _params(address(tokA), address(tokB), AMOUNT, alice);
+        IExecutor.SwapParams memory p = _pairFee(_params(address(tokA), address(tokB), AMOUNT, alice));
         (p.builderId, p.maxBuilderFeeBps) = (bytes32(0), 0);
         _measure(p, Routes.single(AMOUNT, Routes.v3(address(tokB), 3000)));
     }
@@ -196,7 +196,16 @@ contract ExecutorGasTest is GasFixture {
         revert("not found");
     }
 
+    /// @dev A/B has a fee of its own, so the service's calldata says so (`maxRouteFeeBps` bit 15): the pair's
+    ///      word is read in the policy word's place.
     function test_gas_v2_singleHop() public {
+        vm.pauseGasMetering();
+        _measure(_pairFee(_params(address(tokA), address(tokB), AMOUNT, alice)), Routes.single(AMOUNT, Routes.v2(address(tokB))));
+    }
+
+    /// @dev The same swap from calldata that does not say the pair has a fee of its own: the policy word's
+    ///      filter sends it to the pair's word, one more slot.
+    function test_gas_v2_singleHop_pairFeeUnsaid() public {
         vm.pauseGasMetering();
         _measure(_params(address(tokA), address(tokB), AMOUNT, alice), Routes.single(AMOUNT, Routes.v2(address(tokB))));
     }
@@ -210,6 +219,11 @@ contract ExecutorGasTest is GasFixture {
     }
 
     function test_gas_v3_singleHop() public {
+        vm.pauseGasMetering();
+        _measure(_pairFee(_params(address(tokA), address(tokB), AMOUNT, alice)), Routes.single(AMOUNT, Routes.v3(address(tokB), 3000)));
+    }
+
+    function test_gas_v3_singleHop_pairFeeUnsaid() public {
         vm.pauseGasMetering();
         _measure(_params(address(tokA), address(tokB), AMOUNT, alice), Routes.single(AMOUNT, Routes.v3(address(tokB), 3000)));
     }

@@ -24,20 +24,47 @@ contract PolicyMirrorTest is RegistryFixture {
 
     // ------------------------------------------------------------------ the copy equals the registry
 
-    /// @dev Every pair of the three tokens (and its reverse), for the two builders, no builder and an unknown one.
+    /// @dev Every pair of the three tokens (and its reverse), for the two builders, no builder and an unknown one,
+    ///      read both ways a swap may read them (the policy word first, or the pair's word first); and every
+    ///      listed pair's word is the registry's pair under the current policy word, every other pair's zero.
     function _assertCopyMatches() internal view {
+        _assertPairWords();
         address[3] memory tokens = [tokenA, tokenB, tokenC];
         bytes32[4] memory builders = [id, otherId, bytes32(0), keccak256("nobody")];
         for (uint256 i; i < tokens.length; ++i) {
             for (uint256 j; j < tokens.length; ++j) {
                 if (i == j) continue;
                 for (uint256 b; b < builders.length; ++b) {
+                    uint256 expected = registry.feeTerms(tokens[i], tokens[j], builders[b]);
                     assertEq(
                         executor.feeTerms(tokens[i], tokens[j], builders[b]),
-                        registry.feeTerms(tokens[i], tokens[j], builders[b]),
+                        expected,
                         "the executor's copy differs from the registry"
                     );
+                    assertEq(
+                        executor.pairFirstFeeTerms(tokens[i], tokens[j], builders[b]),
+                        expected,
+                        "read pair first, the executor's copy differs from the registry"
+                    );
                 }
+            }
+        }
+    }
+
+    function _assertPairWords() internal view {
+        bytes32[] memory listed = registry.feePairs();
+        address[3] memory tokens = [tokenA, tokenB, tokenC];
+        uint256 policy = executor.policyWord();
+        for (uint256 i; i < tokens.length; ++i) {
+            for (uint256 j = i + 1; j < tokens.length; ++j) {
+                bytes32 key = PairKey.key(tokens[i], tokens[j]);
+                (uint16 bps, bool own) = registry.pairRouteFee(tokens[i], tokens[j]);
+                assertEq(executor.pairWord(key), PolicyWords.pair(policy, own, bps), "a pair's word");
+                bool isListed;
+                for (uint256 k; k < listed.length; ++k) {
+                    if (listed[k] == key) isListed = true;
+                }
+                assertEq(isListed, own, "listed exactly while the pair has a fee of its own");
             }
         }
     }
@@ -145,6 +172,46 @@ contract PolicyMirrorTest is RegistryFixture {
         assertTrue(PolicyWords.mayHavePairFee(executor.policyWord(), PairKey.key(tokenA, tokenB)));
         assertEq(executor.feeTerms(tokenA, tokenB, bytes32(0)) >> 240, 25);
         assertEq(executor.feeTerms(tokenA, tokenB, bytes32(0)), registry.feeTerms(tokenA, tokenB, bytes32(0)));
+    }
+
+    // ------------------------------------------------------------------ the pairs with a fee of their own
+
+    /// @dev Up to `MAX_PAIR_FEES` pairs may have a fee of their own; setting one of them again, or clearing one,
+    ///      frees or takes no extra place, and each change to the policy word rewrites every one's word.
+    function test_pairFees_boundedList_rewrittenWithThePolicy() public {
+        uint256 max = registry.MAX_PAIR_FEES();
+        vm.startPrank(gov);
+        for (uint256 i; i < max; ++i) {
+            registry.setPairRouteFee(tokenC, address(uint160(0x1000 + i)), uint16(i % 51));
+        }
+        registry.setPairRouteFee(tokenC, address(uint160(0x1000)), 50); // set again: no new place
+        vm.expectRevert(abi.encodeWithSelector(IBuilderRegistry.TooManyPairFees.selector, max));
+        registry.setPairRouteFee(tokenA, tokenB, 5);
+        registry.clearPairRouteFee(tokenC, address(uint160(0x1000 + 7)));
+        registry.setPairRouteFee(tokenA, tokenB, 5);
+        registry.setDefaultRouteFee(40);
+        registry.setCommissioned(false);
+        vm.stopPrank();
+        bytes32[] memory listed = registry.feePairs();
+        assertEq(listed.length, max);
+        uint256 policy = executor.policyWord();
+        for (uint256 k; k < listed.length; ++k) {
+            uint256 word = executor.pairWord(listed[k]);
+            assertEq(word & PolicyWords.PAIR_COPIED_MASK, policy & PolicyWords.PAIR_COPIED_MASK, "rewritten");
+            assertTrue(word & PolicyWords.PAIR_SET != 0);
+        }
+        assertEq(executor.pairWord(PairKey.key(tokenC, address(uint160(0x1000 + 7)))), 0, "cleared");
+        assertEq((executor.pairWord(PairKey.key(tokenC, address(uint160(0x1000)))) >> 56) & 0xffff, 50);
+        assertEq(executor.pairFirstFeeTerms(tokenA, tokenB, bytes32(0)), registry.feeTerms(tokenA, tokenB, bytes32(0)));
+        assertEq(executor.pairFirstFeeTerms(tokenA, tokenB, bytes32(0)) >> 240, 0, "uncommissioned: nothing");
+    }
+
+    /// @dev A swap that says its pair has a fee of its own when it has none reads the policy word after the
+    ///      pair's empty word: the default applies.
+    function test_pairFirst_withoutAFeeOfItsOwn_readsTheDefault() public {
+        assertEq(executor.pairWord(PairKey.key(tokenB, tokenC)), 0);
+        assertEq(executor.pairFirstFeeTerms(tokenB, tokenC, id), registry.feeTerms(tokenB, tokenC, id));
+        assertEq(executor.pairFirstFeeTerms(tokenB, tokenC, bytes32(0)) >> 240, 25);
     }
 
     // ------------------------------------------------------------------ who writes the copy, and when

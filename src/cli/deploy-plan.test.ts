@@ -11,6 +11,7 @@ import {
   DeployPlanSchema,
   executorAggregators,
   executorImmutables,
+  MAX_PAIR_FEES,
   readDeployPlan,
 } from "./deploy-plan.ts";
 import { SERVICE_NODE_FLAGS } from "./node-flags.ts";
@@ -102,6 +103,14 @@ describe("deploy plan errors", () => {
     );
     expect(planError({ ...basePlan, uniswap: v2v3, poolsFromBlock: 0 })).toBe(
       "poolsFromBlock: expected string, received number",
+    );
+    const pairs = Array.from({ length: MAX_PAIR_FEES + 1 }, (_, i) => ({
+      tokenA: PRESET.weth9,
+      tokenB: `0x${(i + 1).toString(16).padStart(40, "0")}`,
+      bps: 5,
+    }));
+    expect(planError({ ...basePlan, uniswap: v2v3, feeSchedule: { ...basePlan.feeSchedule, pairs } })).toBe(
+      `feeSchedule.pairs: at most ${MAX_PAIR_FEES} pairs may have a fee of their own`,
     );
     const { chainId: __, feeSchedule: ___, ...bare } = basePlan;
     expect(planError({ ...bare, uniswap: v2v3 })).toBe("chainId: required; feeSchedule: required");

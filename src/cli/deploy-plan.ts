@@ -14,6 +14,8 @@ import { type ExecutorAggregatorTargets, NO_AGGREGATORS } from "../contracts/exe
 
 const address = () => ADDRESS.transform((value) => value as `0x${string}`);
 const bps = z.number().int().min(0).max(50);
+/** `BuilderRegistry.MAX_PAIR_FEES`. */
+export const MAX_PAIR_FEES = 64;
 /** The chain's Uniswap contracts: each pool source whole or left out (a chain without V4 leaves out all three V4 fields). */
 const UniswapContractsSchema = withWholeSources(
   ContractFieldsSchema.omit({ executor: true, builderRegistry: true, settlementCollector: true }),
@@ -60,7 +62,11 @@ export const DeployPlanSchema = z
     feeSchedule: z.strictObject({
       defaultRouteFeeBps: bps,
       defaultMaxBuilderFeeBps: bps,
-      pairs: z.array(z.strictObject({ tokenA: address(), tokenB: address(), bps })).default([]),
+      /** At most `BuilderRegistry.MAX_PAIR_FEES` (64): each has a word in the executor's copy of the policy. */
+      pairs: z
+        .array(z.strictObject({ tokenA: address(), tokenB: address(), bps }))
+        .max(MAX_PAIR_FEES, `at most ${MAX_PAIR_FEES} pairs may have a fee of their own`)
+        .default([]),
     }),
     /** Commission the registry at once (builder quotes settle only through a commissioned registry). */
     commissioned: z.boolean().default(true),

@@ -1,6 +1,8 @@
 import { type Address, decodeAbiParameters, type Hex } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestDevnet, type TestDevnet } from "../../test/devnet.ts";
+import { MAX_PAIR_FEES } from "../cli/deploy-plan.ts";
+import { builderRegistryArtifact } from "../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
 import {
   AGGREGATOR_GETTERS,
@@ -35,6 +37,15 @@ describe("checkDeployment", () => {
     });
     expect(minimal.poolsFromBlock).toBe("0");
     await checkDeployment(devnet.publicClient, minimal, "deployment.json");
+  });
+
+  it("the registry bounds the pairs with a fee of their own as a deploy plan does", async () => {
+    const max = await devnet.publicClient.readContract({
+      address: devnet.manifest.contracts.builderRegistry,
+      abi: builderRegistryArtifact.abi,
+      functionName: "MAX_PAIR_FEES",
+    });
+    expect(max).toBe(BigInt(MAX_PAIR_FEES));
   });
 
   it("refuses, naming each field, contracts without code", async () => {

@@ -129,6 +129,7 @@ function buildTransaction(
     recipient: terms.recipient,
     deadline: terms.deadline,
     maxRouteFeeBps: fees.serviceFeeBps,
+    pairFee: fees.pairFee,
     maxBuilderFeeBps: fees.builderBps,
     builderId: request.builder?.id ?? zeroHash,
     ...(terms.attribution ?? {}),
@@ -138,7 +139,7 @@ function buildTransaction(
   if (selected.aggregatorCall) {
     const { entry, data, pays } = selected.aggregatorCall;
     if (!isAddressEqual(pays, executor) && !isAddressEqual(pays, terms.recipient)) return undefined;
-    return buildExecutorAggregatorSwap({ ...swap, maxRouteFeeBps: 0, entry, data });
+    return buildExecutorAggregatorSwap({ ...swap, maxRouteFeeBps: 0, pairFee: false, entry, data });
   }
   if (!selected.executorRoute) return undefined;
   return buildExecutorSwap({ ...swap, route: selected.executorRoute });

@@ -12,6 +12,7 @@ const terms = (serviceFeeBps: number, policyVersion = 1): FeeTerms => ({
   builderBps: 0,
   builderRecipient: zeroAddress,
   policyVersion,
+  pairFee: false,
   builder: null,
 });
 

@@ -44,6 +44,7 @@ export async function readFeeTerms(
     builderBps,
     builderRecipient: builderBps > 0 ? policy.builderRecipient : zeroAddress,
     policyVersion: Number(policy.policyVersion),
+    pairFee: policy.pairFee,
     builder: standing,
   };
 }

@@ -53,6 +53,8 @@ export type FeeTerms = {
   /** Zero address when no builder is paid. */
   builderRecipient: Address;
   policyVersion: number;
+  /** The service fee is the pair's own (`FeePolicy.pairFee`): the swap's calldata says so, to save a read. */
+  pairFee: boolean;
   /** Null on public quotes. */
   builder: BuilderStanding | null;
 };

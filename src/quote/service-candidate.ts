@@ -41,6 +41,7 @@ export function serviceCandidate(
     recipient: built.recipient,
     deadline: built.deadline,
     maxRouteFeeBps: fees.serviceFeeBps,
+    pairFee: fees.pairFee,
     maxBuilderFeeBps: fees.builderBps,
     ...(request.builder ? { builderId: request.builder.id } : {}),
     ...(built.attribution ?? {}),

@@ -52,6 +52,19 @@ describe("executor calldata", () => {
     expect(decodeRoute(route as Hex)).toEqual(swap().route);
   });
 
+  it("says in bit 15 of maxRouteFeeBps that the pair has a fee of its own, and only then", () => {
+    const routeFee = (overrides: Partial<ExecutorSwap>) => {
+      const { args } = decodeFunctionData({
+        abi: executorArtifact.abi,
+        data: buildExecutorSwap(swap(overrides)).data,
+      });
+      return (args[0] as { maxRouteFeeBps: number }).maxRouteFeeBps;
+    };
+    expect(routeFee({ pairFee: true })).toBe(0x8000 | 25);
+    expect(routeFee({ pairFee: false })).toBe(25);
+    expect(routeFee({})).toBe(25);
+  });
+
   it("sends no value for ERC-20 input", () => {
     const tx = buildExecutorSwap(
       swap({
@@ -70,6 +83,11 @@ describe("executor calldata", () => {
     ["the zero recipient", { recipient: zeroAddress }, "the recipient must not be the zero address"],
     ["the executor as recipient", { recipient: EXECUTOR }, "the recipient must not be the executor"],
     ["a fractional fee", { maxRouteFeeBps: 2.5 }, "maxRouteFeeBps must be an integer"],
+    [
+      "a service fee over 15 bits (bit 15 is the pair-fee flag)",
+      { maxRouteFeeBps: 0x8000 },
+      "between 0 and 32767",
+    ],
     ["a fee above uint16", { maxBuilderFeeBps: 65_536 }, "maxBuilderFeeBps must be an integer"],
   ] as [string, Partial<ExecutorSwap>, string][])("refuses %s", (_, overrides, message) => {
     expect(() => buildExecutorSwap(swap(overrides))).toThrow(SwapTermsError);

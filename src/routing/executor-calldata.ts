@@ -17,6 +17,12 @@ export type ExecutorSwap = {
   deadline: bigint;
   /** The service fee the quote disclosed: the executor charges at most this (and at most the policy). */
   maxRouteFeeBps: number;
+  /**
+   * The service fee is the pair's own (`FeePolicy.pairFee`): the calldata says so (bit 15 of
+   * `maxRouteFeeBps`), and the executor reads the pair's word in its copy of the policy first, one slot fewer.
+   * A wrong flag costs a read and never changes a fee.
+   */
+  pairFee?: boolean;
   /** The builder fee the quote disclosed: the executor charges at most this (and at most the builder's cap). */
   maxBuilderFeeBps: number;
   /** keccak256 of the builder code (`builderIdOf`); zero for none. */
@@ -35,6 +41,9 @@ export class SwapTermsError extends Error {
 }
 
 const MAX_UINT16 = 65_535;
+/** `maxRouteFeeBps` carries the fee in bits 0..14 and the pair-fee flag in bit 15. */
+const MAX_ROUTE_FEE_BPS = 0x7fff;
+const PAIR_FEE_FLAG = 0x8000;
 
 /**
  * Why the executor would refuse `recipient` as a swap's recipient (the zero address, or the executor
@@ -72,12 +81,12 @@ export function swapParams(swap: Omit<ExecutorSwap, "route">) {
   if (swap.minOut < 0n) throw new SwapTermsError("minOut must not be negative");
   const recipient = recipientIssue(swap.recipient, swap.executor);
   if (recipient) throw new SwapTermsError(`the recipient ${recipient}`);
-  for (const [name, bps] of [
-    ["maxRouteFeeBps", swap.maxRouteFeeBps],
-    ["maxBuilderFeeBps", swap.maxBuilderFeeBps],
+  for (const [name, bps, max] of [
+    ["maxRouteFeeBps", swap.maxRouteFeeBps, MAX_ROUTE_FEE_BPS],
+    ["maxBuilderFeeBps", swap.maxBuilderFeeBps, MAX_UINT16],
   ] as const)
-    if (!Number.isInteger(bps) || bps < 0 || bps > MAX_UINT16)
-      throw new SwapTermsError(`${name} must be an integer between 0 and ${MAX_UINT16}`);
+    if (!Number.isInteger(bps) || bps < 0 || bps > max)
+      throw new SwapTermsError(`${name} must be an integer between 0 and ${max}`);
   return {
     tokenIn: swap.tokenIn,
     tokenOut: swap.tokenOut,
@@ -85,7 +94,7 @@ export function swapParams(swap: Omit<ExecutorSwap, "route">) {
     minOut: swap.minOut,
     recipient: swap.recipient,
     deadline: swap.deadline,
-    maxRouteFeeBps: swap.maxRouteFeeBps,
+    maxRouteFeeBps: swap.pairFee ? swap.maxRouteFeeBps | PAIR_FEE_FLAG : swap.maxRouteFeeBps,
     maxBuilderFeeBps: swap.maxBuilderFeeBps,
     builderId: swap.builderId ?? zeroHash,
     quoteId: swap.quoteId ?? zeroHash,

@@ -51,7 +51,7 @@ abstract contract AggregatorRunner is FeeSettlement {
         _checkTerms(p);
         address target = _target(p, entry, data);
         // Fee rule 2: an aggregator's quote carries its own fees, so no service fee whatever was quoted.
-        (uint256 terms,, uint16 builderBps) = _fees(p, 0);
+        (uint256 terms,, uint16 builderBps) = _fees(p, 0, false);
         amountOut = builderBps == 0
             ? _runPayingRecipient(p, target, data)
             : _settle(p, terms, 0, builderBps, _callAggregator(p, target, data));

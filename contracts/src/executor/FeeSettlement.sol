@@ -35,25 +35,21 @@ abstract contract FeeSettlement is ExecutorBase, PolicyMirror, ISettlementCollec
     ///      leaves the builder recipient and policy version to its reader, who reads them from the registry at
     ///      the event's block.
     /// @return terms The swap's `feeTerms`, as the registry words them (zero when nothing was read).
-    function _fees(SwapParams calldata p, uint16 maxRouteBps)
+    ///      `pairFirst` says the pair has a fee of its own (`IExecutor.SwapParams.maxRouteFeeBps`, bit 15): its
+    ///      word is read in the policy word's place.
+    function _fees(SwapParams calldata p, uint16 maxRouteBps, bool pairFirst)
         internal
         view
         returns (uint256 terms, uint16 routeBps, uint16 builderBps)
     {
         uint16 maxBuilderBps = p.maxBuilderFeeBps;
         if (maxRouteBps != 0 || maxBuilderBps != 0) {
-            terms = _feeTerms(p, maxRouteBps != 0);
+            terms = _mirroredTerms(p.tokenIn, p.tokenOut, p.builderId, maxRouteBps != 0, pairFirst);
             // forge-lint: disable-next-line(unsafe-typecast) the top 16 bits
             routeBps = FeeMath.chargedBps(maxRouteBps, uint16(terms >> 240));
             // forge-lint: disable-next-line(unsafe-typecast) bits 224..239
             builderBps = FeeMath.chargedBps(maxBuilderBps, uint16(terms >> 224));
         }
-    }
-
-    /// @dev The swap's terms from the executor's copy of the registry's policy (`PolicyMirror`); the pair's
-    ///      fee is not looked at when no service fee can be charged.
-    function _feeTerms(SwapParams calldata p, bool withRouteFee) private view returns (uint256) {
-        return _mirroredTerms(p.tokenIn, p.tokenOut, p.builderId, withRouteFee);
     }
 
     /// @dev Settles `gross` of `p.tokenOut`, already here: credits both fees, pays the recipient the rest and

@@ -7,8 +7,10 @@ import {ExecutorBase} from "./ExecutorBase.sol";
 /// @title PolicyMirror
 /// @notice The executor's copy of the registry's fee policy (`IPolicyMirror`). A swap that charges a fee reads
 ///         the policy word and its builder's word from here, and its pair's word only when the policy word's
-///         filter says the pair may have a fee of its own: two warm-able slots of its own instead of a call to
-///         another contract (a cold account) reading three.
+///         filter says the pair may have a fee of its own: two slots of its own instead of a call to another
+///         contract (a cold account) reading three. A swap that says its pair has a fee of its own reads the
+///         pair's word in the policy word's place (it copies what the swap needs of it), so it reads two as
+///         well; a wrong word costs a read and never changes a fee.
 /// @dev Until the registry names this executor (`BuilderRegistry.setExecutor`), the policy word is zero:
 ///      uncommissioned, so nothing is charged.
 abstract contract PolicyMirror is ExecutorBase, IPolicyMirror {
@@ -39,7 +41,12 @@ abstract contract PolicyMirror is ExecutorBase, IPolicyMirror {
 
     /// @inheritdoc IPolicyMirror
     function feeTerms(address tokenIn, address tokenOut, bytes32 builderId) external view returns (uint256) {
-        return _mirroredTerms(tokenIn, tokenOut, builderId, true);
+        return _mirroredTerms(tokenIn, tokenOut, builderId, true, false);
+    }
+
+    /// @inheritdoc IPolicyMirror
+    function pairFirstFeeTerms(address tokenIn, address tokenOut, bytes32 builderId) external view returns (uint256) {
+        return _mirroredTerms(tokenIn, tokenOut, builderId, true, true);
     }
 
     /// @inheritdoc IPolicyMirror
@@ -47,19 +54,48 @@ abstract contract PolicyMirror is ExecutorBase, IPolicyMirror {
         return _policyWord;
     }
 
+    /// @inheritdoc IPolicyMirror
+    function pairWord(bytes32 pairKey) external view returns (uint256) {
+        return _pairWords[pairKey];
+    }
+
     /// @dev `feeTerms`, the service fee read only when `routeFeeWanted` (else its bits stay zero and the pair
     ///      is not looked at): `PolicyWords.terms` and the schedule's fee, as the registry computes them
     ///      (`BuilderRegistry._terms`), inlined for the swap's hot path with `PolicyWords`' bit offsets as
     ///      literals. No builder (no code hashes to zero) reads no builder word; the pair's word is read only
-    ///      when the policy word's filter says the pair may have a fee of its own. `PolicyMirror.t.sol` holds
-    ///      it to the registry's answer.
-    function _mirroredTerms(address tokenIn, address tokenOut, bytes32 builderId, bool routeFeeWanted)
+    ///      when the policy word's filter says the pair may have a fee of its own, or first when `pairFirst`:
+    ///      a pair's word is a policy word with the pair's fee as the default and no filter, so one that is
+    ///      set stands in for it, and a zero one sends the swap to the policy word. `PolicyMirror.t.sol` holds
+    ///      both ways to the registry's answer.
+    function _mirroredTerms(address tokenIn, address tokenOut, bytes32 builderId, bool routeFeeWanted, bool pairFirst)
         internal
         view
         returns (uint256 t)
     {
         assembly ("memory-safe") {
-            let policy := sload(_policyWord.slot)
+            // The pair's key (`PairKey.key`). Addresses from Solidity may carry dirty upper bits here, so both
+            // are cleaned.
+            function pairKey(a, b) -> key {
+                let token0 := and(a, 0xffffffffffffffffffffffffffffffffffffffff)
+                let token1 := and(b, 0xffffffffffffffffffffffffffffffffffffffff)
+                if gt(token0, token1) {
+                    let swapped := token0
+                    token0 := token1
+                    token1 := swapped
+                }
+                mstore(0x00, shl(96, token0))
+                mstore(0x14, shl(96, token1))
+                key := keccak256(0x00, 0x28)
+            }
+            // The pair's word.
+            function pairWordOf(key, words) -> word {
+                mstore(0x00, key)
+                mstore(0x20, words)
+                word := sload(keccak256(0x00, 0x40))
+            }
+            let policy := 0
+            if pairFirst { policy := pairWordOf(pairKey(tokenIn, tokenOut), _pairWords.slot) }
+            if iszero(policy) { policy := sload(_policyWord.slot) }
             t := shl(160, and(policy, 0xffffffffffffff)) // the policy version
             // Uncommissioned: nothing is charged.
             if and(shr(72, policy), 0xff) {
@@ -77,24 +113,15 @@ abstract contract PolicyMirror is ExecutorBase, IPolicyMirror {
                 if routeFeeWanted {
                     let bps := and(shr(192, builder), 0xffff)
                     if iszero(and(paid, iszero(iszero(and(shr(208, builder), 0xff))))) {
-                        // The schedule: the pair's own fee if it has one, else the default.
+                        // The schedule: the pair's own fee if it has one, else the default (a pair's word read
+                        // first holds the pair's fee there, and no filter).
                         bps := and(shr(56, policy), 0xffff)
-                        // Cleaned: addresses from Solidity may carry dirty upper bits here.
-                        let token0 := and(tokenIn, 0xffffffffffffffffffffffffffffffffffffffff)
-                        let token1 := and(tokenOut, 0xffffffffffffffffffffffffffffffffffffffff)
-                        if gt(token0, token1) {
-                            let swapped := token0
-                            token0 := token1
-                            token1 := swapped
-                        }
-                        mstore(0x00, shl(96, token0))
-                        mstore(0x14, shl(96, token1))
-                        let pairKey := keccak256(0x00, 0x28)
-                        if and(shr(add(128, and(pairKey, 127)), policy), 1) {
-                            mstore(0x00, pairKey)
-                            mstore(0x20, _pairWords.slot)
-                            let pair := sload(keccak256(0x00, 0x40))
-                            if and(pair, 0xff) { bps := and(shr(8, pair), 0xffff) }
+                        if shr(128, policy) {
+                            let key := pairKey(tokenIn, tokenOut)
+                            if and(shr(add(128, and(key, 127)), policy), 1) {
+                                let pair := pairWordOf(key, _pairWords.slot)
+                                if pair { bps := and(shr(56, pair), 0xffff) }
+                            }
                         }
                     }
                     t := or(t, shl(240, bps))

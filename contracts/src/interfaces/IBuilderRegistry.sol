@@ -30,12 +30,16 @@ interface IBuilderRegistry {
     /// @param builderRecipient The builder's payout wallet; zero when the builder is not payable.
     /// @param treasury Receives the service fee.
     /// @param policyVersion Bumped on every change to the standard fee schedule.
+    /// @param pairFee The service fee is the pair's own (not the default, nor a builder's override): a swap
+    ///        that says so (`IExecutor.SwapParams.maxRouteFeeBps`, bit 15) is charged by the pair's word in the
+    ///        executor's copy instead of the policy word.
     struct FeePolicy {
         uint16 routeFeeBps;
         uint16 builderFeeCapBps;
         address builderRecipient;
         address treasury;
         uint64 policyVersion;
+        bool pairFee;
     }
 
     /// @notice Governance handover started; `pending` must call `acceptGovernance`.
@@ -110,6 +114,8 @@ interface IBuilderRegistry {
     error ExecutorAlreadySet(address executor);
     /// @notice A builder or pair fee recorded before governance named the executor, whose copy would lack it.
     error ExecutorNotSet();
+    /// @notice A fee for one more pair than `max` may have a fee of their own.
+    error TooManyPairFees(uint256 max);
 
     /// @notice Registers `code` to `msg.sender`, enabled, with the default max builder fee.
     /// @return builderId `keccak256(bytes(code))`.
@@ -157,4 +163,7 @@ interface IBuilderRegistry {
 
     /// @notice Version of the standard fee schedule, bumped on every change to it.
     function policyVersion() external view returns (uint64);
+
+    /// @notice The keys (`PairKey.key`) of the pairs with a fee of their own, in no particular order.
+    function feePairs() external view returns (bytes32[] memory);
 }

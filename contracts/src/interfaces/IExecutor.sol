@@ -20,7 +20,10 @@ interface IExecutor {
     /// @param minOut The swap reverts unless the recipient receives at least this much (after fees).
     /// @param recipient Receives the output net of fees.
     /// @param deadline Unix seconds; the swap reverts after it.
-    /// @param maxRouteFeeBps The service fee the quote disclosed: a cap; the registry policy may charge less.
+    /// @param maxRouteFeeBps Bits 0..14: the service fee the quote disclosed, a cap (the registry policy may
+    ///        charge less). Bit 15: the pair has a fee of its own (`IBuilderRegistry.FeePolicy.pairFee`), so the
+    ///        executor reads the pair's word in its copy of the policy first; a wrong bit costs one more read
+    ///        and never changes a fee.
     /// @param maxBuilderFeeBps The builder fee the quote disclosed: a cap; never above the builder's max fee.
     /// @param builderId keccak256 of the builder code the trade is attributed to (zero for none).
     /// @param quoteId The service's quote id, recorded in the settlement event.

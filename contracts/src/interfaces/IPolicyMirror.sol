@@ -17,13 +17,21 @@ interface IPolicyMirror {
     /// @notice A builder's word changed (or the builder registered).
     function syncBuilder(bytes32 builderId, uint256 builderWord) external;
 
-    /// @notice A pair's own fee was set or cleared.
+    /// @notice A pair's own fee was set or cleared, or the policy word it copies changed (zero: it has none).
     function syncPairFee(bytes32 pairKey, uint256 pairWord) external;
 
     /// @notice The terms a swap of `tokenIn` for `tokenOut` attributed to `builderId` is charged by, as
     ///         `IBuilderRegistry.feeTerms` words them.
     function feeTerms(address tokenIn, address tokenOut, bytes32 builderId) external view returns (uint256);
 
+    /// @notice `feeTerms` read as a swap that says its pair has a fee of its own reads them (the pair's word
+    ///         first): always the same answer.
+    function pairFirstFeeTerms(address tokenIn, address tokenOut, bytes32 builderId) external view returns (uint256);
+
     /// @notice The copied policy word.
     function policyWord() external view returns (uint256);
+
+    /// @notice The copied word of the pair whose key (`PairKey.key`) is `pairKey`; zero when it has no fee of
+    ///         its own.
+    function pairWord(bytes32 pairKey) external view returns (uint256);
 }

@@ -11,7 +11,10 @@ pragma solidity ^0.8.26;
 ///        word only when its pair may have one;
 ///      - a builder's word: the registry's `Builder` first slot (payout wallet in bits 0..159, max builder
 ///        fee 176..191, service fee override 192..207 and its flag 208..215, enabled 216..223);
-///      - a pair's word: the registry's `PairFee` (set in bits 0..7, its fee in 8..23).
+///      - a pair's word, for a pair with a fee of its own (zero for any other): the policy word's version and
+///        commissioned flag with the pair's fee in the default's place (56..71), no filter, and bit 80 set. It
+///        stands for the policy word when a swap says its pair has a fee of its own, so such a swap reads two
+///        words too (the registry rewrites every pair's word with each change to the policy word).
 ///      The terms (`IBuilderRegistry.feeTerms`): service fee in bits 240..255, the builder's fee cap in
 ///      224..239, the policy version in 160..223 and the builder's payout wallet in 0..159.
 library PolicyWords {
@@ -19,6 +22,10 @@ library PolicyWords {
     uint256 internal constant POLICY_DEFAULT_ROUTE_FEE_SHIFT = 56;
     uint256 internal constant POLICY_COMMISSIONED_SHIFT = 72;
     uint256 internal constant POLICY_PAIR_FILTER_SHIFT = 128;
+    /// @dev A pair's word: the policy word's bits a pair's word copies (version and commissioned flag), and
+    ///      the bit that marks it set.
+    uint256 internal constant PAIR_COPIED_MASK = 0xff0000ffffffffffffff; // bits 0..55 and 72..79
+    uint256 internal constant PAIR_SET = 0x100000000000000000000; // 1 << 80
 
     uint256 internal constant RECIPIENT_MASK = (1 << 160) - 1;
     uint256 internal constant BUILDER_MAX_FEE_SHIFT = 176;
@@ -47,9 +54,16 @@ library PolicyWords {
         return (policyWord >> (POLICY_PAIR_FILTER_SHIFT + pairBit(pairKey))) & 1 != 0;
     }
 
+    /// @notice The word of a pair whose own fee is `bps` (`set`), under `policyWord`; zero when not `set`.
+    function pair(uint256 policyWord, bool set, uint16 bps) internal pure returns (uint256) {
+        if (!set) return 0;
+        return (policyWord & PAIR_COPIED_MASK) | (uint256(bps) << POLICY_DEFAULT_ROUTE_FEE_SHIFT)
+            | PAIR_SET;
+    }
+
     /// @notice The schedule's fee from the pair's word: its own when set, else the default.
     function scheduleFee(uint256 policyWord, uint256 pairWord) internal pure returns (uint256) {
-        return pairWord & 0xff != 0 ? (pairWord >> 8) & 0xffff : (policyWord >> POLICY_DEFAULT_ROUTE_FEE_SHIFT) & 0xffff;
+        return ((pairWord != 0 ? pairWord : policyWord) >> POLICY_DEFAULT_ROUTE_FEE_SHIFT) & 0xffff;
     }
 
     /// @notice A swap's terms from the policy and builder words, except the schedule's fee: `fromSchedule`

@@ -90,7 +90,8 @@ contract ExecutorHandler is Test {
         external
     {
         (IExecutor.SwapParams memory p, bytes memory route) = _build(shape, amountSeed, actorSeed);
-        p.maxRouteFeeBps = uint16(bound(quotedRoute, 0, 120));
+        // Bit 15, the hint that the pair has a fee of its own, set at random: right or wrong, it changes no fee.
+        p.maxRouteFeeBps = uint16(bound(quotedRoute, 0, 120)) | ((amountSeed >> 255) == 1 ? 0x8000 : 0);
         p.maxBuilderFeeBps = uint16(bound(quotedBuilder, 0, 120));
         p.builderId = _builder(builderSel);
         p.minOut = bound(minOutSeed, 0, p.amountIn + p.amountIn / 4);
@@ -259,7 +260,7 @@ contract ExecutorHandler is Test {
         // Each fee is exactly floor(gross * min(quoted, policy, 50) / 10000): never above its cap nor the quote.
         if (d.routeFee != (gross * routeBps) / 10_000 || d.builderFee != (gross * builderBps) / 10_000) ++violationsFees;
         if (d.routeFee > (gross * 50) / 10_000 || d.builderFee > (gross * 50) / 10_000) ++violationsFees;
-        if (d.routeFee > (gross * p.maxRouteFeeBps) / 10_000 || d.builderFee > (gross * p.maxBuilderFeeBps) / 10_000) {
+        if (d.routeFee > (gross * (p.maxRouteFeeBps & 0x7fff)) / 10_000 || d.builderFee > (gross * p.maxBuilderFeeBps) / 10_000) {
             ++violationsFees;
         }
         _checkCredits(p, b, d, amountOut);
@@ -303,7 +304,7 @@ contract ExecutorHandler is Test {
     function _expectedBps(IExecutor.SwapParams memory p) internal view returns (uint16 routeBps, uint16 builderBps) {
         bytes32 pair = _pair(p.tokenIn, p.tokenOut);
         uint16 policy = _modelPairSet[pair] ? _modelPairFee[pair] : modelDefaultFee;
-        routeBps = _min(_min(p.maxRouteFeeBps, policy), 50);
+        routeBps = _min(_min(p.maxRouteFeeBps & 0x7fff, policy), 50);
         uint16 cap = p.builderId == env.builderId && modelBuilderEnabled ? modelBuilderMax : 0;
         builderBps = _min(_min(p.maxBuilderFeeBps, cap), 50);
     }

@@ -144,10 +144,16 @@ contract ExecutorInvariantsTest is JunctionFixture {
         ];
         for (uint256 i; i < pairs.length; ++i) {
             for (uint256 b; b < builders.length; ++b) {
+                uint256 expected = registry.feeTerms(pairs[i][0], pairs[i][1], builders[b]);
                 assertEq(
                     executor.feeTerms(pairs[i][0], pairs[i][1], builders[b]),
-                    registry.feeTerms(pairs[i][0], pairs[i][1], builders[b]),
+                    expected,
                     "the executor's copy differs from the registry"
+                );
+                assertEq(
+                    executor.pairFirstFeeTerms(pairs[i][0], pairs[i][1], builders[b]),
+                    expected,
+                    "read pair first, the executor's copy differs from the registry"
                 );
             }
         }

@@ -309,6 +309,13 @@ abstract contract JunctionFixture is Test {
         });
     }
 
+    /// @dev The same swap saying its pair has a fee of its own (`maxRouteFeeBps` bit 15), as the service builds
+    ///      it for such a pair.
+    function _pairFee(IExecutor.SwapParams memory p) internal pure returns (IExecutor.SwapParams memory) {
+        p.maxRouteFeeBps |= 0x8000;
+        return p;
+    }
+
     /// @dev The same swap with both fee caps at zero: no fee can be charged.
     function _noFees(IExecutor.SwapParams memory p) internal pure returns (IExecutor.SwapParams memory) {
         p.maxRouteFeeBps = 0;

@@ -13,6 +13,7 @@ import { createPartnerTestApi, type PartnerTestApi } from "../../../../test/part
 import { spendKeyRate } from "../../../auth/key-rate.ts";
 import { CHAIN_ID } from "../../../chain/chain.ts";
 import { erc20Abi } from "../../../contracts/abis/ERC20.ts";
+import { builderRegistryArtifact } from "../../../contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../../../contracts/artifacts/Executor.ts";
 import { PARTNER_LIMITS } from "../../../partners/limits.ts";
 import { PARTNER_QUOTE_ERRORS } from "../../../partners/partner-quote.ts";
@@ -255,6 +256,8 @@ describe("GET {partner_url}/quote: quotes and transactions", () => {
       out: token("DAI"),
       amount: parseEther("100").toString(),
     },
+    // The schedule gives this pair a fee of its own (5 bps): the calldata says so, to save the executor a read.
+    { name: "a pair with a fee of its own", in: token("USDC"), out: token("USDT"), amount: "1000000000" },
   ];
 
   it("quotes without recipient: figures before the service fee, swaps in execution order, no tx", async () => {
@@ -275,6 +278,18 @@ describe("GET {partner_url}/quote: quotes and transactions", () => {
       expectSwap(body);
       expect(body.swap.recipient).toBe(recipient().toLowerCase());
       expect(BigInt(body.swap.minOut)).toBe((BigInt(body.swap.netOut) * 9_950n) / 10_000n);
+      const [, ownFee] = await devnet.publicClient.readContract({
+        address: devnet.manifest.contracts.builderRegistry,
+        abi: builderRegistryArtifact.abi,
+        functionName: "pairRouteFee",
+        args: [query.in as Address, query.out as Address],
+        blockNumber: BigInt(body.block.number),
+      });
+      const { args } = decodeFunctionData({ abi: executorArtifact.abi, data: body.tx.data });
+      const quotedRouteFee = (args[0] as { maxRouteFeeBps: number }).maxRouteFeeBps;
+      expect(quotedRouteFee & 0x7fff, name).toBe(body.swap.feeBps);
+      expect(quotedRouteFee >= 0x8000, name).toBe(ownFee);
+      if (name === "a pair with a fee of its own") expect(ownFee && body.swap.feeBps === 5).toBe(true);
       const delivered = await send(body);
       expect(delivered, name).toBe(BigInt(body.swap.netOut));
       expect(delivered).toBeGreaterThanOrEqual(BigInt(body.swap.minOut));
