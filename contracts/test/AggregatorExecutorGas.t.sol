@@ -73,7 +73,9 @@ contract AggregatorExecutorGasTest is GasFixture {
         StandInSwaps.Hop[] memory hops = _hop(p.tokenOut, 0);
         if (how == 0) return _measure(address(holder), p, _execDataFor(address(settler), p, hops, alice));
         p = _fees(p, how);
-        bytes memory data = _execData(address(settler), p, hops);
+        // As the service builds it: without a builder fee the settler pays the recipient directly.
+        bytes memory data =
+            how == 3 ? _execData(address(settler), p, hops) : _execDataFor(address(settler), p, hops, alice);
         _measure(address(executor), p, abi.encodeCall(IExecutor.swapThroughAggregator, (p, ENTRY_HOLDER, data)));
     }
 

@@ -72,12 +72,13 @@ export type AggregatorBOptions = {
 };
 
 /**
- * aggregator-b: a firm-quote API with 0x's v2 allowance-holder shape (`GET swap/allowance-holder/quote`).
+ * aggregator-b: a firm-quote API with 0x's v2 allowance-holder shape (`GET swap/allowance-holder/quote`),
+ * paying the request's recipient (the API's `recipient`; the taker when none is named).
  * Before its quote may become a candidate (docs/rules.md, comparison rule 2) the transaction must target the
  * fixed allowance holder, its decoded `exec` must bind exactly our input token and amount and call, as
  * operator and target, the settler the registry names active at the quote block, and the settler's
- * `execute` must pay the taker in our output token with a minimum not above the quoted amount. A mismatch
- * is listed as `provider-binding-mismatch` and never simulated.
+ * `execute` must pay that recipient in our output token with a minimum not above the quoted amount. A
+ * mismatch is listed as `provider-binding-mismatch` and never simulated.
  */
 export function createAggregatorB(options: AggregatorBOptions): QuoteProvider {
   const headers: Record<string, string> = {
@@ -111,6 +112,7 @@ export function createAggregatorB(options: AggregatorBOptions): QuoteProvider {
       buyToken: token(request.tokenOut),
       sellAmount: request.amountIn.toString(),
       taker: request.taker,
+      ...(request.recipient ? { recipient: request.recipient } : {}),
     }))
       url.searchParams.set(name, value);
     const [answer, activeSettler] = await Promise.all([
@@ -148,6 +150,7 @@ export function createAggregatorB(options: AggregatorBOptions): QuoteProvider {
       amountOut,
       tx,
       allowanceTarget: options.allowanceHolder,
+      ...(request.recipient ? { recipient: request.recipient } : {}),
       ...(binding.expiresAt === undefined ? {} : { expiresAt: binding.expiresAt }),
       ...(binding.ok ? {} : { bindingMismatch: true as const }),
     };
@@ -183,7 +186,7 @@ export function createAggregatorB(options: AggregatorBOptions): QuoteProvider {
     const [slippage, actions] = execute.args;
     const expiresAt = expiryOf(actions[0]);
     const ok =
-      sameAddress(slippage.recipient, request.taker) &&
+      sameAddress(slippage.recipient, request.recipient ?? request.taker) &&
       sameAddress(slippage.buyToken, buyToken) &&
       slippage.minAmountOut <= BigInt(quote.buyAmount) &&
       BigInt(quote.minBuyAmount) <= BigInt(quote.buyAmount);

@@ -13,8 +13,8 @@ export type ProviderQuoteRequest = {
   /** The account that will send the transaction: the synthetic caller while assessing, or the executor. */
   taker: Address;
   /**
-   * Who the transaction pays the output to, where the provider's API lets it differ from the taker
-   * (aggregator-a); the taker when absent, and always for aggregator-b, whose firm quote pays its taker.
+   * Who the transaction pays the output to, where the provider's API lets it differ from the taker (both
+   * aggregators' APIs do); the taker when absent.
    */
   recipient?: Address;
   /** The block every candidate is simulated at; a provider quoting another block is still simulated here. */

@@ -26,7 +26,8 @@ const noLiquidity: StandInAnswer = {
 /**
  * The devnet's stand-in for aggregator-b, a firm-quote API executed through a fixed allowance holder and a
  * settler named by an on-chain registry, speaking its real API's shape (0x v2-like):
- * `GET /swap/allowance-holder/quote?chainId&sellToken&buyToken&sellAmount&taker[&slippageBps]` answers
+ * `GET /swap/allowance-holder/quote?chainId&sellToken&buyToken&sellAmount&taker[&recipient][&slippageBps]`
+ * (the recipient defaults to the taker) answers
  * `buyAmount`, `minBuyAmount`, `issues.allowance.spender` and a `transaction` to the allowance holder
  * calling `exec(settler, sellToken, sellAmount, settler, execute(...))`. It routes with the stand-ins' own
  * simpler logic and keeps its fee (5 bps) inside `buyAmount`.
@@ -50,17 +51,22 @@ export function startAggregatorBStandIn(options: {
         const buyToken = query.get("buyToken") ?? "";
         const sellAmount = query.get("sellAmount") ?? "";
         const taker = query.get("taker") ?? "";
+        const payee = query.get("recipient") ?? taker;
         if (query.get("chainId") !== String(options.chainId))
           return { status: 400, body: { name: "INPUT_INVALID", message: "chainId is not supported" } };
         if (
           !isAddress(sellToken) ||
           !isAddress(buyToken) ||
           !isAddress(taker) ||
+          !isAddress(payee) ||
           !/^[1-9][0-9]{0,77}$/.test(sellAmount)
         )
           return {
             status: 400,
-            body: { name: "INPUT_INVALID", message: "invalid sellToken, buyToken, sellAmount or taker" },
+            body: {
+              name: "INPUT_INVALID",
+              message: "invalid sellToken, buyToken, sellAmount, taker or recipient",
+            },
           };
         const native = (token: string) => token.toLowerCase() === NATIVE.toLowerCase();
         const wrap = (token: string) => (native(token) ? options.weth : (token as Address));
@@ -80,7 +86,7 @@ export function startAggregatorBStandIn(options: {
         const block = await options.client.getBlock();
         const deadline = fault === "expired" ? block.timestamp - 1n : block.timestamp + FIRM_QUOTE_SECONDS;
         const settler = fault === "stale-settler" ? options.staleSettler : options.settler;
-        const recipient = fault === "wrong-binding" ? options.settler : (taker as Address);
+        const recipient = fault === "wrong-binding" ? options.settler : (payee as Address);
         const action = encodeAbiParameters(SETTLER_ACTION, [
           sellToken as Address,
           amountIn,
