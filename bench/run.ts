@@ -1,4 +1,5 @@
 import type { Devnet } from "../src/devnet/devnet.ts";
+import { benchAggregatorGas } from "./aggregator-gas.ts";
 import { startBenchDevnet } from "./bench-devnet.ts";
 import { benchBuilderApi } from "./builder-api.ts";
 import { benchDevnetSave } from "./devnet-save.ts";
@@ -28,6 +29,10 @@ import { benchWebhooks } from "./webhooks.ts";
 const BENCHMARKS: Record<string, { about: string; run: (devnet: Devnet) => Promise<string[]> }> = {
   pools: { about: "per-pool quoting speed and state loading", run: benchPools },
   gas: { about: "fit GAS_MODEL to executor receipts", run: calibrateGas },
+  "aggregator-gas": {
+    about: "aggregator transactions' receipt gas, direct and through the executor",
+    run: benchAggregatorGas,
+  },
   latency: { about: "end-to-end quote latency and RPC round trips", run: benchQuoteLatency },
   "latency-delay": {
     about: "quote latency, round trips and requests with the node 0, 20 and 50 ms away",
