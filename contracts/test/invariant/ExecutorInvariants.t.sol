@@ -7,6 +7,7 @@ import {ReentrantToken} from "../hostile/ReentrantToken.sol";
 import {JunctionFixture} from "../utils/JunctionFixture.sol";
 import {IV2PairFull, IV3PoolFull} from "../utils/UniswapInterfaces.sol";
 import {ExecutorHandler} from "./ExecutorHandler.sol";
+import {ExecutorRouteCatalog} from "./ExecutorRouteCatalog.sol";
 import {Credits} from "../utils/Credits.sol";
 
 /// @notice The executor's invariants (docs/architecture.md, "The contracts"), under random sequences of
@@ -49,7 +50,7 @@ contract ExecutorInvariantsTest is JunctionFixture {
         address[] memory actorList = new address[](3);
         (actorList[0], actorList[1], actorList[2]) = (alice, bob, carol);
         handler = new ExecutorHandler(
-            ExecutorHandler.Env({
+            ExecutorRouteCatalog.Env({
                 executor: executor,
                 registry: registry,
                 collector: collector,
