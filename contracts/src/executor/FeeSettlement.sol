@@ -61,6 +61,7 @@ abstract contract FeeSettlement is ExecutorBase, PolicyMirror, ISettlementCollec
     {
         uint256 routeFee = FeeMath.fee(gross, routeBps);
         uint256 builderFee = FeeMath.fee(gross, builderBps);
+        // forge-lint: disable-next-line(unsafe-typecast) bits 0..159 of the terms: the builder's payout wallet
         address account = address(uint160(terms));
         if (builderFee != 0 && account == address(0)) revert MissingFeeRecipient();
         if (routeFee != 0 || builderFee != 0) _credit(account, p.tokenOut, routeFee, builderFee);
