@@ -187,7 +187,7 @@ describe("fees", () => {
     await kit.approveExecutor(TRADER, kit.token("USDC"));
   });
 
-  async function feesFor(maxRouteFeeBps: number, maxBuilderFeeBps: number) {
+  async function feesFor(maxRouteFeeBps: number, maxBuilderFeeBps: number, pairFee = false) {
     const gross = await kit.quote.v2(usdc(), weth(), amountIn, await latest());
     const { settled } = await kit.swap(
       TRADER,
@@ -197,6 +197,7 @@ describe("fees", () => {
         amountIn,
         recipient: address(TRADER),
         maxRouteFeeBps,
+        pairFee,
         maxBuilderFeeBps,
         route: { branches: [{ amountIn, hops: [{ kind: "v2", currencyOut: weth() }] }] },
       }),
@@ -213,7 +214,9 @@ describe("fees", () => {
   });
 
   it("never charges above the policy (25 bps) or the builder's cap (50 bps), whatever the calldata says", async () => {
-    const settled = await feesFor(65_535, 65_535);
+    // Both fee fields all ones: the service fee's 15 bits, and its flag saying (wrongly) the pair has a fee
+    // of its own.
+    const settled = await feesFor(0x7fff, 65_535, true);
     expect(settled.routeFee).toBe(feeOf(settled.grossAmountOut, 25));
     expect(settled.builderFee).toBe(feeOf(settled.grossAmountOut, 50));
   });
