@@ -25,6 +25,27 @@ interface IUniversalRouter {
     function execute(bytes calldata commands, bytes[] calldata inputs, uint256 deadline) external payable;
 }
 
+/// @dev SwapRouter02 (`@uniswap/swap-router-contracts`), as far as it is called here: no deadline in its
+///      swaps' parameters.
+interface ISwapRouter02 {
+    struct ExactInputSingleParams {
+        address tokenIn;
+        address tokenOut;
+        uint24 fee;
+        address recipient;
+        uint256 amountIn;
+        uint256 amountOutMinimum;
+        uint160 sqrtPriceLimitX96;
+    }
+
+    function exactInputSingle(ExactInputSingleParams calldata params) external payable returns (uint256 amountOut);
+
+    function swapExactTokensForTokens(uint256 amountIn, uint256 amountOutMin, address[] calldata path, address to)
+        external
+        payable
+        returns (uint256 amountOut);
+}
+
 interface IPermit2Approve {
     function approve(address token, address spender, uint160 amount, uint48 expiration) external;
 }
@@ -39,6 +60,8 @@ contract ExecutorGasTest is GasFixture {
     /// @dev The Universal Router, deployed and approved in `setUp` like the executor (SwapRouter is the
     ///      fixture's), so every contract and slot a measured call touches starts cold for all of them alike.
     IUniversalRouter internal universalRouter;
+    /// @dev SwapRouter02, from its official artifact, deployed and approved alike.
+    ISwapRouter02 internal swapRouter02;
 
     function setUp() public override {
         super.setUp();
@@ -112,6 +135,26 @@ contract ExecutorGasTest is GasFixture {
         vm.pauseGasMetering();
     }
 
+    function test_gas_reference_swapRouter02_v3_singleHop() public {
+        vm.pauseGasMetering();
+        ISwapRouter02.ExactInputSingleParams memory p =
+            ISwapRouter02.ExactInputSingleParams(address(tokA), address(tokB), 3000, alice, AMOUNT, 0, 0);
+        vm.prank(alice);
+        vm.resumeGasMetering();
+        swapRouter02.exactInputSingle(p);
+        vm.pauseGasMetering();
+    }
+
+    function test_gas_reference_swapRouter02_v2_singleHop() public {
+        vm.pauseGasMetering();
+        address[] memory path = new address[](2);
+        (path[0], path[1]) = (address(tokA), address(tokB));
+        vm.prank(alice);
+        vm.resumeGasMetering();
+        swapRouter02.swapExactTokensForTokens(AMOUNT, 0, path, alice);
+        vm.pauseGasMetering();
+    }
+
     function test_gas_reference_universalRouter_v3_singleHop() public {
         vm.pauseGasMetering();
         bytes memory input =
@@ -137,7 +180,8 @@ contract ExecutorGasTest is GasFixture {
     }
 
     /// @dev The Universal Router (Permit2 at its canonical address, from the bytecode Uniswap ships for
-    ///      tests), from the official artifacts; it and SwapRouter are each allowed to spend alice's tokA.
+    ///      tests) and SwapRouter02, from the official artifacts; they and SwapRouter are each allowed to spend
+    ///      alice's tokA.
     function _deployReferenceRouters() private {
         vm.etch(PERMIT2, _permit2Runtime());
         universalRouter = IUniversalRouter(
@@ -161,7 +205,16 @@ contract ExecutorGasTest is GasFixture {
                 )
             )
         );
+        swapRouter02 = ISwapRouter02(
+            _deploy(
+                bytes.concat(
+                    vm.getCode(_path("swap-router-contracts/artifacts/contracts/SwapRouter02.sol/SwapRouter02.json")),
+                    abi.encode(address(v2Factory), address(v3Factory), address(0), address(weth))
+                )
+            )
+        );
         vm.startPrank(alice);
+        tokA.approve(address(swapRouter02), type(uint256).max);
         tokA.approve(address(swapRouter), type(uint256).max);
         tokA.approve(address(v2Router), type(uint256).max);
         tokA.approve(PERMIT2, type(uint256).max);
