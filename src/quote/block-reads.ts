@@ -61,6 +61,7 @@ export function sameFeeTerms(a: FeeTerms, b: FeeTerms): boolean {
     a.builderBps === b.builderBps &&
     a.builderRecipient.toLowerCase() === b.builderRecipient.toLowerCase() &&
     a.policyVersion === b.policyVersion &&
+    a.pairFee === b.pairFee &&
     JSON.stringify(a.builder) === JSON.stringify(b.builder)
   );
 }
