@@ -71,34 +71,55 @@ export async function sendAndMine(url: string, txs: readonly Tx[]): Promise<Mine
 }
 
 /**
- * Puts transactions in the node's pool (automine off: nothing is mined); returns their hashes. Each pays a
- * tip one wei less than the one before it, so the node mines them in the same order whatever order the
- * batch's requests arrived in: the same list makes the same chain, run after run (with one tip for all,
- * anvil ordered the senders as their requests happened to land, and the search-scale bench's routes
- * differed between two runs of the same code). The same order, not always the list's: anvil 1.7.1, in
- * either ordering mode, mines a batch of 200 transfers from ten senders in list order up to the 117th and
- * then groups each sender's later ones, identically in ten rounds out of ten.
+ * Puts transactions in the node's pool (automine off: nothing is mined); returns their hashes, in the list's
+ * order. The same list makes the same chain, run after run:
+ * - each pays a tip one wei less than the one before it, so the node orders the ready ones the same way
+ *   whatever order their requests arrived in (with one tip for all, anvil ordered the senders as their
+ *   requests happened to land);
+ * - they are sent in rounds, one batch each: every sender's first transaction, then every sender's second,
+ *   and so on. anvil handles a batch's requests concurrently, so a sender's next transaction in the same
+ *   batch could land before the one it follows, and the block's order then varied: about one run in four
+ *   of the search-scale bench left one V2 pair's reserves a few hundred million wei apart, and its routes'
+ *   digest with them. Within a round no transaction depends on another.
+ * The order is the node's, not always the list's: anvil 1.7.1 mines a batch of 200 transfers from ten
+ * senders in list order up to the 117th and then groups each sender's later ones.
  */
-export function sendTransactions(url: string, txs: readonly Tx[]): Promise<Hex[]> {
-  return rpcBatch<Hex>(
-    url,
-    txs.map((tx, i) => ({
-      method: "eth_sendTransaction",
-      params: [
-        {
-          from: tx.from,
-          to: tx.to,
-          data: tx.data,
-          nonce: quantity(tx.nonce),
-          gas: quantity(tx.gas),
-          value: tx.value === undefined ? undefined : quantity(tx.value),
-          maxFeePerGas: quantity(MAX_FEE),
-          maxPriorityFeePerGas: quantity(BigInt(txs.length - i)),
-        },
-      ],
-    })),
-    txs.map((tx) => tx.label),
-  );
+export async function sendTransactions(url: string, txs: readonly Tx[]): Promise<Hex[]> {
+  const rounds: number[][] = [];
+  const sent = new Map<string, number>();
+  txs.forEach((tx, i) => {
+    const sender = tx.from.toLowerCase();
+    const round = sent.get(sender) ?? 0;
+    sent.set(sender, round + 1);
+    const members = rounds[round] ?? [];
+    members.push(i);
+    rounds[round] = members;
+  });
+  const hashes: Hex[] = new Array(txs.length);
+  for (const round of rounds) {
+    const answers = await rpcBatch<Hex>(
+      url,
+      round.map((i) => ({ method: "eth_sendTransaction", params: [sendParams(txs[i]!, txs.length - i)] })),
+      round.map((i) => txs[i]!.label),
+    );
+    round.forEach((i, k) => {
+      hashes[i] = answers[k]!;
+    });
+  }
+  return hashes;
+}
+
+function sendParams(tx: Tx, tip: number) {
+  return {
+    from: tx.from,
+    to: tx.to,
+    data: tx.data,
+    nonce: quantity(tx.nonce),
+    gas: quantity(tx.gas),
+    value: tx.value === undefined ? undefined : quantity(tx.value),
+    maxFeePerGas: quantity(MAX_FEE),
+    maxPriorityFeePerGas: quantity(BigInt(tip)),
+  };
 }
 
 export type Receipt = { transactionHash: Hex; blockNumber: Hex; status: Hex; gasUsed: Hex };
