@@ -17,6 +17,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { junctionChain } from "../src/chain/chain.ts";
 import { erc20Abi } from "../src/contracts/abis/ERC20.ts";
 import { weth9Abi } from "../src/contracts/abis/WETH9.ts";
+import { builderRegistryArtifact } from "../src/contracts/artifacts/BuilderRegistry.ts";
 import { executorArtifact } from "../src/contracts/artifacts/Executor.ts";
 import type { Devnet } from "../src/devnet/devnet.ts";
 import { buildExecutorSwap } from "../src/routing/executor-calldata.ts";
@@ -112,6 +113,13 @@ export async function calibrateGas(devnet: Devnet): Promise<string[]> {
   }
 
   const swap = async (scenario: Scenario) => {
+    // As the quote pipeline builds it, the calldata says when the pair has a fee of its own.
+    const [, pairFee] = await client.readContract({
+      address: manifest.contracts.builderRegistry,
+      abi: builderRegistryArtifact.abi,
+      functionName: "pairRouteFee",
+      args: [scenario.tokenIn, scenario.tokenOut],
+    });
     const receipt = await send(
       buildExecutorSwap({
         executor: manifest.contracts.executor,
@@ -123,6 +131,7 @@ export async function calibrateGas(devnet: Devnet): Promise<string[]> {
         deadline: BigInt(Math.floor(Date.now() / 1000)) + 10n ** 6n,
         // As the quote pipeline sends it: the pair's service fee (the executor caps it at the policy), no builder.
         maxRouteFeeBps: 50,
+        pairFee,
         maxBuilderFeeBps: 0,
         route: scenario.route,
       }),
