@@ -26,8 +26,7 @@ abstract contract FeeViews is RegistryState {
         if (builderPaid && b.hasRouteFee) {
             policy.routeFeeBps = b.routeFeeBps;
         } else {
-            PairFee memory pair = _pairFees[PairKey.key(tokenIn, tokenOut)];
-            (policy.routeFeeBps, policy.pairFee) = pair.set ? (pair.bps, true) : (config.defaultRouteFeeBps, false);
+            (policy.routeFeeBps, policy.pairFee) = _scheduleFee(config.defaultRouteFeeBps, tokenIn, tokenOut);
         }
         if (builderPaid) {
             policy.builderFeeCapBps = b.maxBuilderFeeBps;
@@ -84,14 +83,15 @@ abstract contract FeeViews is RegistryState {
     {
         Config memory config = _config;
         Builder storage b = _builders[builderId];
-        bps = b.enabled && b.hasRouteFee ? b.routeFeeBps : _scheduleFee(config, tokenIn, tokenOut);
+        (bps,) = b.enabled && b.hasRouteFee
+            ? (b.routeFeeBps, false)
+            : _scheduleFee(config.defaultRouteFeeBps, tokenIn, tokenOut);
         policyVersion_ = config.policyVersion;
     }
 
     /// @notice The standard schedule's fee for the pair: its override, else the default.
     function pairRouteFee(address tokenA, address tokenB) external view returns (uint16 bps, bool isOverride) {
-        PairFee memory pair = _pairFees[PairKey.key(tokenA, tokenB)];
-        return pair.set ? (pair.bps, true) : (_config.defaultRouteFeeBps, false);
+        return _scheduleFee(_config.defaultRouteFeeBps, tokenA, tokenB);
     }
 
     /// @inheritdoc IBuilderRegistry

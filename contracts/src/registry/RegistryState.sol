@@ -108,9 +108,14 @@ abstract contract RegistryState is IBuilderRegistry {
         }
     }
 
-    function _scheduleFee(Config memory config, address tokenIn, address tokenOut) internal view returns (uint16) {
-        PairFee memory pair = _pairFees[PairKey.key(tokenIn, tokenOut)];
-        return pair.set ? pair.bps : config.defaultRouteFeeBps;
+    /// @dev The schedule's fee for the unordered pair: its own (`own`) when it has one, else the default.
+    function _scheduleFee(uint16 defaultBps, address tokenA, address tokenB)
+        internal
+        view
+        returns (uint16 bps, bool own)
+    {
+        PairFee memory pair = _pairFees[PairKey.key(tokenA, tokenB)];
+        return pair.set ? (pair.bps, true) : (defaultBps, false);
     }
 
     function _registered(bytes32 builderId) internal view returns (Builder storage b) {
