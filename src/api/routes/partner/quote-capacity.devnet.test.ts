@@ -10,9 +10,9 @@ import { createAdmission } from "../../../quote/admission.ts";
 type Json = Record<string, any>;
 
 /**
- * `GET {partner_url}/quote` at its capacity (docs/rules.md, partner quote rules): a 429 BUSY with
- * Retry-After that spends none of the key's rate, and `ok: false` with `timeout` past the quote deadline.
- * The parameter table, quotes and transactions are in `quote.devnet.test.ts`.
+ * `GET {partner_url}/quote` at its capacity: a 429 BUSY with Retry-After that spends none of the key's rate,
+ * and `ok: false` with `timeout` past the quote deadline (docs/rules.md, partner quote rule 6). The
+ * parameter table, quotes and transactions are in `quote.devnet.test.ts`.
  */
 let devnet: TestDevnet;
 
