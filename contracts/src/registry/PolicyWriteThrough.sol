@@ -11,13 +11,13 @@ import {RegistryState} from "./RegistryState.sol";
 ///         every pair's word, which copies part of it; a builder's word), and nothing that needs a copied word
 ///         can be recorded before governance names the executor.
 abstract contract PolicyWriteThrough is RegistryState {
-    /// @dev Lists a pair that now has a fee of its own, and counts it under its filter bit. Its word and the
-    ///      policy word are written through by the policy bump that follows.
+    /// @dev Lists a pair that now has a fee of its own, and sets its filter bit. Its word and the policy word
+    ///      are written through by the policy bump that follows.
     function _addFeePair(bytes32 key) internal {
         if (_feePairs.length == MAX_PAIR_FEES) revert TooManyPairFees(MAX_PAIR_FEES);
         _feePairs.push(key);
         _feePairPlace[key] = _feePairs.length;
-        _countPairFee(key, true);
+        _refilter();
     }
 
     /// @dev Unlists a pair whose own fee is cleared (the last listed pair takes its place).
@@ -28,18 +28,20 @@ abstract contract PolicyWriteThrough is RegistryState {
         _feePairPlace[last] = place;
         _feePairs.pop();
         delete _feePairPlace[key];
-        _countPairFee(key, false);
+        _refilter();
     }
 
-    /// @dev Counts a pair fee set (`added`) or cleared under its filter bit, which is set while the count is
-    ///      not zero.
-    function _countPairFee(bytes32 key, bool added) private {
-        uint256 bit = PolicyWords.pairBit(key);
-        uint256 count = added ? _pairsAtBit[bit] + 1 : _pairsAtBit[bit] - 1;
-        _pairsAtBit[bit] = count;
-        // forge-lint: disable-next-line(unsafe-typecast,incorrect-shift) bit `bit` (0..127) of the filter
-        uint128 mask = uint128(1 << bit);
-        _pairFilter = count != 0 ? _pairFilter | mask : _pairFilter & ~mask;
+    /// @dev The pair filter from the list: each listed pair's bit, so a bit stays set while any pair on it
+    ///      has a fee of its own (at most `MAX_PAIR_FEES` reads, which the write-through reads again warm).
+    function _refilter() private {
+        uint256 filter;
+        uint256 count = _feePairs.length;
+        for (uint256 i; i < count; ++i) {
+            // forge-lint: disable-next-line(incorrect-shift) bit `pairBit` (0..127) of the filter
+            filter |= 1 << PolicyWords.pairBit(_feePairs[i]);
+        }
+        // forge-lint: disable-next-line(unsafe-typecast) every bit set is below 128
+        _pairFilter = uint128(filter);
     }
 
     /// @dev The executor whose copy is written; reverts while none is named, so no record can miss it.

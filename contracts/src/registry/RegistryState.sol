@@ -63,9 +63,8 @@ abstract contract RegistryState is IBuilderRegistry {
     mapping(bytes32 builderId => Builder) internal _builders;
     /// @notice The executor whose copy of the policy this registry writes (`setExecutor`, once).
     IPolicyMirror public executor;
-    /// @dev The policy word's filter of pairs with a fee of their own, and how many such pairs map to each bit.
+    /// @dev The policy word's filter of the pairs with a fee of their own (each listed pair's bit, `_feePairs`).
     uint128 internal _pairFilter;
-    mapping(uint256 bit => uint256) internal _pairsAtBit;
     /// @dev The pairs with a fee of their own, and each one's place in that list plus one.
     bytes32[] internal _feePairs;
     mapping(bytes32 pairKey => uint256) internal _feePairPlace;
