@@ -15,7 +15,9 @@ contract AggregatorExecutorGasTest is GasFixture {
     uint256 internal constant ETH_AMOUNT = 1e18;
 
     /// @dev The taker approves the stand-ins for direct calls; one earlier direct swap per stand-in and
-    ///      output token makes their fee recipient's balances non-zero, as in a steady state.
+    ///      output token makes their fee recipient's balances non-zero, and one earlier unattributed swap
+    ///      through entry 2 has the executor's lasting approval of the allowance holder in place, as in a
+    ///      steady state (the first entry-2 swap of a token pays ~20k more for it, once).
     function setUp() public override {
         super.setUp();
         address[2] memory takers = [alice, bob];
@@ -29,6 +31,9 @@ contract AggregatorExecutorGasTest is GasFixture {
             IExecutor.SwapParams memory p = _terms(d, bob);
             _call(bob, address(aggRouter), p, _routerDataFor(p, _hop(p.tokenOut, 0), bob));
             _call(bob, address(holder), p, _execDataFor(address(settler), p, _hop(p.tokenOut, 0), bob));
+            IExecutor.SwapParams memory u = _unattributed(p);
+            bytes memory exec = _execDataFor(address(settler), u, _hop(p.tokenOut, 0), bob);
+            _call(bob, address(executor), u, abi.encodeCall(IExecutor.swapThroughAggregator, (u, ENTRY_HOLDER, exec)));
         }
     }
 

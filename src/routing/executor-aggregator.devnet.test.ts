@@ -17,6 +17,7 @@ import { executorKit, feeOf } from "../../test/executor-kit.ts";
 import { type StandInProviders, startStandInProviders } from "../../test/stand-in-providers.ts";
 import { junctionChain } from "../chain/chain.ts";
 import { executorArtifact } from "../contracts/artifacts/Executor.ts";
+import { standInAllowanceHolderArtifact } from "../contracts/artifacts/StandInAllowanceHolder.ts";
 import { standInSettlerRegistryArtifact } from "../contracts/artifacts/StandInSettlerRegistry.ts";
 import { SETTLER_FEATURE } from "../devnet/deploy-aggregators.ts";
 import { AGGREGATOR_A_VARIANTS } from "../providers/aggregator-a.ts";
@@ -137,20 +138,38 @@ async function executeAndCheck(
   return received;
 }
 
-/** The executor holds nothing and has allowed neither aggregator contract anything. */
+/**
+ * The executor holds nothing, has allowed the router nothing, and the allowance holder's lasting allowance
+ * (entry 2) opens only inside the executor's own `exec`: the active settler asking the holder for the
+ * executor's input token outside it is refused.
+ */
 async function expectExecutorClean(tokenIn: Address) {
   await kit.expectExecutorEmpty();
   if (tokenIn === zeroAddress) return;
   const { aggregators, contracts } = devnet.manifest;
-  for (const spender of [aggregators.aggregatorARouter, aggregators.allowanceHolder])
-    expect(
-      await devnet.publicClient.readContract({
-        address: tokenIn,
-        abi: erc20Abi,
-        functionName: "allowance",
-        args: [contracts.executor, spender],
-      }),
-    ).toBe(0n);
+  expect(
+    await devnet.publicClient.readContract({
+      address: tokenIn,
+      abi: erc20Abi,
+      functionName: "allowance",
+      args: [contracts.executor, aggregators.aggregatorARouter],
+    }),
+  ).toBe(0n);
+  const settler = await devnet.publicClient.readContract({
+    address: aggregators.settlerRegistry,
+    abi: standInSettlerRegistryArtifact.abi,
+    functionName: "ownerOf",
+    args: [BigInt(SETTLER_FEATURE)],
+  });
+  await expect(
+    devnet.publicClient.simulateContract({
+      account: settler,
+      address: aggregators.allowanceHolder,
+      abi: standInAllowanceHolderArtifact.abi,
+      functionName: "transferFrom",
+      args: [tokenIn, contracts.executor, settler, 1n],
+    }),
+  ).rejects.toThrow(/ConfusedDeputy/);
 }
 
 const fault = (provider: "aggregator-a" | "aggregator-b", mode: string, times = 1) =>

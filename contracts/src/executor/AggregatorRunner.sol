@@ -12,7 +12,11 @@ import {FeeSettlement} from "./FeeSettlement.sol";
 /// @notice Runs a third-party aggregator's transaction as the payer's swap (`swapThroughAggregator`,
 ///         docs/aggregator-execution.md). The executor calls only the contracts its deployment named: the
 ///         aggregator's router (entry 1), or the fixed allowance holder (entry 2) asked to call the settler the
-///         on-chain registry names active. It lends the aggregator exactly the payer's input. With a builder
+///         on-chain registry names active. It lends the aggregator exactly the payer's input: the router an
+///         allowance of exactly `amountIn`, cleared after the call; the allowance holder through a lasting
+///         allowance that only the holder's own `exec` opens, for the operator, token and amount the executor's
+///         call names (its transient allowance, checked in `_checkExec`), so nobody can use it outside that call
+///         (0x's AllowanceHolder is the designated allowance target for exactly this). With a builder
 ///         fee the output comes here, measured by the executor's own balance change, and is settled like one
 ///         of our routes, without a service fee; without one the aggregator may pay the recipient directly
 ///         (no custody: one transfer and one balance write less), and the output is what the recipient gained.
@@ -119,9 +123,10 @@ abstract contract AggregatorRunner is FeeSettlement {
         }
     }
 
-    /// @dev Lends `target` exactly the payer's input (ERC-20 pulled here and approved for exactly `amountIn`;
-    ///      native ETH as the call's value), calls it with `data`, and checks that it consumed the input whole
-    ///      and left no allowance.
+    /// @dev Lends `target` exactly the payer's input (ERC-20 pulled here, then approved for exactly `amountIn`
+    ///      to the router, or covered by the allowance holder's lasting allowance; native ETH as the call's
+    ///      value), calls it with `data`, and checks that it consumed the input whole and left the router no
+    ///      allowance.
     /// @return gross The output the call paid the executor: its balance change in `p.tokenOut` (zero when the
     ///         aggregator paid the recipient directly).
     function _callAggregator(SwapParams calldata p, address target, bytes calldata data)
@@ -134,7 +139,8 @@ abstract contract AggregatorRunner is FeeSettlement {
             inputBefore = address(this).balance - amountIn;
         } else {
             inputBefore = _pull(tokenIn, amountIn);
-            SafeTransferLib.safeApprove(tokenIn, target, amountIn);
+            if (target == allowanceHolder) _allowHolder(tokenIn, target, amountIn);
+            else SafeTransferLib.safeApprove(tokenIn, target, amountIn);
         }
         uint256 outputBefore = _held(tokenOut);
         bool nativeOut = tokenOut == address(0);
@@ -144,8 +150,20 @@ abstract contract AggregatorRunner is FeeSettlement {
         if (!ok) revert AggregatorCallFailed();
         uint256 inputAfter = _held(tokenIn);
         if (inputAfter != inputBefore) revert AggregatorLeftInput(inputAfter > inputBefore ? inputAfter - inputBefore : 0);
-        if (tokenIn != address(0) && _allowance(tokenIn, target) != 0) SafeTransferLib.safeApprove(tokenIn, target, 0);
+        if (tokenIn != address(0) && target != allowanceHolder && _allowance(tokenIn, target) != 0) {
+            SafeTransferLib.safeApprove(tokenIn, target, 0);
+        }
         gross = _held(tokenOut) - outputBefore;
+    }
+
+    /// @dev Makes sure the allowance holder may move `amount` of `token` from here, approving it the maximum
+    ///      once (reset to zero first for tokens that insist). Kept after the swap: the holder moves tokens
+    ///      only for the operator an owner's own `exec` names, up to that call's amount, within it, so the
+    ///      allowance is usable only inside this executor's `exec` (entry 2), for `p.tokenIn` and `p.amountIn`.
+    ///      An allowance written from zero and cleared on every swap cost 20k of gas a swap that the refund
+    ///      cap mostly kept; this costs one read.
+    function _allowHolder(address token, address holder, uint256 amount) private {
+        if (_allowance(token, holder) < amount) SafeTransferLib.safeApproveWithRetry(token, holder, type(uint256).max);
     }
 
     /// @dev Pulls exactly `amount` of `token` from the caller, refusing a token that delivers less.

@@ -127,7 +127,7 @@ abstract contract AggregatorFixture is SwapAssertions {
 
     /// @notice Swaps through `entry` as `payer` and checks every amount: the executor received
     ///         `expectedGross`, no service fee, the builder fee at its bps, the record, the payer charged exactly
-    ///         `amountIn`, and nothing (balance or allowance) left in the executor.
+    ///         `amountIn`, nothing left in the executor, and nothing anyone can spend (`_assertAllowsNothing`).
     function _aggSwapAndCheck(
         address payer,
         IExecutor.SwapParams memory p,
@@ -141,12 +141,24 @@ abstract contract AggregatorFixture is SwapAssertions {
         amountOut = _aggSwapAs(payer, p, entry, data);
         _checkOutcome(payer, p, before, amountOut, Expected(expectedGross, 0, _aggBuilderBps(p)));
         assertEq(paid - _balance(p.tokenIn, payer), p.amountIn, "the payer paid exactly amountIn");
-        _assertNoAllowance(p.tokenIn);
+        _assertAllowsNothing(p.tokenIn);
     }
 
-    function _assertNoAllowance(address token) internal view {
+    /// @notice No one can spend the executor's `token`: the router has no allowance left, and the allowance
+    ///         holder's lasting allowance (entry 2) opens only inside the executor's own `exec`, so the
+    ///         settler, the stale settler and anyone else asking the holder for it are refused.
+    function _assertAllowsNothing(address token) internal {
         if (token == NATIVE) return;
         assertEq(IERC20(token).allowance(address(executor), address(aggRouter)), 0, "allowance to the router");
-        assertEq(IERC20(token).allowance(address(executor), address(holder)), 0, "allowance to the holder");
+        uint256 held = IERC20(token).balanceOf(address(executor));
+        address[3] memory askers = [address(settler), address(staleSettler), address(this)];
+        for (uint256 i; i < askers.length; ++i) {
+            vm.prank(askers[i]);
+            (bool ok,) = address(holder).call(
+                abi.encodeCall(StandInAllowanceHolder.transferFrom, (token, address(executor), askers[i], 1))
+            );
+            assertFalse(ok, "the holder moved the executor's tokens outside its exec");
+        }
+        assertEq(IERC20(token).balanceOf(address(executor)), held, "the executor's balance moved");
     }
 }
