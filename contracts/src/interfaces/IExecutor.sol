@@ -145,8 +145,10 @@ interface IExecutor {
     function swap(SwapParams calldata p, bytes calldata route) external payable returns (uint256 amountOut);
 
     /// @notice Runs a third-party aggregator's transaction for `p` (docs/aggregator-execution.md): takes
-    ///         `p.amountIn` from `msg.sender` (or `msg.value`), approves exactly that to the entry's contract,
-    ///         and calls it with `data`. The aggregator must consume the whole input; no allowance is left.
+    ///         `p.amountIn` from `msg.sender` (or `msg.value`), lends exactly that to the entry's contract
+    ///         (entry 1: an exact approval of the router, cleared after the call; entry 2: the allowance
+    ///         holder's lasting approval, which only this call's `exec` opens, for its token and amount), and
+    ///         calls it with `data`. The aggregator must consume the whole input.
     ///         No service fee is charged (`p.maxRouteFeeBps` is ignored: the aggregator's quote includes its
     ///         own fee); the builder fee is `min(p.maxBuilderFeeBps, policy, 50)` of the output the executor
     ///         received (its own balance change), settled and recorded exactly as by `swap`. Without a

@@ -10,7 +10,9 @@ import {Routes} from "./Routes.sol";
 ///         built, so each figure is the measured call itself: every account and slot it touches starts cold,
 ///         as in a fresh transaction (what `setUp` touched is not warm in the test), for the executor and the
 ///         contracts it is compared with alike; the 21,000 base and calldata cost of a real transaction are
-///         not included, nor are refunds.
+///         not included. Refunds are, capped at a fifth of the gas as a transaction's are: the aggregator
+///         stand-ins' own writes from zero (and cleared) reach that cap, so both their direct calls and the
+///         executor's calls through them count about four fifths of their gas.
 abstract contract GasFixture is AggregatorFixture {
     /// @dev Earlier swaps into each output token (with the demo builder, and with the service fee alone), so
     ///      the executor's credit slots and balances are non-zero: the figures are a steady-state swap's, not
