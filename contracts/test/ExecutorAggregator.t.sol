@@ -195,6 +195,13 @@ contract ExecutorAggregatorTest is AggregatorFixture {
         bare.swapThroughAggregator(p, ENTRY_HOLDER, _execData(address(settler), p, _hop(b, 0)));
     }
 
+    /// @notice One contract as both entries' target is refused at deployment: entry 1's unchecked calldata
+    ///         would reach the holder as the executor and open its lasting allowances to any operator.
+    function test_routerAsAllowanceHolder_refusedAtDeployment() public {
+        vm.expectRevert(abi.encodeWithSelector(IExecutor.AggregatorTargetsOverlap.selector, address(holder)));
+        _newExecutor(IExecutor.AggregatorTargets(address(holder), address(holder), address(settlerRegistry), SETTLER_FEATURE));
+    }
+
     function test_holder_staleSettler_refused() public {
         IExecutor.SwapParams memory p = _params(a, b, 1e18, bob);
         vm.expectRevert(abi.encodeWithSelector(IExecutor.SettlerNotActive.selector, address(staleSettler)));

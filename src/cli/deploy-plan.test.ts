@@ -164,6 +164,13 @@ describe("the plan's aggregators", () => {
       /^aggregators: unrecognized key/i,
     );
   });
+
+  it("refuse one contract as both the router and the allowance holder, as the executor does", () => {
+    const aggregators = { router: holder, allowanceHolder: holder.toLowerCase(), settlerRegistry: registry };
+    expect(
+      planError({ ...basePlan, uniswap: v2v3, aggregators: { ...aggregators, settlerFeature: 2 } }),
+    ).toBe("aggregators.router: must not be the allowance holder");
+  });
 });
 
 describe("the example plans in docs/deploy-plans", () => {

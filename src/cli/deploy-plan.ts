@@ -37,6 +37,15 @@ const AggregatorsSchema = z
     settlerFeature: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
   })
   .superRefine((aggregators, context) => {
+    // The executor refuses it too (`AggregatorTargetsOverlap`): entry 1's unchecked calldata must never reach
+    // the allowance holder, which the executor approves once per token (docs/aggregator-execution.md).
+    const { router, allowanceHolder } = aggregators;
+    if (
+      router !== undefined &&
+      allowanceHolder !== undefined &&
+      router.toLowerCase() === allowanceHolder.toLowerCase()
+    )
+      context.addIssue({ code: "custom", path: ["router"], message: "must not be the allowance holder" });
     const given = SETTLER_FIELDS.filter((field) => aggregators[field] !== undefined);
     if (given.length === 0 || given.length === SETTLER_FIELDS.length) return;
     for (const field of SETTLER_FIELDS)

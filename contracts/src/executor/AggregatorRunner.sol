@@ -38,6 +38,9 @@ abstract contract AggregatorRunner is FeeSettlement {
     uint256 public immutable settlerFeature;
 
     constructor(AggregatorTargets memory targets) {
+        if (targets.router != address(0) && targets.router == targets.allowanceHolder) {
+            revert AggregatorTargetsOverlap(targets.router);
+        }
         aggregatorRouter = targets.router;
         allowanceHolder = targets.allowanceHolder;
         settlerRegistry = targets.settlerRegistry;

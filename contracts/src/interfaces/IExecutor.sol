@@ -104,6 +104,10 @@ interface IExecutor {
 
     /// @notice `entry` is not 1 (router) or 2 (allowance holder), or the deployment left its contracts out.
     error AggregatorDisabled(uint8 entry);
+    /// @notice The deployment named `target` as both entry 1's router and entry 2's allowance holder. Refused:
+    ///         entry 1 forwards its calldata unchecked, so it could make the holder open the executor's lasting
+    ///         allowances to any operator; only entry 2's checked `exec` may reach the holder.
+    error AggregatorTargetsOverlap(address target);
     /// @notice The allowance holder was asked to call, or to allow, `settler`: not the settler the registry
     ///         names active (or the registry names none).
     error SettlerNotActive(address settler);
