@@ -53,7 +53,7 @@ contract ExecutorAggregatorFuzzTest is AggregatorFixture {
 
     /// @notice Without a builder fee the aggregator may pay the recipient directly or pay the executor, which
     ///         sends it on: either way the recipient receives exactly the aggregator's output and the executor
-    ///         keeps nothing of it (`_aggSwapAndCheck`: every balance, the record, no allowance left).
+    ///         keeps nothing of it (`_aggSwapAndCheck`: every balance, the record, nothing anyone can spend).
     function test_fuzz_noBuilderFee_eitherPayee(
         bool holderEntry,
         bool direct,

@@ -208,7 +208,7 @@ contract PolicyMirrorTest is RegistryFixture {
 
     /// @dev A swap that says its pair has a fee of its own when it has none reads the policy word after the
     ///      pair's empty word: the default applies.
-    function test_pairFirst_withoutAFeeOfItsOwn_readsTheDefault() public {
+    function test_pairFirst_withoutAFeeOfItsOwn_readsTheDefault() public view {
         assertEq(executor.pairWord(PairKey.key(tokenB, tokenC)), 0);
         assertEq(executor.pairFirstFeeTerms(tokenB, tokenC, id), registry.feeTerms(tokenB, tokenC, id));
         assertEq(executor.pairFirstFeeTerms(tokenB, tokenC, bytes32(0)) >> 240, 25);
