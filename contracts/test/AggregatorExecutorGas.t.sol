@@ -50,38 +50,29 @@ contract AggregatorExecutorGasTest is GasFixture {
         require(ok, "swap failed");
     }
 
-    function _measure(address to, IExecutor.SwapParams memory p, bytes memory data) internal {
-        uint256 value = p.tokenIn == NATIVE ? p.amountIn : 0;
-        vm.prank(alice);
-        vm.resumeGasMetering();
-        (bool ok,) = to.call{value: value}(data);
-        vm.pauseGasMetering();
-        require(ok, "swap failed");
-    }
-
     /// @dev 0: the stand-in directly; 1: through the executor, unattributed; 2: attributed, no fee; 3: with
     ///      the demo builder's fee.
     function _aggregatorA(uint256 direction, uint256 how) internal {
         vm.pauseGasMetering();
         IExecutor.SwapParams memory p = _terms(direction, alice);
         StandInSwaps.Hop[] memory hops = _hop(p.tokenOut, 0);
-        if (how == 0) return _measure(address(aggRouter), p, _routerDataFor(p, hops, alice));
+        if (how == 0) return _measureCall(address(aggRouter), p, _routerDataFor(p, hops, alice));
         p = _fees(p, how);
         // As the service builds it: without a builder fee the router pays the recipient directly.
         bytes memory data = how == 3 ? _routerData(p, hops) : _routerDataFor(p, hops, alice);
-        _measure(address(executor), p, abi.encodeCall(IExecutor.swapThroughAggregator, (p, ENTRY_ROUTER, data)));
+        _measureCall(address(executor), p, abi.encodeCall(IExecutor.swapThroughAggregator, (p, ENTRY_ROUTER, data)));
     }
 
     function _aggregatorB(uint256 direction, uint256 how) internal {
         vm.pauseGasMetering();
         IExecutor.SwapParams memory p = _terms(direction, alice);
         StandInSwaps.Hop[] memory hops = _hop(p.tokenOut, 0);
-        if (how == 0) return _measure(address(holder), p, _execDataFor(address(settler), p, hops, alice));
+        if (how == 0) return _measureCall(address(holder), p, _execDataFor(address(settler), p, hops, alice));
         p = _fees(p, how);
         // As the service builds it: without a builder fee the settler pays the recipient directly.
         bytes memory data =
             how == 3 ? _execData(address(settler), p, hops) : _execDataFor(address(settler), p, hops, alice);
-        _measure(address(executor), p, abi.encodeCall(IExecutor.swapThroughAggregator, (p, ENTRY_HOLDER, data)));
+        _measureCall(address(executor), p, abi.encodeCall(IExecutor.swapThroughAggregator, (p, ENTRY_HOLDER, data)));
     }
 
     function _fees(IExecutor.SwapParams memory p, uint256 how) internal pure returns (IExecutor.SwapParams memory) {

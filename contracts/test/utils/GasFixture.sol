@@ -38,6 +38,17 @@ abstract contract GasFixture is AggregatorFixture {
         }
     }
 
+    /// @dev Meters exactly one call, `alice` sending `data` to `to` (with `p.amountIn` as value for native
+    ///      input); the caller paused metering while it built the calldata.
+    function _measureCall(address to, IExecutor.SwapParams memory p, bytes memory data) internal {
+        uint256 value = p.tokenIn == NATIVE ? p.amountIn : 0;
+        vm.prank(alice);
+        vm.resumeGasMetering();
+        (bool ok,) = to.call{value: value}(data);
+        vm.pauseGasMetering();
+        require(ok, "swap failed");
+    }
+
     /// @dev An unattributed swap with no fee charged (both caps 0, no builder): nothing is recorded.
     function _unattributed(IExecutor.SwapParams memory p) internal pure returns (IExecutor.SwapParams memory) {
         p = _noFees(p);
