@@ -8,9 +8,9 @@ import {Credits} from "../utils/Credits.sol";
 
 /// @notice The aggregator path's invariants under random sequences of swaps through both entries, refused
 ///         calldata, stray ETH and builder policy changes, on the devnet stand-ins and the official Uniswap
-///         bytecode: the executor holds nothing after every call and no one can spend its tokens, every recipient gets at
-///         least minOut, fees stay within their caps (never a service fee), and the payer is the only source
-///         of funds.
+///         bytecode: after every call the executor holds nothing but its credits and no one can spend its
+///         tokens, every recipient gets at least minOut, fees stay within their caps (never a service fee),
+///         and the payer is the only source of funds.
 contract AggregatorInvariantsTest is AggregatorFixture {
     AggregatorHandler internal handler;
     address internal carol = makeAddr("carol");
