@@ -154,10 +154,11 @@ abstract contract AggregatorFixture is SwapAssertions {
         address[3] memory askers = [address(settler), address(staleSettler), address(this)];
         for (uint256 i; i < askers.length; ++i) {
             vm.prank(askers[i]);
-            (bool ok,) = address(holder).call(
+            (bool ok, bytes memory reason) = address(holder).call(
                 abi.encodeCall(StandInAllowanceHolder.transferFrom, (token, address(executor), askers[i], 1))
             );
             assertFalse(ok, "the holder moved the executor's tokens outside its exec");
+            assertEq(bytes4(reason), StandInAllowanceHolder.ConfusedDeputy.selector, "refused for no allowance open");
         }
         assertEq(IERC20(token).balanceOf(address(executor)), held, "the executor's balance moved");
     }
